@@ -1,0 +1,35 @@
+// Once per e2e run: build the web app if needed, start a seeded server on a free 127.0.0.1 port
+// (a fresh database), and stop it (by its PID) when the run ends.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startSpecServer } from './support/server.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+const root = path.resolve(import.meta.dirname, '..');
+
+export default async function setup(project: TestProject) {
+  // Screenshots of failed tests from an earlier run would only mislead.
+  fs.rmSync(path.join(root, 'e2e/.artifacts'), { recursive: true, force: true });
+  if (!fs.existsSync(path.join(root, 'packages/web/dist/index.html'))) {
+    const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
+  }
+  // The server reads its own copy of the build, so a rebuild during the run changes nothing.
+  const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-e2e-web-'));
+  fs.cpSync(path.join(root, 'packages/web/dist'), webDist, { recursive: true });
+  const server = await startSpecServer({ TFA_REQUIRED: 'none', WEB_DIST: webDist });
+  project.provide('baseUrl', server.baseUrl);
+
+  return async () => {
+    await server.stop();
+    fs.rmSync(webDist, { recursive: true, force: true });
+  };
+}

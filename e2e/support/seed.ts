@@ -1,0 +1,89 @@
+// Prepares the database of the browser tests, in its own short-lived process (PGlite allows one
+// process at a time, and the server code needs node's --no-node-snapshot):
+//   seed.ts            creates the test users in DATA_DIR (or, with DATABASE_URL, in a fresh
+//                      database on that server) and prints {"databaseUrl": …} on its last line;
+//   seed.ts --drop URL drops that database again.
+import { buildApp } from '../../packages/server/src/app.ts';
+import { seedDemo } from '../../packages/server/src/modules/demo/demo.seed.ts';
+import { loadConfig } from '../../packages/server/src/platform/config.ts';
+import { openDb } from '../../packages/server/src/platform/db/index.ts';
+import { createTestDb } from '../../packages/server/test/test-db.ts';
+import { COUNTRY_PIPELINE, SLOW_PIPELINE, SLOW_RUN_MS } from './pipelines.ts';
+import { E2E_PASSWORD, USERS } from './users.ts';
+
+async function drop(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = target.pathname.slice(1);
+  if (!/^gdb_test_[0-9a-f]+$/.test(name)) throw new Error(`Refusing to drop ${name}: not a test database`);
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error('DATABASE_URL is needed to drop a test database');
+  const db = await openDb({ databaseUrl: base });
+  await db.query(`drop database if exists ${name} with (force)`);
+  await db.close();
+}
+
+/** The demo pipelines, a slow one beside them, and both given to the test user. */
+async function seedPipelines(built: Awaited<ReturnType<typeof buildApp>>, userId: string): Promise<void> {
+  const { ctx, services } = built;
+  await seedDemo({ ctx, ...services });
+  const k = ctx.db.kysely;
+  const country = await k.selectFrom('pipelines').selectAll().where('name', '=', COUNTRY_PIPELINE).executeTakeFirstOrThrow();
+  const slowComponent = await services.components.save(
+    {
+      name: 'Slow dealer check',
+      kind: 'instruction',
+      inputs: [{ name: 'dealers' }],
+      outputs: [{ name: 'dealers' }],
+      jsCode: `const until = Date.now() + ${SLOW_RUN_MS};
+while (Date.now() < until) {}
+ctx.output.dealers = ctx.input.dealers;
+ctx.log.info('Checked ' + ctx.input.dealers.length + ' dealers slowly.');`,
+    },
+    null,
+  );
+  const slowId = await services.pipelines.create({
+    name: SLOW_PIPELINE,
+    isMaster: false,
+    component: slowComponent._id,
+    dataSources: JSON.parse(JSON.stringify(country.data_sources)),
+    dataSinks: [{ name: 'dealers', format: 'CSV', target: null }],
+    brand: country.brand,
+    locale: country.locale,
+    productLine: country.product_line,
+    datakind: country.datakind,
+  });
+  const slow = await k.selectFrom('pipelines').select('family_id').where('id', '=', slowId).executeTakeFirstOrThrow();
+  await k
+    .insertInto('user_pipelines')
+    .values([
+      { user_id: userId, pipeline_family: country.family_id },
+      { user_id: userId, pipeline_family: slow.family_id },
+    ])
+    .execute();
+}
+
+async function seed(): Promise<void> {
+  const fresh = process.env.DATABASE_URL ? await createTestDb() : undefined;
+  const config = loadConfig({ ...process.env, DATABASE_URL: fresh?.url, LOG_LEVEL: 'warn' });
+  const built = await buildApp(config, { web: false, ...(fresh ? { db: fresh.db } : {}) });
+  const ids: Record<string, string> = {};
+  for (const [key, u] of Object.entries(USERS)) {
+    const created = await built.services.users.create({
+      firstName: u.firstName,
+      lastName: u.lastName,
+      userName: u.userName,
+      email: `${u.userName}@example.test`,
+      roles: u.roles,
+      password: E2E_PASSWORD,
+    });
+    ids[key] = created.id;
+  }
+  await seedPipelines(built, ids.user ?? '');
+  await built.app.close();
+  await fresh?.db.close();
+  process.stdout.write(`\n${JSON.stringify({ databaseUrl: fresh?.url ?? null })}\n`);
+}
+
+const dropAt = process.argv.indexOf('--drop');
+if (dropAt >= 0) await drop(process.argv[dropAt + 1] ?? '');
+else await seed();

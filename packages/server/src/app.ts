@@ -1,0 +1,224 @@
+import crypto from 'node:crypto';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { accountService } from './modules/auth/account.service.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { authService } from './modules/auth/auth.service.ts';
+import { throttleService } from './modules/auth/throttle.service.ts';
+import { componentsRoutes } from './modules/components/components.routes.ts';
+import { componentsService } from './modules/components/components.service.ts';
+import { datastoreService } from './modules/datastore/datastore.service.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { importsService } from './modules/imports/imports.service.ts';
+import { logsRoutes } from './modules/logs/logs.routes.ts';
+import { logsService } from './modules/logs/logs.service.ts';
+import { pipelinesRoutes } from './modules/pipelines/pipelines.routes.ts';
+import { pipelinesService } from './modules/pipelines/pipelines.service.ts';
+import { referenceRoutes } from './modules/reference/reference.routes.ts';
+import { referenceService } from './modules/reference/reference.service.ts';
+import { schemasService } from './modules/schemas/schemas.service.ts';
+import { sdkRoutes } from './modules/sdk/sdk.routes.ts';
+import { sdkService } from './modules/sdk/sdk.service.ts';
+import { tagsRoutes } from './modules/tags/tags.routes.ts';
+import { tagsService } from './modules/tags/tags.service.ts';
+import { createParsePool } from './modules/uploads/parsing/parse-pool.ts';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { uploadsService } from './modules/uploads/uploads.service.ts';
+import { userAdminService } from './modules/users/user-admin.service.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { usersService } from './modules/users/users.service.ts';
+import { type RegisteredRoute, registerAccessControl } from './platform/auth/access-control.ts';
+import { loadSecrets } from './platform/auth/secrets.ts';
+import type { Config } from './platform/config.ts';
+import type { AppContext } from './platform/context.ts';
+import { type Db, migrateToLatest, openDb } from './platform/db/index.ts';
+import { openFileStore } from './platform/files/file-store.ts';
+import { registerErrorHandling } from './platform/http/error-handler.ts';
+import { registerWebApp } from './platform/http/web-app.ts';
+import type { LiveHub } from './platform/live/live-hub.ts';
+import { registerLive } from './platform/live/register-live.ts';
+import { createMailer } from './platform/mail/mailer.ts';
+import { runtimeService } from './runtime/runtime.service.ts';
+
+export interface BuildOptions {
+  /** An open database (tests share one per file); otherwise one is opened from the config. */
+  db?: Db;
+  /** Whether to serve the built web app (default true). */
+  web?: boolean;
+}
+
+/** Builds every service from one context; routes and workers receive these. */
+export function buildServices(ctx: AppContext) {
+  const users = usersService(ctx);
+  const reference = referenceService(ctx);
+  const throttle = throttleService(ctx);
+  const auth = authService(ctx, users, throttle);
+  const { smtpUrl, mailFrom: from, dataDir } = ctx.config;
+  const mailer = createMailer({ smtpUrl, from, dataDir, log: ctx.log });
+  const accounts = accountService(ctx, users, auth, mailer, throttle);
+  const tags = tagsService(ctx, users);
+  const schemas = schemasService(ctx);
+  const sdk = sdkService(ctx);
+  const components = componentsService(ctx);
+  const runtime = runtimeService({
+    settings: ctx.config.runtime,
+    log: ctx.log,
+    source: {
+      components: (ids) => components.byIds(ids),
+      schemas: (ids) => schemas.byIds(ids),
+      sdkFunctions: (ids) => sdk.byIds(ids),
+    },
+  });
+  const logs = logsService(ctx);
+  const pipelines = pipelinesService(ctx, { users, reference });
+  const files = openFileStore(ctx.config.fileStore, ctx.db, ctx.config.dataDir);
+  const uploads = uploadsService(ctx, {
+    pipelines,
+    files,
+    parser: createParsePool(),
+    log: (lines) => logs.append(lines),
+    loadDataModel: async (id) => (await schemas.byIds([id]))[0]?.jsonSchema ?? null,
+  });
+  const datastore = datastoreService(ctx);
+  const imports = importsService({ ctx, pipelines, uploads, logs, datastore, files, reference, components: () => runtime });
+  return {
+    files,
+    uploads,
+    datastore,
+    imports,
+    schemas,
+    sdk,
+    components,
+    runtime,
+    users,
+    auth,
+    mailer,
+    accounts,
+    tags,
+    userAdmin: userAdminService(ctx, users, tags, accounts, auth),
+    reference,
+    pipelines,
+    logs,
+  };
+}
+
+export type Services = ReturnType<typeof buildServices>;
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  services: Services;
+  /** API routes registered without a policy in the shared table (must stay empty). */
+  unprotectedRoutes: string[];
+  /** Every route with its key and policy, as the access control bound them. */
+  routes: RegisteredRoute[];
+  /** The live-data hub (socket.io at /data-prep/v1) on the app's HTTP server. */
+  live: LiveHub;
+}
+
+/** Builds the Fastify app: plugins, then platform hooks, then every module's routes. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers["x-token"]', 'req.headers.authorization'] },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const db = options.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  await migrateToLatest(db);
+  // Added first so that it runs after every other close hook (they may still query the database).
+  app.addHook('onClose', async () => {
+    if (!options.db) await db.close();
+  });
+  const ctx: AppContext = { config, db, secrets: loadSecrets(config.appSecret, config.dataDir), log: app.log };
+  const services = buildServices(ctx);
+  await services.reference.seed();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app, config.basePath);
+  const unprotectedRoutes: string[] = [];
+  const routes: RegisteredRoute[] = [];
+  registerAccessControl(app, {
+    registered: routes,
+    basePath: config.basePath,
+    authenticate: (token) => services.auth.authenticate(token),
+    unprotected: unprotectedRoutes,
+  });
+  const live = registerLive(app, { db, logs: services.logs, authenticate: (token) => services.auth.authenticate(token) });
+
+  await app.register(helmet, {
+    enableCSPNonces: true,
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'GDB Importer API', version: '1' },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
+      security: [{ token: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: `${config.basePath}/docs`, staticCSP: true });
+
+  await app.register(healthRoutes(db));
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes(services.auth, services.accounts));
+      await api.register(usersRoutes(services.userAdmin));
+      await api.register(tagsRoutes(services.tags));
+      await api.register(referenceRoutes(services.reference));
+      await api.register(pipelinesRoutes(services.pipelines));
+      await api.register(uploadsRoutes(services.uploads));
+      await api.register(importsRoutes(services.imports));
+      await api.register(
+        logsRoutes({
+          uploadLogs: async (auth, ids) => {
+            await services.uploads.statuses(auth, ids);
+            return services.logs.forUploads(ids);
+          },
+          importLogs: (auth, id) => services.imports.importLogs(auth, id),
+        }),
+      );
+      await api.register(componentsRoutes(services.components, services.runtime, services.sdk));
+      await api.register(sdkRoutes(services.sdk, services.runtime));
+    },
+    { prefix: config.basePath },
+  );
+  if (options.web !== false) await registerWebApp(app, { dist: config.webDist, basePath: config.basePath });
+
+  app.addHook('onClose', async () => {
+    await services.imports.stopWorking();
+    await services.uploads.settled();
+    await services.accounts.settled();
+    services.mailer.close();
+    services.runtime.close();
+  });
+  return { app, ctx, services, unprotectedRoutes, routes, live };
+}

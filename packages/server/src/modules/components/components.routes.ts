@@ -1,0 +1,77 @@
+import { envelope } from '@gdb/shared/api/envelope';
+import {
+  componentListEntrySchema,
+  componentSaveBodySchema,
+  componentSchema,
+  idParamsSchema,
+  idQuerySchema,
+  idsQuerySchema,
+} from '@gdb/shared/components/components.schemas';
+import { executeBodySchema, runResultSchema, stopResultSchema } from '@gdb/shared/components/run.schemas';
+import { sdkListEntrySchema } from '@gdb/shared/sdk/sdk.schemas';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../platform/auth/access-control.ts';
+import { ok } from '../../platform/http/envelope.ts';
+import type { RuntimeService } from '../../runtime/runtime.service.ts';
+import type { SdkService } from '../sdk/sdk.service.ts';
+import type { ComponentsService } from './components.service.ts';
+
+export function componentsRoutes(components: ComponentsService, runtime: RuntimeService, sdk: SdkService) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const tags = ['components'];
+    app.get(
+      '/components/find',
+      { schema: { tags, querystring: idQuerySchema, response: { 200: envelope(componentSchema) } } },
+      async (req) => ok(await components.find(req.query.id)),
+    );
+    app.get('/components/list', { schema: { tags, response: { 200: envelope(z.array(componentListEntrySchema)) } } }, async () =>
+      ok(await components.list()),
+    );
+    app.get(
+      '/components',
+      { schema: { tags, querystring: idsQuerySchema, response: { 200: envelope(z.array(componentSchema)) } } },
+      async (req) => ok(await components.byIds(req.query.ids)),
+    );
+    app.post(
+      '/components',
+      { schema: { tags, body: componentSaveBodySchema, response: { 200: envelope(componentSchema) } } },
+      async (req) => ok(await components.save(req.body, requireAuth(req).userId), 'Component saved'),
+    );
+    app.delete(
+      '/components',
+      { schema: { tags, querystring: idQuerySchema, response: { 200: envelope(z.object({ _id: z.string() })) } } },
+      async (req) => ok(await components.remove(req.query.id)),
+    );
+    app.get(
+      '/components/documentation',
+      { schema: { tags, response: { 200: envelope(z.array(sdkListEntrySchema)) } } },
+      async () => ok(await sdk.list()),
+    );
+    app.get(
+      '/components/:id/js-code',
+      { schema: { tags, params: idParamsSchema, response: { 200: envelope(z.string()) } } },
+      async (req) => ok((await runtime.program(req.params.id)).code),
+    );
+    app.post(
+      '/components/:id/generate',
+      { schema: { tags, params: idParamsSchema, response: { 200: envelope(z.string()) } } },
+      async (req) => ok((await runtime.program(req.params.id, { fresh: true })).code),
+    );
+    app.post(
+      '/components/:id/execute',
+      { schema: { tags, params: idParamsSchema, body: executeBodySchema, response: { 200: envelope(runResultSchema) } } },
+      async (req) =>
+        ok(
+          await runtime.testComponent(requireAuth(req).userId, req.params.id, req.body.payload ?? {}, req.body.rt_context ?? {}),
+        ),
+    );
+    app.post(
+      '/components/:id/stop',
+      { schema: { tags, params: idParamsSchema, response: { 200: envelope(stopResultSchema) } } },
+      async (req) => ok({ stopped: runtime.stopTest(requireAuth(req).userId, req.params.id) }),
+    );
+  };
+}

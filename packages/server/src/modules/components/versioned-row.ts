@@ -1,0 +1,39 @@
+import type { DocumentTags } from '@gdb/shared/components/versioned-document';
+import type { Selectable } from 'kysely';
+import type { VersionColumns } from '../../platform/db/tables.ts';
+import { forbidden } from '../../platform/http/errors.ts';
+
+type VersionRow = Selectable<VersionColumns>;
+
+const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Date(d).toISOString());
+
+function tagGroups(value: unknown): string[][] {
+  if (!Array.isArray(value)) return [];
+  return value.map((g) => (Array.isArray(g) ? g.filter((t): t is string => typeof t === 'string') : []));
+}
+
+/** The version fields every versioned document answers, read from its row (DESIGN §4). */
+export function versionFields(row: VersionRow) {
+  const tags: DocumentTags = { read: tagGroups(row.tags?.read), write: tagGroups(row.tags?.write) };
+  return {
+    _id: row.id,
+    familyId: row.family_id,
+    version: row.version,
+    vLocked: row.v_locked,
+    vParents: row.v_parents,
+    read_only: row.read_only,
+    write_access: !row.read_only,
+    sys_version: row.sys_version,
+    folder: row.folder_id,
+    tags,
+    metadataTags: row.metadata_tags,
+    createDate: iso(row.created_at),
+    lastUpdateDate: iso(row.updated_at),
+  };
+}
+
+/** Refuses a write to a read-only document or a locked (production) version (DESIGN §6, §7). */
+export function assertWritable(row: Pick<VersionRow, 'read_only' | 'v_locked' | 'version'>, what: string): void {
+  if (row.read_only) throw forbidden(`This ${what} is read-only.`);
+  if (row.v_locked) throw forbidden(`Version ${row.version} of this ${what} is locked: create a new version to change it.`);
+}

@@ -1,0 +1,147 @@
+import type { AppContext } from '../../platform/context.ts';
+import type { ComponentsService } from '../components/components.service.ts';
+import type { PipelinesService } from '../pipelines/pipelines.service.ts';
+import type { ReferenceService } from '../reference/reference.service.ts';
+import type { SchemasService } from '../schemas/schemas.service.ts';
+
+/**
+ * Demo content for a new install, so that the import screens can be used at once: a dealer data
+ * model, a component that checks and maps dealer rows, a master pipeline and two country
+ * pipelines whose sinks write a CSV file and upsert the rows into a data-store table.
+ */
+
+export const DEMO_MASTER = 'Dealers (master)';
+export const DEMO_COUNTRIES = [
+  { name: 'Dealers France', language: 'fr', country: 'FR' },
+  { name: 'Dealers Germany', language: 'de', country: 'DE' },
+] as const;
+export const DEMO_DATA_SUB_KIND = 'dealers';
+export const DEMO_TABLE = 'demo_dealers';
+
+/** A file the country pipelines accept; the wizard's drop zone takes it as is. */
+export const DEMO_CSV = [
+  'dealerCode,name,city,postalCode,email,vehicles',
+  'FR001,Garage du Centre,Lyon,69002,contact@garage-centre.example,42',
+  'FR002,Auto Sud,Marseille,13001,info@autosud.example,17',
+  'FR003,Nord Motors,Lille,59000,hello@nordmotors.example,8',
+].join('\n');
+
+export const DEMO_DATA_MODEL = {
+  type: 'object',
+  required: ['dealerCode', 'name', 'city'],
+  properties: {
+    dealerCode: { type: 'string', pattern: '^[A-Z]{2}[0-9]{3}$' },
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    city: { type: 'string', minLength: 1 },
+    postalCode: { type: 'string', maxLength: 12 },
+    email: { type: 'string', format: 'email' },
+    vehicles: { type: 'integer', minimum: 0 },
+  },
+};
+
+/** Checks each row once more, normalises names and writes both outputs. */
+const DEMO_CODE = `const rows = ctx.input.dealers;
+const seen = new Set();
+const kept = [];
+for (const row of rows) {
+  if (seen.has(row.dealerCode)) {
+    ctx.log.warn('Dealer ' + row.dealerCode + ' appears twice; the first row is kept.');
+    continue;
+  }
+  seen.add(row.dealerCode);
+  kept.push({
+    dealerCode: row.dealerCode,
+    name: String(row.name).trim(),
+    city: String(row.city).trim().toUpperCase(),
+    postalCode: row.postalCode ?? '',
+    email: row.email ?? '',
+    vehicles: row.vehicles ?? 0,
+    country: ctx.rt_context.pipeline.name,
+  });
+}
+ctx.output.dealers = kept;
+ctx.output.store = kept;
+ctx.log.info(kept.length + ' dealers mapped for ' + ctx.rt_context.pipeline.name + '.');`;
+
+interface DemoDeps {
+  ctx: AppContext;
+  reference: ReferenceService;
+  schemas: SchemasService;
+  components: ComponentsService;
+  pipelines: PipelinesService;
+}
+
+/**
+ * Adds the demo content to a database that holds no pipeline and no component yet (a new
+ * install); answers whether it did. Once anything exists it never runs again, so deleting the
+ * demo pipelines does not bring them back.
+ */
+export async function seedDemo(deps: DemoDeps): Promise<boolean> {
+  const { ctx, reference, schemas, components, pipelines } = deps;
+  const db = ctx.db.kysely;
+  const [pipeline, component] = await Promise.all([
+    db.selectFrom('pipelines').select('id').limit(1).executeTakeFirst(),
+    db.selectFrom('components').select('id').limit(1).executeTakeFirst(),
+  ]);
+  if (pipeline || component) return false;
+
+  const [brands, locales, productLines, datakinds] = await Promise.all([
+    reference.brands(),
+    reference.locales(),
+    reference.productLines(),
+    reference.datakinds(),
+  ]);
+  const props = {
+    brand: brands[0]?._id ?? null,
+    productLine: productLines[0]?._id ?? null,
+    datakind: datakinds.find((d) => d.isDealer)?._id ?? null,
+  };
+  const localeOf = (language: string, country: string) =>
+    locales.find((l) => l.language === language && l.country === country)?._id ?? null;
+
+  const model = await schemas.create({ name: 'Dealer', jsonSchema: DEMO_DATA_MODEL });
+  const mapper = await components.save(
+    {
+      name: 'Check and map dealers',
+      kind: 'instruction',
+      inputs: [{ name: DEMO_DATA_SUB_KIND }],
+      outputs: [{ name: 'dealers' }, { name: 'store' }],
+      jsCode: DEMO_CODE,
+    },
+    null,
+  );
+  const source = {
+    dataSubKind: DEMO_DATA_SUB_KIND,
+    connectorType: 'manual' as const,
+    dataFromMaster: false,
+    contentType: 'csv' as const,
+    dataModel: model._id,
+  };
+  const masterId = await pipelines.create({
+    name: DEMO_MASTER,
+    isMaster: true,
+    masterPipeline: null,
+    component: mapper._id,
+    dataSources: [source],
+    dataSinks: [{ name: 'dealers', format: 'CSV', target: null }],
+    ...props,
+    locale: localeOf('en', 'GB'),
+  });
+  for (const country of DEMO_COUNTRIES) {
+    await pipelines.create({
+      name: country.name,
+      isMaster: false,
+      masterPipeline: masterId,
+      component: mapper._id,
+      dataSources: [source],
+      dataSinks: [
+        { name: 'dealers', format: 'CSV', target: null },
+        { name: 'store', format: 'JSON', target: { table: DEMO_TABLE, keyFields: ['dealerCode'] } },
+      ],
+      ...props,
+      locale: localeOf(country.language, country.country),
+    });
+  }
+  ctx.log.info({ pipelines: 1 + DEMO_COUNTRIES.length }, 'demo pipelines created');
+  return true;
+}

@@ -1,0 +1,33 @@
+import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
+
+/** What a run asks of the component runtime (the runtime service's `runComponent` has this shape). */
+export interface ComponentRunRequest {
+  componentId: string;
+  /** JSON text of ctx.input: an object with the rows of each data source by dataSubKind. */
+  inputJson: string;
+  /** JSON text of ctx.rt_context. */
+  rtContextJson?: string;
+  /** Limits of this run: isolate heap and wall-clock time. */
+  limits?: { memoryMiB?: number; timeoutMs?: number };
+  signal?: AbortSignal;
+}
+
+export interface ComponentRunAnswer {
+  /** JSON text of ctx.output: a value for each output port that produced one. */
+  outputJson: string;
+  logs: RunLogEntry[];
+}
+
+/** Runs a pipeline's component; a failure is thrown, carrying the run's logs when it has some. */
+export interface ComponentRunner {
+  runComponent(request: ComponentRunRequest): Promise<ComponentRunAnswer>;
+}
+
+/** The log lines a failed run wrote before failing, when the error carries them. */
+export function logsOfFailure(error: unknown): RunLogEntry[] {
+  if (typeof error !== 'object' || error === null || !('logs' in error) || !Array.isArray(error.logs)) return [];
+  return error.logs.filter(
+    (l: unknown): l is RunLogEntry =>
+      typeof l === 'object' && l !== null && 'level' in l && 'message' in l && typeof l.message === 'string',
+  );
+}

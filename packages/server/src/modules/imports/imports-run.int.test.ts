@@ -1,0 +1,173 @@
+import { parseDownloadReference } from '@gdb/shared/imports/import-rules';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { csvSource, importKit, sink } from './imports.test-kit.ts';
+
+let t: TestApp;
+let kit: Awaited<ReturnType<typeof importKit>>;
+let user: { token: string; id: string };
+let manager: { token: string; id: string };
+
+const DOUBLE = `ctx.output.out = ctx.input.prices.map((r) => ({ code: r.code, price: r.price * 2 }));
+ctx.output.store = ctx.input.prices.map((r) => ({ code: r.code, price: r.price }));
+ctx.log.info('doubled ' + ctx.input.prices.length + ' rows for ' + ctx.rt_context.pipeline.name);`;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  kit = await importKit(t);
+  const u = await t.signedIn(['user']);
+  user = { token: u.token, id: u.user.id };
+  const m = await t.signedIn(['manager']);
+  manager = { token: m.token, id: m.user.id };
+  await t.services.imports.startWorking({ concurrency: 2 });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('an immediate import', () => {
+  it('runs the component on the enabled valid uploads and writes one file per data sink, logging every step', async () => {
+    const component = await kit.component(DOUBLE, ['prices'], ['out', 'store']);
+    const pipelineId = await kit.pipeline({
+      name: 'prices FR',
+      component,
+      sources: [csvSource('prices')],
+      sinks: [sink('out', 'CSV'), sink('store', 'JSON', { table: 'prices_fr', keyFields: ['code'] })],
+    });
+    await kit.assign(user.id, pipelineId);
+    const old = await kit.upload(user.token, pipelineId, 'prices', 'code,price\nOLD,9\n', 'old.csv');
+    await t.call('POST', '/uploads/disable', { token: user.token, body: { id: old } });
+    await kit.upload(user.token, pipelineId, 'prices', 'code,price\nA,1\nB,2.5\n', 'prices.csv');
+
+    const res = await t.call('POST', '/imports', { token: user.token, body: { pipelineId, kind: 'immediate' } });
+    expect(res.status).toBe(200);
+    const { jobId, importId } = res.body.data;
+    expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const done = await kit.waitFor(importId, ['done', 'failed']);
+    expect(done).toMatchObject({ state: 'done', success: true, progress: 100, user_id: user.id });
+    expect(done.started_at).toBeInstanceOf(Date);
+    expect(done.end_at).toBeInstanceOf(Date);
+
+    const logs = await t.call('GET', `/logs/jobs?id=${importId}`, { token: user.token });
+    expect(logs.status).toBe(200);
+    const lines: { level: string; message: string }[] = logs.body.data;
+    const messages = lines.map((l) => l.message);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        `Import queued by ${await userName(user.id)}.`,
+        'Import of pipeline prices FR (v1) started.',
+        'Input prices: 2 rows from prices.csv.',
+        'Running the component on 2 input rows.',
+        'doubled 2 rows for prices FR',
+        'Data store prices_fr: 2 rows upserted.',
+        'Import done.',
+      ]),
+    );
+    expect(new Set(lines.map((l) => l.level))).toEqual(new Set(['info', 'success']));
+
+    // The CSV sink has no data-store target: its file is meant to be downloaded.
+    const references = messages.map(parseDownloadReference).filter((r) => r !== null);
+    expect(references).toHaveLength(1);
+    const [reference] = references;
+    expect(reference?.fileName).toMatch(/^prices_FR_out_\d{8}T\d{6}Z\.csv$/);
+    const exported = await t.app.inject({
+      method: 'POST',
+      url: '/gdb-importer/v1/uploads/export',
+      headers: { 'x-token': user.token },
+      payload: { uploadIds: [reference?.uploadId] },
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.body).toBe('code,price\nA,2\nB,5\n');
+
+    const outputs = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('import_id', '=', importId).execute();
+    expect(outputs.map((o) => [o.from, o.data_sub_kind, o.status, o.row_count]).sort()).toEqual([
+      ['destination', 'out', 'valid', 2],
+      ['destination', 'store', 'valid', 2],
+    ]);
+    // Without a data model a CSV cell stays text.
+    const stored = await t.services.datastore.rows('prices_fr');
+    expect(stored.map((r) => r.data)).toEqual([
+      { code: 'A', price: '1' },
+      { code: 'B', price: '2.5' },
+    ]);
+
+    const scheduled = await t.call('GET', `/imports/job?pipelineId=${pipelineId}`, { token: user.token });
+    expect(scheduled.body.data.imp).toMatchObject({ _id: importId, state: 'done', success: true, jobKind: 'immediate' });
+    expect(scheduled.body.data.job).toMatchObject({ _id: jobId, jobKind: 'immediate', state: 'done' });
+  });
+
+  it('fails with the component error in the logs and frees the pipeline', async () => {
+    const component = await kit.component(`throw new Error('price list is empty');`, ['prices'], ['out']);
+    const pipelineId = await kit.pipeline({ name: 'broken', component, sources: [csvSource('prices')], sinks: [sink('out')] });
+    await kit.upload(manager.token, pipelineId, 'prices', 'code,price\nA,1\n');
+    const { importId } = (await t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } }))
+      .body.data;
+    const failed = await kit.waitFor(importId, ['done', 'failed']);
+    expect(failed).toMatchObject({ state: 'failed', success: false });
+    const logs = await t.services.logs.forImport(importId);
+    const errors = logs.filter((l) => l.level === 'error').map((l) => l.message);
+    expect(errors.some((m) => m.includes('price list is empty'))).toBe(true);
+    expect(errors.at(-1)).toBe('Import failed.');
+    const again = await t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } });
+    expect(again.status).toBe(200);
+  });
+
+  it('writes every data-store target of a run or none of them', async () => {
+    const component = await kit.component(
+      'ctx.output.good = ctx.input.prices; ctx.output.bad = ctx.input.prices.map((r) => ({ price: r.price }));',
+      ['prices'],
+      ['good', 'bad'],
+    );
+    const pipelineId = await kit.pipeline({
+      name: 'two targets',
+      component,
+      sources: [csvSource('prices')],
+      sinks: [
+        sink('good', 'XLSX', { table: 'atomic_good', keyFields: ['code'] }),
+        sink('bad', 'CSV', { table: 'atomic_bad', keyFields: ['code'] }),
+      ],
+    });
+    await kit.upload(manager.token, pipelineId, 'prices', 'code,price\nA,1\n');
+    const { importId } = (await t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } }))
+      .body.data;
+    expect((await kit.waitFor(importId, ['done', 'failed'])).state).toBe('failed');
+    expect(await kit.messages(importId)).toContain('Data store atomic_bad: row 1 has no value for key field code.');
+    expect(await t.services.datastore.tables()).not.toContain('atomic_good');
+    // The files were written before the data store: they stay, as records of what the run produced.
+    const files = await t.ctx.db.kysely
+      .selectFrom('uploads')
+      .select('original_filename')
+      .where('import_id', '=', importId)
+      .execute();
+    expect(files.map((f) => f.original_filename?.split('.').pop()).sort()).toEqual(['csv', 'xlsx']);
+  });
+
+  it('starts a failed run again when the job restarts on error, up to three attempts', async () => {
+    const component = await kit.component(`throw new Error('remote system down');`, ['prices'], ['out']);
+    const pipelineId = await kit.pipeline({ name: 'flaky', component, sources: [csvSource('prices')], sinks: [sink('out')] });
+    await kit.upload(manager.token, pipelineId, 'prices', 'code,price\nA,1\n');
+    const { importId } = (
+      await t.call('POST', '/imports', {
+        token: manager.token,
+        body: { pipelineId, kind: 'immediate', restartOnError: true },
+      })
+    ).body.data;
+    const deadline = Date.now() + 40_000;
+    let row = await kit.waitFor(importId, ['failed', 'done', 'pending', 'busy', 'progress']);
+    while (row.state !== 'failed' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      row = await kit.waitFor(importId, ['failed', 'done', 'pending', 'busy', 'progress']);
+    }
+    expect(row).toMatchObject({ state: 'failed', attempts: 3 });
+    const messages = await kit.messages(importId);
+    expect(messages).toContain('The import starts again (attempt 2 of 3).');
+    expect(messages).toContain('The import starts again (attempt 3 of 3).');
+    expect(messages).toContain('Import of pipeline flaky (v1) started (attempt 3 of 3).');
+  }, 60_000);
+});
+
+async function userName(id: string): Promise<string> {
+  const row = await t.ctx.db.kysely.selectFrom('users').select('user_name').where('id', '=', id).executeTakeFirstOrThrow();
+  return row.user_name;
+}

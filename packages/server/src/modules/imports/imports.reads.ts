@@ -1,0 +1,108 @@
+import { hasAnyRole } from '@gdb/shared/auth/roles';
+import type { ImportRecord, ListAllQuery, ScheduledJob } from '@gdb/shared/imports/import.schemas';
+import type { LiveLog } from '@gdb/shared/live/live.schemas';
+import type { AuthContext } from '../../platform/auth/access-control.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { forbidden, notFound } from '../../platform/http/errors.ts';
+import type { LogsService } from '../logs/logs.service.ts';
+import type { PipelinesService } from '../pipelines/pipelines.service.ts';
+import type { ReferenceService } from '../reference/reference.service.ts';
+import { importsRepo, jobsRepo } from './imports.repo.ts';
+import { type JobViewRow, toImportRecord, toScheduledJob } from './views.ts';
+
+/** Import ids GET /imports/pipeline answers at most (the newest). */
+const PIPELINE_IMPORTS_MAX = 200;
+
+export interface ReadsDeps {
+  ctx: AppContext;
+  pipelines: PipelinesService;
+  logs: LogsService;
+  reference: ReferenceService;
+}
+
+/** What the logbook, the jobs list and the wizard read about imports and jobs. */
+export function importsReads(deps: ReadsDeps) {
+  const db = deps.ctx.db.kysely;
+
+  async function jobViews(rows: JobViewRow[]): Promise<{ jobs: ScheduledJob[]; waiting: ImportRecord[] }> {
+    const waiting = await importsRepo(db).pendingRecordsOfJobs(rows.map((r) => r.id));
+    const jobs = rows.map((r) => {
+      const next = waiting.find((w) => w.job_id === r.id && w.scheduled_at);
+      const at = next?.scheduled_at ?? r.next_run_at;
+      return toScheduledJob(r, at ? { id: next?.id ?? null, scheduledAt: at } : null);
+    });
+    return { jobs, waiting: waiting.map(toImportRecord) };
+  }
+
+  /** An import the caller may read: of a pipeline it may use (managers also those of removed pipelines). */
+  async function readableImport(auth: AuthContext, importId: string) {
+    const row = await importsRepo(db).byId(importId);
+    if (!row) throw notFound('Import not found.');
+    if (row.pipeline_id) await deps.pipelines.byId(auth, row.pipeline_id);
+    else if (!hasAnyRole(auth.roles, ['manager', 'admin', 'super-admin'])) throw forbidden();
+    return row;
+  }
+
+  return {
+    /** One logbook page with its filters (GET /imports/listAll). */
+    async listAll(query: ListAllQuery): Promise<{ records: ImportRecord[]; totalCount: number }> {
+      const { rows, total } = await importsRepo(db).page(query, new Date());
+      return { records: rows.map(toImportRecord), totalCount: total };
+    },
+
+    /** The logbook's filter lists (GET /imports/listAllFilters). */
+    async listAllFilters() {
+      const [brands, locales, productLines, datakinds, users] = await Promise.all([
+        deps.reference.brands(),
+        deps.reference.locales(),
+        deps.reference.productLines(),
+        deps.reference.datakinds(),
+        importsRepo(db).users(),
+      ]);
+      return { brands, locales, productLines, datakinds, users: users.map((u) => ({ _id: u.id, firstName: u.first_name })) };
+    },
+
+    /** Repeating and one-time jobs of the pipelines the caller may read, and their waiting imports. */
+    async listScheduled(auth: AuthContext) {
+      const readable = new Set((await deps.pipelines.all(auth)).map((p) => p._id));
+      const rows = (await jobsRepo(db).activeSchedules()).filter((r) => !r.pipeline_id || readable.has(r.pipeline_id));
+      const { jobs, waiting } = await jobViews(rows);
+      return {
+        repeatable: jobs.filter((j) => j.jobKind === 'repeat'),
+        scheduled: jobs.filter((j) => j.jobKind === 'scheduled'),
+        imports: waiting,
+      };
+    },
+
+    /** The pipeline's current import and its job, for the wizard (GET /imports/job). */
+    async currentJob(auth: AuthContext, pipelineId: string) {
+      const pipeline = await deps.pipelines.byId(auth, pipelineId);
+      const current = await importsRepo(db).currentOf(pipeline._id);
+      const schedule = await jobsRepo(db).activeScheduleOf(pipeline._id);
+      const jobId = schedule?.id ?? current?.job_id ?? null;
+      const jobRow = jobId ? await jobsRepo(db).viewById(jobId) : undefined;
+      const job = jobRow ? ((await jobViews([jobRow])).jobs[0] ?? null) : null;
+      return { imp: current ? toImportRecord(current) : null, job };
+    },
+
+    /** The newest import ids of a pipeline (GET /imports/pipeline). */
+    async pipelineImports(auth: AuthContext, pipelineId: string): Promise<string[]> {
+      const pipeline = await deps.pipelines.byId(auth, pipelineId);
+      return importsRepo(db).idsOf(pipeline._id, PIPELINE_IMPORTS_MAX);
+    },
+
+    /** One import record the caller may read. */
+    async record(auth: AuthContext, importId: string): Promise<ImportRecord> {
+      await readableImport(auth, importId);
+      const row = await importsRepo(db).recordById(importId);
+      if (!row) throw notFound('Import not found.');
+      return toImportRecord(row);
+    },
+
+    /** The logs of an import, read like its pipeline (GET /logs/jobs). */
+    async importLogs(auth: AuthContext, importId: string): Promise<LiveLog[]> {
+      await readableImport(auth, importId);
+      return deps.logs.forImport(importId);
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { IMPORT_MESSAGES, isRunningState } from '@gdb/shared/imports/import-rules';
+import type { AppContext } from '../../platform/context.ts';
+import type { LogLine, LogsService } from '../logs/logs.service.ts';
+import { MAX_ATTEMPTS } from './import-runner.ts';
+import { importsRepo, jobsRepo, leasesRepo } from './imports.repo.ts';
+import type { JobQueue } from './job-queue.ts';
+
+/** How often a worker renews the leases of its runs. */
+export const HEARTBEAT_MS = 5_000;
+/** A lease not renewed for this long belongs to a worker that is gone. */
+export const STALE_MS = 30_000;
+/** How often a worker looks for stale leases of others. */
+export const SWEEP_MS = 10_000;
+
+export interface LeaseKeeperDeps {
+  ctx: AppContext;
+  logs: LogsService;
+  queue: JobQueue;
+  workerId: string;
+  /** Import ids whose lease this process holds. */
+  leasedHere: () => string[];
+  /** Stops a local run: its lease is gone, or someone asked to stop it. */
+  stopLocal: (importId: string, reason: 'stop' | 'lost') => void;
+}
+
+/**
+ * Keeps a worker's leases alive and passes on stop requests; takes over leases nobody renews (their
+ * worker is gone): their imports fail, or start again when their job restarts on error.
+ */
+export function leaseKeeper(deps: LeaseKeeperDeps) {
+  const db = deps.ctx.db.kysely;
+  let heartbeatTimer: NodeJS.Timeout | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
+
+  /** Renews this worker's leases; stops runs whose lease is gone or whose stop was asked. */
+  async function heartbeat(): Promise<void> {
+    const ids = deps.leasedHere();
+    if (ids.length === 0) return;
+    const held = await leasesRepo(db).heartbeat(deps.workerId, ids);
+    const byId = new Map(held.map((h) => [h.import_id, h.abort_requested]));
+    const still = new Set(deps.leasedHere());
+    for (const id of ids) {
+      const abort = byId.get(id);
+      if (abort === true) deps.stopLocal(id, 'stop');
+      // A lease that vanished while this process still holds the run was taken by another worker.
+      else if (abort === undefined && still.has(id)) deps.stopLocal(id, 'lost');
+    }
+  }
+
+  /** Ends the import of a lease whose worker is gone; false when the lease came back to life meanwhile. */
+  async function recover(importId: string, workerId: string, before: Date): Promise<boolean> {
+    return db.transaction().execute(async (trx) => {
+      const lease = await leasesRepo(trx).takeStale(importId, workerId, before);
+      if (!lease) return false;
+      const row = await importsRepo(trx).byId(importId);
+      if (!row || !isRunningState(row.state)) return true;
+      const job = row.job_id ? await jobsRepo(trx).byId(row.job_id) : undefined;
+      const say = (level: LogLine['level'], message: string): LogLine => ({ level, message, importId });
+      const lines: LogLine[] = [];
+      let state: 'aborted' | 'pending' | 'failed';
+      if (lease.abort_requested) {
+        state = 'aborted';
+        lines.push(say('warn', IMPORT_MESSAGES.aborted));
+      } else if (!row.parent_import_id && job?.restart_on_error === true && row.attempts < MAX_ATTEMPTS) {
+        state = 'pending';
+        lines.push(say('error', 'The worker running this import stopped.'));
+        lines.push(say('warn', `The import starts again (attempt ${row.attempts + 1} of ${MAX_ATTEMPTS}).`));
+      } else {
+        state = 'failed';
+        lines.push(say('error', 'The worker running this import stopped.'), say('error', 'Import failed.'));
+      }
+      await importsRepo(trx).update(importId, { state, success: false, end_at: state === 'pending' ? null : new Date() });
+      if (state === 'pending') await deps.queue.sendRun(trx, importId);
+      else if (job && !row.parent_import_id && job.job_kind !== 'repeat') {
+        await jobsRepo(trx).update(job.id, { state: 'done' });
+      }
+      await deps.logs.append(lines, trx);
+      return true;
+    });
+  }
+
+  /**
+   * Takes over every stale lease but those of this process's live runs (a lease of this process
+   * that no run renews is stale too); answers how many imports it ended or restarted.
+   */
+  async function sweep(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - STALE_MS);
+    let count = 0;
+    for (const lease of await leasesRepo(db).stale(before, deps.leasedHere())) {
+      if (await recover(lease.import_id, lease.worker_id, before)) count += 1;
+    }
+    if (count > 0) deps.queue.nudge();
+    return count;
+  }
+
+  const report = (what: string) => (error: unknown) => deps.ctx.log.error({ err: error }, what);
+
+  return {
+    heartbeat,
+    sweep,
+    start(): void {
+      heartbeatTimer ??= setInterval(() => void heartbeat().catch(report('import heartbeat failed')), HEARTBEAT_MS);
+      sweepTimer ??= setInterval(() => void sweep().catch(report('import lease sweep failed')), SWEEP_MS);
+      heartbeatTimer.unref();
+      sweepTimer.unref();
+      void sweep().catch(report('import lease sweep failed'));
+    },
+    stop(): void {
+      clearInterval(heartbeatTimer);
+      clearInterval(sweepTimer);
+      heartbeatTimer = undefined;
+      sweepTimer = undefined;
+    },
+  };
+}
+
+export type LeaseKeeper = ReturnType<typeof leaseKeeper>;

@@ -1,0 +1,97 @@
+import * as XLSX from '@e965/xlsx';
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { RunStepError } from './run-errors.ts';
+import { columnsOf, sinkFileName, tableRows, writeSinkFile } from './sink-files.ts';
+
+const rows = [
+  { code: 'A1', price: 1.5, tags: ['x', 'y'] },
+  { code: '=HYPERLINK("http://evil")', price: 2, note: 'late column' },
+];
+
+describe('output files', () => {
+  it('writes CSV with every column, nested values as JSON and formulas escaped', () => {
+    const text = Buffer.from(writeSinkFile(rows, { name: 'out', format: 'CSV' }).bytes).toString();
+    expect(text).toBe('code,price,tags,note\nA1,1.5,"[""x"",""y""]",\n"\'=HYPERLINK(""http://evil"")",2,,late column\n');
+  });
+
+  it('writes CSV exactly as papaparse unparses the same table', () => {
+    const values: unknown[] = [
+      '',
+      ' ',
+      'plain',
+      ' lead',
+      'trail ',
+      'a,b',
+      'say "hi"',
+      'line\nbreak',
+      'cr\rhere',
+      '\uFEFFbom',
+      '=1+2',
+      '+33 1 23',
+      '-5',
+      '@home',
+      '\tTab',
+      '\rCR',
+      '=A1\nB2',
+      '-',
+      "'quoted",
+      0,
+      -0,
+      1.5,
+      -3,
+      1e21,
+      2 ** 53,
+      true,
+      false,
+      null,
+      undefined,
+      [1, '=x'],
+      { a: 'b, c' },
+      [],
+      {},
+      'é ü 🚀',
+      '\u2028sep',
+    ];
+    const reference = (rows: Record<string, unknown>[]) => {
+      const columns = columnsOf(rows);
+      const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : v);
+      const table = rows.map((row) => columns.map((c) => cell(row[c])));
+      return `${Papa.unparse({ fields: columns, data: table }, { escapeFormulae: true, newline: '\n' })}\n`;
+    };
+    const csv = (rows: Record<string, unknown>[]) =>
+      Buffer.from(writeSinkFile(rows, { name: 'out', format: 'CSV' }).bytes).toString();
+    const many = values.map((v, i) => ({ [`c${i % 7}`]: v, '=head': values[(i * 5) % values.length], ' k,"': i }));
+    const long = Array.from({ length: 5000 }, (_, i) => many[i % many.length] ?? {});
+    const cases: Record<string, unknown>[][] = [[], [{}], [{}, {}, {}], [{ a: 1 }], [{ a: 1 }, {}, { b: 2 }], many, long];
+    for (const rows of cases) expect(csv(rows)).toBe(reference(rows));
+  });
+
+  it('writes JSON as the rows themselves', () => {
+    const file = writeSinkFile(rows, { name: 'out', format: 'JSON' });
+    expect(file.extension).toBe('.json');
+    expect(JSON.parse(Buffer.from(file.bytes).toString())).toEqual(rows);
+  });
+
+  it('writes XLSX with one sheet named after the sink that reads back the same cells', () => {
+    const file = writeSinkFile(rows, { name: 'prices/out', format: 'XLSX' });
+    const book = XLSX.read(file.bytes, { type: 'buffer' });
+    expect(book.SheetNames).toEqual(['prices_out']);
+    const sheet = book.Sheets.prices_out;
+    if (!sheet) throw new Error('no sheet');
+    expect(XLSX.utils.sheet_to_json(sheet, { defval: '' })[0]).toEqual({ code: 'A1', price: 1.5, tags: '["x","y"]', note: '' });
+  });
+
+  it('takes one object as one row and refuses other values', () => {
+    expect(tableRows({ a: 1 }, 'out')).toEqual([{ a: 1 }]);
+    expect(() => tableRows([{ a: 1 }, 3], 'out')).toThrow(
+      new RunStepError('Data sink out: item 2 of the output is not an object.'),
+    );
+  });
+
+  it('names files after pipeline, sink and time, safe for any file system', () => {
+    expect(sinkFileName('prices FR/2', 'out', new Date('2026-03-10T12:34:56.789Z'), '.csv')).toBe(
+      'prices_FR_2_out_20260310T123456Z.csv',
+    );
+  });
+});

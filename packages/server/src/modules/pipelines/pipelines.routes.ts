@@ -1,0 +1,47 @@
+import { envelope } from '@gdb/shared/api/envelope';
+import { pipelineViewSchema } from '@gdb/shared/pipelines/pipeline.schemas';
+import { brandSchema, datakindSchema, localeSchema, productLineSchema } from '@gdb/shared/reference/reference.schemas';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../platform/auth/access-control.ts';
+import { ok } from '../../platform/http/envelope.ts';
+import type { PipelinesService } from './pipelines.service.ts';
+
+const idQuery = z.object({ id: z.string().min(1).max(64) });
+const list = envelope(z.array(pipelineViewSchema));
+const userPipelines = envelope(
+  z.object({
+    staticTypes: z.object({
+      locales: z.array(localeSchema),
+      brands: z.array(brandSchema),
+      datakinds: z.array(datakindSchema),
+      productLines: z.array(productLineSchema),
+    }),
+    pipelines: z.array(pipelineViewSchema),
+  }),
+);
+
+export function pipelinesRoutes(pipelines: PipelinesService) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const tags = ['pipelines'];
+    app.get('/pipelines', { schema: { tags, response: { 200: list } } }, async (req) =>
+      ok(await pipelines.all(requireAuth(req))),
+    );
+    app.get(
+      '/pipelines/id',
+      { schema: { tags, querystring: idQuery, response: { 200: envelope(pipelineViewSchema) } } },
+      async (req) => ok(await pipelines.byId(requireAuth(req), req.query.id)),
+    );
+    app.get('/pipelines/masters', { schema: { tags, response: { 200: list } } }, async (req) =>
+      ok(await pipelines.masters(requireAuth(req))),
+    );
+    app.get('/pipelines/pipelinesOfMaster', { schema: { tags, querystring: idQuery, response: { 200: list } } }, async (req) =>
+      ok(await pipelines.countriesOf(requireAuth(req), req.query.id)),
+    );
+    app.get('/users/pipelines', { schema: { tags, response: { 200: userPipelines } } }, async (req) =>
+      ok(await pipelines.forUser(requireAuth(req))),
+    );
+  };
+}

@@ -1,0 +1,155 @@
+import { canAccessDocument } from '@gdb/shared/access/document-access';
+import { hasAnyRole } from '@gdb/shared/auth/roles';
+import {
+  type DataSink,
+  type DataSource,
+  dataSinkSchema,
+  dataSourceSchema,
+  type PipelineView,
+  sortPipelines,
+} from '@gdb/shared/pipelines/pipeline.schemas';
+import type { AuthContext } from '../../platform/auth/access-control.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { forbidden, notFound } from '../../platform/http/errors.ts';
+import { isUuid, newId } from '../../platform/ids.ts';
+import type { ReferenceService } from '../reference/reference.service.ts';
+import type { UsersService } from '../users/users.service.ts';
+import { type PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
+
+/** Turns a joined row into the API's view; stored JSON is re-checked so a bad row cannot leak out. */
+export function toView(r: PipelineRow): PipelineView {
+  const sources = dataSourceSchema.array().safeParse(r.data_sources);
+  const sinks = dataSinkSchema.array().safeParse(r.data_sinks);
+  return {
+    _id: r.id,
+    familyId: r.family_id,
+    name: r.name,
+    version: r.version,
+    vLocked: r.v_locked,
+    read_only: r.read_only,
+    isMaster: r.is_master,
+    masterPipeline: r.master_pipeline,
+    component: r.component,
+    brand: r.brand && r.brand_name ? { _id: r.brand, name: r.brand_name } : null,
+    locale:
+      r.locale && r.locale_name
+        ? { _id: r.locale, language: r.locale_language ?? '', country: r.locale_country ?? '', name: r.locale_name }
+        : null,
+    productLine: r.product_line && r.product_line_name ? { _id: r.product_line, name: r.product_line_name } : null,
+    datakind:
+      r.datakind && r.datakind_name ? { _id: r.datakind, name: r.datakind_name, isDealer: r.datakind_is_dealer === true } : null,
+    isHidden: r.is_hidden,
+    dataSources: sources.success ? sources.data : [],
+    dataSinks: sinks.success ? sinks.data : [],
+    folder: r.folder_id,
+    tags: r.tags,
+  };
+}
+
+/** For each family, the newest locked version, else the newest version. */
+export function productionVersions(rows: readonly PipelineView[]): PipelineView[] {
+  const best = new Map<string, PipelineView>();
+  for (const p of rows) {
+    const current = best.get(p.familyId);
+    const better = !current || (p.vLocked && !current.vLocked) || (p.vLocked === current.vLocked && p.version > current.version);
+    if (better) best.set(p.familyId, p);
+  }
+  return [...best.values()];
+}
+
+export interface NewPipeline {
+  name: string;
+  isMaster: boolean;
+  masterPipeline?: string | null;
+  component?: string | null;
+  dataSources: DataSource[];
+  dataSinks: DataSink[];
+  brand?: string | null;
+  locale?: string | null;
+  productLine?: string | null;
+  datakind?: string | null;
+  vLocked?: boolean;
+  familyId?: string;
+  version?: number;
+  createdBy?: string | null;
+}
+
+export function pipelinesService(ctx: AppContext, deps: { users: UsersService; reference: ReferenceService }) {
+  const repo = pipelinesRepo(ctx.db.kysely);
+
+  /** What the caller may see of these pipelines: badges for everyone, assignments and dealer kind for the role user. */
+  async function visibleTo(auth: AuthContext, views: PipelineView[]): Promise<PipelineView[]> {
+    if (auth.roles.includes('super-admin')) return views;
+    const user = await deps.users.repo.byId(auth.userId);
+    if (!user) return [];
+    const readable = views.filter((p) =>
+      canAccessDocument({ roles: user.roles, project_tags: user.project_tags }, { tags: p.tags }, 'read'),
+    );
+    if (hasAnyRole(auth.roles, ['manager', 'admin'])) return readable;
+    const families = new Set(await repo.assignedFamilies(auth.userId));
+    const assigned = readable.filter((p) => families.has(p.familyId) && !p.isHidden);
+    const allowed = user.unrestricted_upload ? assigned : assigned.filter((p) => p.datakind?.isDealer === true);
+    return productionVersions(allowed);
+  }
+
+  return {
+    repo,
+    toView,
+    /** Every pipeline (all versions), sorted masters first then by name. */
+    async all(auth: AuthContext): Promise<PipelineView[]> {
+      return sortPipelines(await visibleTo(auth, (await repo.all()).map(toView)));
+    },
+    /** One pipeline the caller may read. */
+    async byId(auth: AuthContext, id: string): Promise<PipelineView> {
+      const row = isUuid(id) ? await repo.byId(id) : undefined;
+      if (!row) throw notFound('Pipeline not found.');
+      const [view] = await visibleTo(auth, [toView(row)]);
+      if (!view) throw forbidden('You may not read this pipeline.');
+      return view;
+    },
+    async masters(auth: AuthContext): Promise<PipelineView[]> {
+      return sortPipelines(await visibleTo(auth, (await repo.masters()).map(toView)));
+    },
+    async countriesOf(auth: AuthContext, masterId: string): Promise<PipelineView[]> {
+      if (!isUuid(masterId)) throw notFound('Pipeline not found.');
+      return sortPipelines(await visibleTo(auth, (await repo.countriesOf(masterId)).map(toView)));
+    },
+    /** The import screens' start-up data: reference lists and the pipelines the caller may use. */
+    async forUser(auth: AuthContext) {
+      const [locales, brands, datakinds, productLines, pipelines] = await Promise.all([
+        deps.reference.locales(),
+        deps.reference.brands(),
+        deps.reference.datakinds(),
+        deps.reference.productLines(),
+        this.all(auth),
+      ]);
+      return { staticTypes: { locales, brands, datakinds, productLines }, pipelines };
+    },
+    /** Creates a pipeline version (the editor and the demo data use it). */
+    async create(input: NewPipeline): Promise<string> {
+      const row = await repo.insert({
+        id: newId(),
+        family_id: input.familyId ?? newId(),
+        version: input.version ?? 1,
+        v_locked: input.vLocked ?? false,
+        name: input.name,
+        is_master: input.isMaster,
+        master_pipeline: input.masterPipeline ?? null,
+        component: input.component ?? null,
+        pipeline_schema: null,
+        folder_id: null,
+        data_sources: JSON.stringify(input.dataSources.map((s) => dataSourceSchema.parse(s))),
+        data_sinks: JSON.stringify(input.dataSinks.map((s) => dataSinkSchema.parse(s))),
+        brand: input.brand ?? null,
+        locale: input.locale ?? null,
+        product_line: input.productLine ?? null,
+        datakind: input.datakind ?? null,
+        created_by: input.createdBy ?? null,
+        updated_by: input.createdBy ?? null,
+      });
+      return row.id;
+    },
+  };
+}
+
+export type PipelinesService = ReturnType<typeof pipelinesService>;

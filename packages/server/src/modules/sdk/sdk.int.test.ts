@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+
+let t: TestApp;
+let boss: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  boss = (await t.signedIn(['super-admin'])).token;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const save = (body: Record<string, unknown>, token = boss) => t.call('POST', '/sdk', { token, body });
+const execute = (name: string, payload: unknown, token = boss) =>
+  t.call('POST', `/sdk/${name}/execute`, { token, body: { payload } });
+
+describe('SDK functions', () => {
+  it('creates one from a name and code; the answer says its id', async () => {
+    const res = await save({ functionName: 'addVat', jsCode: 'async function (price, rate) {\n  return price * (1 + rate);\n}' });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe(`sdk saved, id : ${res.body.data._id}`);
+    expect(res.body.data).toMatchObject({
+      functionName: 'addVat',
+      version: 1,
+      vLocked: false,
+      testPayload: [],
+      documentation: '',
+      modules: [],
+      sys_version: 1,
+    });
+    const found = await t.call('GET', `/sdk/find?id=${res.body.data._id}`, { token: boss });
+    expect(found.body.data).toEqual(res.body.data);
+  });
+
+  it('starts a new one with a default asynchronous function answering a sentence', async () => {
+    const res = await save({ functionName: 'hello' });
+    expect(res.body.data.jsCode).toMatch(/^async function/);
+    const run = await execute('hello', []);
+    expect(run.status).toBe(200);
+    expect(run.body.data.output).toBe('Hello from the SDK');
+  });
+
+  it('saves the full object, refuses a name another function has, and an identifier that is not one', async () => {
+    const a = (await save({ functionName: 'one' })).body.data;
+    await save({ functionName: 'two' });
+    const full = await save({
+      ...a,
+      documentation: 'Says one.',
+      input: 'none',
+      output: 'a string',
+      modules: [{ name: 'lodash', version: '4.17.21' }],
+    });
+    expect(full.status).toBe(200);
+    expect(full.body.data).toMatchObject({
+      documentation: 'Says one.',
+      modules: [{ name: 'lodash', version: '4.17.21' }],
+      sys_version: 2,
+    });
+    const taken = await save({ _id: a._id, functionName: 'two' });
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toBe('An SDK function named two already exists.');
+    expect((await save({ functionName: 'one' })).status).toBe(409);
+    const bad = await save({ functionName: 'not valid' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.data.issues[0].path).toBe('functionName');
+  });
+
+  it('lists every function without its code', async () => {
+    const list = await t.call('GET', '/sdk', { token: boss });
+    expect(list.status).toBe(200);
+    const addVat = list.body.data.find((f: { functionName: string }) => f.functionName === 'addVat');
+    expect(addVat).toMatchObject({ functionName: 'addVat', version: 1 });
+    expect(addVat.jsCode).toBeUndefined();
+  });
+
+  it('runs by name on an argument array', async () => {
+    const res = await execute('addVat', [100, 0.2]);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ output: 120, logs: [] });
+  });
+
+  it('answers a failing run as an Execute error', async () => {
+    await save({ functionName: 'fails', jsCode: "function () { console.log('before'); throw new TypeError('bad input'); }" });
+    const res = await execute('fails', []);
+    expect(res.status).toBe(422);
+    expect(res.body.message).toBe('Execute error : SDK function "fails": TypeError: bad input');
+    await save({ functionName: 'typo', jsCode: 'function ( { }' });
+    expect((await execute('typo', [])).body.message).toMatch(/^Execute error : SDK function "typo" v1: SyntaxError/);
+    expect((await execute('nobody', [])).status).toBe(404);
+  });
+
+  it('is called by components that list it, and cannot be deleted while they do', async () => {
+    const fn = (await save({ functionName: 'shout', jsCode: '(s) => s.toUpperCase()' })).body.data;
+    const c = await t.services.components.save(
+      { name: 'Uses shout', outputs: [{ name: 'v' }], sdk: [fn._id], jsCode: 'ctx.output.v = sdk.shout("hey");' },
+      null,
+    );
+    const run = await t.call('POST', `/components/${c._id}/execute`, { token: boss, body: {} });
+    expect(run.body.data.output).toEqual({ v: 'HEY' });
+    const refused = await t.call('DELETE', `/sdk?id=${fn._id}`, { token: boss });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('This SDK function is used by Uses shout v1.');
+    await t.services.components.remove(c._id);
+    expect((await t.call('DELETE', `/sdk?id=${fn._id}`, { token: boss })).body.data).toEqual({ _id: fn._id });
+  });
+
+  it('is for super-admins only', async () => {
+    const { token } = await t.signedIn(['manager']);
+    expect((await t.call('GET', '/sdk', { token })).status).toBe(403);
+    expect((await save({ functionName: 'nope' }, token)).status).toBe(403);
+    expect((await execute('addVat', [1, 1], token)).status).toBe(403);
+    const docs = await t.call('GET', '/components/documentation', { token });
+    expect(docs.status).toBe(200);
+    expect(docs.body.data.map((f: { functionName: string }) => f.functionName)).toContain('addVat');
+  });
+});

@@ -1,0 +1,57 @@
+import { envelope } from '@gdb/shared/api/envelope';
+import { idQuerySchema } from '@gdb/shared/components/components.schemas';
+import {
+  sdkExecuteBodySchema,
+  sdkExecuteResultSchema,
+  sdkFunctionSchema,
+  sdkListEntrySchema,
+  sdkNameParamsSchema,
+  sdkSaveBodySchema,
+} from '@gdb/shared/sdk/sdk.schemas';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../platform/auth/access-control.ts';
+import { ok } from '../../platform/http/envelope.ts';
+import type { RuntimeService } from '../../runtime/runtime.service.ts';
+import type { SdkService } from './sdk.service.ts';
+
+export function sdkRoutes(sdk: SdkService, runtime: RuntimeService) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const tags = ['sdk'];
+    app.get('/sdk', { schema: { tags, response: { 200: envelope(z.array(sdkListEntrySchema)) } } }, async () =>
+      ok(await sdk.list()),
+    );
+    app.get(
+      '/sdk/find',
+      { schema: { tags, querystring: idQuerySchema, response: { 200: envelope(sdkFunctionSchema) } } },
+      async (req) => ok(await sdk.find(req.query.id)),
+    );
+    app.post(
+      '/sdk',
+      { schema: { tags, body: sdkSaveBodySchema, response: { 200: envelope(sdkFunctionSchema) } } },
+      async (req) => {
+        const saved = await sdk.save(req.body, requireAuth(req).userId);
+        return ok(saved, `sdk saved, id : ${saved._id}`);
+      },
+    );
+    app.delete(
+      '/sdk',
+      { schema: { tags, querystring: idQuerySchema, response: { 200: envelope(z.object({ _id: z.string() })) } } },
+      async (req) => ok(await sdk.remove(req.query.id)),
+    );
+    app.post(
+      '/sdk/:name/execute',
+      {
+        schema: {
+          tags,
+          params: sdkNameParamsSchema,
+          body: sdkExecuteBodySchema,
+          response: { 200: envelope(sdkExecuteResultSchema) },
+        },
+      },
+      async (req) => ok(await runtime.testSdkFunction(await sdk.byName(req.params.name), req.body.payload ?? [])),
+    );
+  };
+}

@@ -1,0 +1,132 @@
+import {
+  DEFAULT_SDK_CODE,
+  type SdkFunction,
+  type SdkListEntry,
+  type SdkSaveBody,
+  sdkModuleSchema,
+} from '@gdb/shared/sdk/sdk.schemas';
+import { isId } from '@gdb/shared/users/users.schemas';
+import { z } from 'zod';
+import type { AppContext } from '../../platform/context.ts';
+import { conflict, notFound } from '../../platform/http/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { assertWritable, versionFields } from '../components/versioned-row.ts';
+import { type SdkRow, sdkRepo } from './sdk.repo.ts';
+
+const modulesSchema = z.array(sdkModuleSchema).catch([]);
+
+function toFunction(row: SdkRow): SdkFunction {
+  return {
+    ...versionFields(row),
+    functionName: row.function_name,
+    jsCode: row.js_code,
+    testPayload: row.test_payload,
+    documentation: row.documentation,
+    input: row.input,
+    output: row.output,
+    error: row.error,
+    modules: modulesSchema.parse(row.modules),
+  };
+}
+
+function toListEntry(row: SdkRow): SdkListEntry {
+  const { jsCode: _code, testPayload: _payload, ...entry } = toFunction(row);
+  return entry;
+}
+
+/** SDK functions: shared JavaScript helpers components call as `sdk.<functionName>(…)`. */
+export function sdkService(ctx: AppContext) {
+  const repo = sdkRepo(ctx.db.kysely);
+
+  async function load(id: string): Promise<SdkRow> {
+    const row = isId(id) ? await repo.byId(id) : undefined;
+    if (!row) throw notFound('Document not found');
+    return row;
+  }
+
+  async function assertNameFree(name: string, familyId: string | null): Promise<void> {
+    if (await repo.otherFamilyNamed(name, familyId)) throw conflict(`An SDK function named ${name} already exists.`);
+  }
+
+  return {
+    /** Every SDK function version, by name then version (without code). */
+    async list(): Promise<SdkListEntry[]> {
+      return (await repo.list()).map(toListEntry);
+    },
+
+    /** One SDK function version with its code. */
+    async find(id: string): Promise<SdkFunction> {
+      return toFunction(await load(id));
+    },
+
+    /** The SDK function versions among these ids that exist. */
+    async byIds(ids: readonly string[]): Promise<SdkFunction[]> {
+      return (await repo.byIds(ids.filter(isId))).map(toFunction);
+    },
+
+    /** The newest version of the SDK function with this name. */
+    async byName(name: string): Promise<SdkFunction> {
+      const row = await repo.latestByName(name);
+      if (!row) throw notFound(`SDK function ${name} not found.`);
+      return toFunction(row);
+    },
+
+    /**
+     * Creates an SDK function (version 1 of a new family) or saves a draft version; a name belongs
+     * to one family, and a save made on an older copy than the stored one is refused.
+     */
+    async save(body: SdkSaveBody, userId: string | null): Promise<SdkFunction> {
+      const fields = {
+        function_name: body.functionName,
+        ...(body.jsCode !== undefined ? { js_code: body.jsCode } : {}),
+        ...(body.testPayload !== undefined ? { test_payload: JSON.stringify(body.testPayload) } : {}),
+        ...(body.documentation !== undefined ? { documentation: body.documentation } : {}),
+        ...(body.input !== undefined ? { input: body.input } : {}),
+        ...(body.output !== undefined ? { output: body.output } : {}),
+        ...(body.error !== undefined ? { error: body.error } : {}),
+        ...(body.modules !== undefined ? { modules: JSON.stringify(body.modules) } : {}),
+        ...(body.folder !== undefined ? { folder_id: body.folder } : {}),
+      };
+      if (!body._id) {
+        await assertNameFree(body.functionName, null);
+        const id = newId();
+        const row = await repo.insert({
+          id,
+          family_id: id,
+          version: 1,
+          folder_id: body.folder ?? null,
+          js_code: DEFAULT_SDK_CODE,
+          test_payload: '[]',
+          ...fields,
+          created_by: userId,
+          updated_by: userId,
+        });
+        return toFunction(row);
+      }
+      const before = await load(body._id);
+      assertWritable(before, 'SDK function');
+      await assertNameFree(body.functionName, before.family_id);
+      if (body.sys_version !== undefined && body.sys_version !== before.sys_version) {
+        throw conflict('This SDK function was saved by someone else since you opened it; reload it.');
+      }
+      const row = await repo.update(before.id, before.sys_version, { ...fields, updated_by: userId });
+      if (!row) throw conflict('This SDK function was saved by someone else since you opened it; reload it.');
+      return toFunction(row);
+    },
+
+    /** Deletes an SDK function version that no component uses and that is not locked. */
+    async remove(id: string): Promise<{ _id: string }> {
+      const row = await load(id);
+      assertWritable(row, 'SDK function');
+      const users = await repo.usedBy(id);
+      if (users.length > 0) {
+        const names = users.map((u) => `${u.name} v${u.version}`).join(', ');
+        throw conflict(`This SDK function is used by ${names}.`);
+      }
+      await repo.remove(id);
+      return { _id: id };
+    },
+  };
+}
+
+export type SdkService = ReturnType<typeof sdkService>;

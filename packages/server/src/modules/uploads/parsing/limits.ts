@@ -1,0 +1,28 @@
+/** Bounds on what an uploaded file may make the parser do. */
+export interface ParseLimits {
+  maxRows: number;
+  maxColumns: number;
+  maxCellChars: number;
+  maxDepth: number;
+  /** Largest total size the entries of an XLSX archive may claim once inflated. */
+  maxInflatedBytes: number;
+  /** Problems reported one by one; the rest are counted in the summary. */
+  maxProblems: number;
+}
+
+export const DEFAULT_LIMITS: ParseLimits = {
+  maxRows: 1_000_000,
+  maxColumns: 1_000,
+  maxCellChars: 1024 * 1024,
+  maxDepth: 64,
+  maxInflatedBytes: 256 * 1024 * 1024,
+  maxProblems: 100,
+};
+
+/** A file the parser refuses, with the message the upload's log shows. */
+export class ParseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ParseError';
+  }
+}

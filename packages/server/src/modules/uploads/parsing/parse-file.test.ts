@@ -1,0 +1,145 @@
+import crypto from 'node:crypto';
+import * as XLSX from '@e965/xlsx';
+import { zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { parseFile } from './parse-file.ts';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const model = {
+  type: 'object',
+  required: ['code', 'price'],
+  properties: { code: { type: 'string', minLength: 2 }, price: { type: 'number' } },
+};
+
+function workbook(rows: Record<string, unknown>[], bookType: 'xlsx' | 'xls'): Uint8Array {
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, XLSX.utils.json_to_sheet(rows), 'First');
+  XLSX.utils.book_append_sheet(book, XLSX.utils.json_to_sheet([{ other: 1 }]), 'Second');
+  return new Uint8Array(XLSX.write(book, { type: 'array', bookType }));
+}
+
+describe('parseFile: formats', () => {
+  it('reads CSV with a BOM and a detected semicolon delimiter, typed by the data model', () => {
+    const out = parseFile({ bytes: enc('\uFEFFcode;price\nAB;12.5\nCD;3\n'), group: 'csv', dataModel: model });
+    expect(out.status).toBe('valid');
+    expect(out.rowCount).toBe(2);
+    expect(JSON.parse(out.rowsJson ?? '')).toEqual([
+      { code: 'AB', price: 12.5 },
+      { code: 'CD', price: 3 },
+    ]);
+  });
+
+  it('reads tab- and comma-separated files with quoted fields', () => {
+    expect(JSON.parse(parseFile({ bytes: enc('a\tb\n1\t2\n'), group: 'csv', dataModel: null }).rowsJson ?? '')).toEqual([
+      { a: '1', b: '2' },
+    ]);
+    const quoted = parseFile({ bytes: enc('a,b\n"x, y","line\nbreak"\n'), group: 'csv', dataModel: null });
+    expect(JSON.parse(quoted.rowsJson ?? '')).toEqual([{ a: 'x, y', b: 'line\nbreak' }]);
+  });
+
+  it('reads the first sheet of XLSX and XLS workbooks', () => {
+    for (const type of ['xlsx', 'xls'] as const) {
+      const out = parseFile({ bytes: workbook([{ code: 'AB', price: 1 }], type), group: 'excel', dataModel: model });
+      expect(out.status, type).toBe('valid');
+      expect(out.format).toBe(type);
+      expect(JSON.parse(out.rowsJson ?? '')).toEqual([{ code: 'AB', price: 1 }]);
+    }
+  });
+
+  it('reads the repeated records of an XML document', () => {
+    const xml =
+      '<?xml version="1.0"?><items><item><code>AB</code><price>2</price></item><item><code>CD</code><price>4</price></item></items>';
+    const out = parseFile({ bytes: enc(xml), group: 'xml', dataModel: model });
+    expect(out.status).toBe('valid');
+    expect(JSON.parse(out.rowsJson ?? '')).toEqual([
+      { code: 'AB', price: 2 },
+      { code: 'CD', price: 4 },
+    ]);
+  });
+
+  it('reads a JSON array and JSON lines', () => {
+    const arr = parseFile({ bytes: enc('[{"code":"AB","price":1}]'), group: 'json', dataModel: model });
+    expect(arr.status).toBe('valid');
+    const lines = parseFile({
+      bytes: enc('{"code":"AB","price":1}\n{"code":"CD","price":2}\n'),
+      group: 'json',
+      dataModel: model,
+    });
+    expect(lines.rowCount).toBe(2);
+  });
+});
+
+describe('parseFile: checks against the data model', () => {
+  it('reports one problem per failure with its row number, and a summary', () => {
+    const out = parseFile({ bytes: enc('code,price\nAB,1\nC,x\n,2\n'), group: 'csv', dataModel: model });
+    expect(out.status).toBe('invalid');
+    expect(out.rowsJson).toBeNull();
+    const messages = out.problems.map((p) => p.message);
+    expect(messages).toContain('Row 2: code must NOT have fewer than 2 characters');
+    expect(messages).toContain('Row 2: price must be number');
+    expect(out.problems.every((p) => p.row === 2 || p.row === 3)).toBe(true);
+    expect(out.summary).toBe('3 rows read, 2 invalid (3 problems).');
+  });
+
+  it('bounds the problems it lists and counts the rest', () => {
+    const csv = `code,price\n${'X,y\n'.repeat(500)}`;
+    const out = parseFile({ bytes: enc(csv), group: 'csv', dataModel: model, limits: { maxProblems: 10 } });
+    expect(out.problems).toHaveLength(10);
+    expect(out.problemCount).toBe(1000);
+    expect(out.summary).toBe('500 rows read, 500 invalid (1000 problems, the first 10 listed).');
+  });
+
+  it('checks each row against the items of an array data model', () => {
+    const out = parseFile({ bytes: enc('[{"code":"AB"}]'), group: 'json', dataModel: { type: 'array', items: model } });
+    expect(out.problems[0]?.message).toBe('Row 1: price is required');
+  });
+});
+
+describe('parseFile: hostile files', () => {
+  it('refuses a zip bomb posing as XLSX without inflating it', () => {
+    const bomb = zipSync({
+      '[Content_Types].xml': enc('<Types/>'),
+      'xl/workbook.xml': enc('<workbook/>'),
+      'xl/worksheets/sheet1.xml': new Uint8Array(64 * 1024 * 1024),
+    });
+    const out = parseFile({ bytes: bomb, group: 'excel', dataModel: null });
+    expect(out.status).toBe('invalid');
+    expect(out.summary).toMatch(/zip bomb|too large/);
+  });
+
+  it('refuses XML that declares entities', () => {
+    const laughs =
+      '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><rows><row><a>&lol2;</a></row></rows>';
+    const out = parseFile({ bytes: enc(laughs), group: 'xml', dataModel: null });
+    expect(out.status).toBe('invalid');
+    expect(out.summary).toBe('XML entity declarations are not accepted.');
+  });
+
+  it('refuses a CSV with a 10 MB line', () => {
+    const out = parseFile({ bytes: enc(`a,b\n${'x'.repeat(10 * 1024 * 1024)},1\n`), group: 'csv', dataModel: null });
+    expect(out.status).toBe('invalid');
+    expect(out.summary).toMatch(/longer than/);
+  });
+
+  it('refuses JSON nested 100,000 deep', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const out = parseFile({ bytes: enc(deep), group: 'json', dataModel: null });
+    expect(out.status).toBe('invalid');
+  });
+
+  it('refuses a file whose content does not match the data source type', () => {
+    const lying = workbook([{ a: 1 }], 'xlsx');
+    const out = parseFile({ bytes: lying, group: 'csv', dataModel: null });
+    expect(out.status).toBe('invalid');
+    expect(out.summary).toBe("The file content does not match the data source's type (.csv, .txt expected).");
+    expect(parseFile({ bytes: enc('a,b\n1,2'), group: 'excel', dataModel: null }).status).toBe('invalid');
+  });
+
+  it('refuses binary noise and empty files', () => {
+    const noise = new Uint8Array(crypto.randomBytes(100_000));
+    for (const group of ['csv', 'excel', 'xml', 'json'] as const) {
+      expect(parseFile({ bytes: noise, group, dataModel: null }).status, group).toBe('invalid');
+    }
+    expect(parseFile({ bytes: new Uint8Array(0), group: 'csv', dataModel: null }).summary).toBe('The file is empty.');
+  });
+});

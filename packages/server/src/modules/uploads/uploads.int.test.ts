@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { newId } from '../../platform/ids.ts';
+
+let t: TestApp;
+let pipelineId: string;
+let countryId: string;
+let modelId: string;
+let user: { token: string; id: string };
+
+const boundary = '----gdb-test-boundary';
+/** A multipart body with the pipelineId field and the given file parts. */
+function multipart(
+  fields: Record<string, string>,
+  files: { field: string; name: string; type: string; content: string | Buffer }[],
+) {
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  for (const f of files) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${f.field}"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`,
+      ),
+    );
+    parts.push(Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content));
+    parts.push(Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+async function upload(token: string, pid: string, files: Parameters<typeof multipart>[1]) {
+  const { body, headers } = multipart({ pipelineId: pid }, files);
+  return t.call('POST', '/uploads', { token, body, headers });
+}
+
+async function statusOf(token: string, id: string) {
+  await t.services.uploads.settled();
+  return (await t.call('GET', `/uploads/status?ids=${id}`, { token })).body.data[0];
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const kinds = await t.services.reference.datakinds();
+  modelId = newId();
+  await t.ctx.db.kysely
+    .insertInto('schemas')
+    .values({
+      id: modelId,
+      family_id: newId(),
+      version: 1,
+      name: 'price row',
+      json_schema: JSON.stringify({
+        type: 'object',
+        required: ['code', 'price'],
+        properties: { code: { type: 'string' }, price: { type: 'number' } },
+      }),
+    })
+    .execute();
+  const base = {
+    dataSinks: [],
+    datakind: kinds.find((k) => k.isDealer)?._id ?? null,
+  };
+  pipelineId = await t.services.pipelines.create({
+    ...base,
+    name: 'prices master',
+    isMaster: true,
+    dataSources: [
+      { dataSubKind: 'prices', connectorType: 'manual', dataFromMaster: false, contentType: 'csv', dataModel: modelId },
+      { dataSubKind: 'feed', connectorType: 'endpoint', dataFromMaster: false, contentType: 'json', dataModel: null },
+    ],
+  });
+  countryId = await t.services.pipelines.create({
+    ...base,
+    name: 'prices FR',
+    isMaster: false,
+    masterPipeline: pipelineId,
+    dataSources: [
+      { dataSubKind: 'prices', connectorType: 'manual', dataFromMaster: true, contentType: 'csv', dataModel: modelId },
+    ],
+  });
+  const u = await t.signedIn(['user']);
+  user = { token: u.token, id: u.user.id };
+  const family = await t.ctx.db.kysely
+    .selectFrom('pipelines')
+    .select('family_id')
+    .where('id', '=', pipelineId)
+    .executeTakeFirstOrThrow();
+  await t.ctx.db.kysely.insertInto('user_pipelines').values({ user_id: u.user.id, pipeline_family: family.family_id }).execute();
+});
+afterAll(async () => {
+  await t.services.uploads.settled();
+  await t.close();
+});
+
+describe('uploads', () => {
+  it('stores a file before answering, then checks it: pending → valid, with logs', async () => {
+    const res = await upload(user.token, pipelineId, [
+      { field: 'prices', name: 'prices.csv', type: 'text/csv', content: 'code;price\nAB;1.5\nCD;2\n' },
+    ]);
+    expect(res.status).toBe(200);
+    const [id] = res.body.data;
+    const row = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.file_key).toBeTruthy();
+    const view = await statusOf(user.token, id);
+    expect(view).toMatchObject({
+      _id: id,
+      status: 'valid',
+      rowCount: 2,
+      originalFilename: 'prices.csv',
+      from: 'source',
+      enabled: true,
+    });
+    const logs = await t.call('GET', `/logs/uploads?ids=${id}`, { token: user.token });
+    const messages = logs.body.data.map((l: { message: string }) => l.message);
+    expect(messages).toContain('File prices.csv received (23 bytes).');
+    expect(messages).toContain('2 rows read, all valid.');
+  });
+
+  it('marks a file invalid with one log line per problem and its row number', async () => {
+    const res = await upload(user.token, pipelineId, [
+      { field: 'prices', name: 'bad.csv', type: 'text/csv', content: 'code,price\nAB,x\n,3\n' },
+    ]);
+    const [id] = res.body.data;
+    expect((await statusOf(user.token, id)).status).toBe('invalid');
+    const logs = await t.call('GET', `/logs/uploads?ids=${id}`, { token: user.token });
+    const errors = logs.body.data
+      .filter((l: { level: string }) => l.level === 'error')
+      .map((l: { message: string }) => l.message);
+    expect(errors).toEqual(expect.arrayContaining(['Row 1: price must be number', '2 rows read, 1 invalid (1 problems).']));
+  });
+
+  it('refuses files over 20 MiB with 413 and stores nothing', async () => {
+    const before = await t.ctx.db.kysely
+      .selectFrom('uploads')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    const big = Buffer.alloc(20 * 1024 * 1024 + 10, 0x61);
+    const res = await upload(user.token, pipelineId, [{ field: 'prices', name: 'big.csv', type: 'text/csv', content: big }]);
+    expect(res.status).toBe(413);
+    expect(res.body.message).toBe('Files must be less than 20 MiB');
+    const after = await t.ctx.db.kysely
+      .selectFrom('uploads')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it('refuses unknown or non-manual data sources and pipelines the caller may not use', async () => {
+    const file = { name: 'a.csv', type: 'text/csv', content: 'a\n1\n' };
+    expect((await upload(user.token, pipelineId, [{ ...file, field: 'nope' }])).body.message).toBe(
+      'No data source nope in pipeline',
+    );
+    expect((await upload(user.token, pipelineId, [{ ...file, field: 'feed' }])).status).toBe(422);
+    const other = await t.signedIn(['user']);
+    expect((await upload(other.token, pipelineId, [{ ...file, field: 'prices' }])).status).toBe(403);
+    const { body, headers } = multipart({ pipelineId: 'x' }, [{ ...file, field: 'prices' }]);
+    expect((await t.call('POST', '/uploads', { token: user.token, body, headers })).status).toBe(422);
+  });
+
+  it('lists the last uploads per data source, newest first, and a country reads its master for dataFromMaster', async () => {
+    const manager = await t.signedIn(['manager']);
+    const a = (
+      await upload(manager.token, pipelineId, [
+        { field: 'prices', name: 'one.csv', type: 'text/csv', content: 'code,price\nA1,1\n' },
+      ])
+    ).body.data[0];
+    const b = (
+      await upload(manager.token, pipelineId, [
+        { field: 'prices', name: 'two.csv', type: 'text/csv', content: 'code,price\nA2,1\n' },
+      ])
+    ).body.data[0];
+    await t.services.uploads.settled();
+    const last = await t.call('GET', `/uploads/last?pipelineId=${pipelineId}&dataSubKind=prices`, { token: manager.token });
+    expect(last.body.data.slice(0, 2).map((u: { _id: string }) => u._id)).toEqual([b, a]);
+    const all = await t.call('GET', `/uploads/last-all?pipelineId=${countryId}`, { token: manager.token });
+    expect(all.body.data[0].dataSubKind).toBe('prices');
+    expect(all.body.data[0].data[0]._id).toBe(b);
+    const country = await upload(manager.token, countryId, [
+      { field: 'prices', name: 'x.csv', type: 'text/csv', content: 'a\n1\n' },
+    ]);
+    expect(country.body.message).toBe('Data source prices takes its data from the master pipeline.');
+  });
+
+  it('disables an upload and exports one file as itself and several as export.zip', async () => {
+    const manager = await t.signedIn(['manager']);
+    const ids = (
+      await upload(manager.token, pipelineId, [
+        { field: 'prices', name: 'exp.csv', type: 'text/csv', content: 'code,price\nE1,1\n' },
+      ])
+    ).body.data;
+    const other = (
+      await upload(manager.token, pipelineId, [
+        { field: 'prices', name: 'exp.csv', type: 'text/csv', content: 'code,price\nE2,2\n' },
+      ])
+    ).body.data[0];
+    await t.services.uploads.settled();
+    const off = await t.call('POST', '/uploads/disable', { token: manager.token, body: { id: ids[0] } });
+    expect(off.body.data.enabled).toBe(false);
+
+    const one = await t.app.inject({
+      method: 'POST',
+      url: '/gdb-importer/v1/uploads/export',
+      headers: { 'x-token': manager.token },
+      payload: { uploadIds: ids },
+    });
+    expect(one.statusCode).toBe(200);
+    expect(one.headers['content-disposition']).toContain('filename="exp.csv"');
+    expect(one.body).toBe('code,price\nE1,1\n');
+    const zip = await t.app.inject({
+      method: 'POST',
+      url: '/gdb-importer/v1/uploads/export',
+      headers: { 'x-token': manager.token },
+      payload: { uploadIds: [ids[0], other] },
+    });
+    expect(zip.headers['content-disposition']).toContain('filename="export.zip"');
+    expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it('resumes checks a stop left unfinished', async () => {
+    const manager = await t.signedIn(['manager']);
+    const [id] = (
+      await upload(manager.token, pipelineId, [
+        { field: 'prices', name: 'r.csv', type: 'text/csv', content: 'code,price\nR1,1\n' },
+      ])
+    ).body.data;
+    await t.services.uploads.settled();
+    await t.ctx.db.kysely
+      .updateTable('uploads')
+      .set({ status: 'processing', claimed_at: new Date(Date.now() - 3600_000) })
+      .where('id', '=', id)
+      .execute();
+    expect(await t.services.uploads.resume()).toBeGreaterThanOrEqual(1);
+    expect((await statusOf(manager.token, id)).status).toBe('valid');
+  });
+});

@@ -1,0 +1,100 @@
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import type { Database, UploadsTable } from '../../platform/db/tables.ts';
+
+export type UploadRow = Selectable<UploadsTable>;
+
+/** SQL for uploads and produced files. */
+export function uploadsRepo(k: Kysely<Database>) {
+  return {
+    insert: (rows: Insertable<UploadsTable>[]) => k.insertInto('uploads').values(rows).returningAll().execute(),
+    byIds: (ids: readonly string[]) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : k
+            .selectFrom('uploads')
+            .selectAll()
+            .where('id', 'in', [...ids])
+            .execute(),
+    byId: (id: string) => k.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst(),
+    /** The newest `limit` source uploads of each data source of a pipeline, newest first. */
+    lastOf: (pipelineId: string, dataSubKinds: readonly string[], limit: number) =>
+      dataSubKinds.length === 0
+        ? Promise.resolve([])
+        : k
+            .selectFrom((eb) =>
+              eb
+                .selectFrom('uploads')
+                .selectAll()
+                .select(sql<number>`row_number() over (partition by data_sub_kind order by created_at desc, id desc)`.as('rank'))
+                .where('pipeline_id', '=', pipelineId)
+                .where('from', '=', 'source')
+                .where('data_sub_kind', 'in', [...dataSubKinds])
+                .as('u'),
+            )
+            .selectAll()
+            .where('rank', '<=', limit)
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .execute(),
+    /**
+     * The output files of a pipeline's newest import that produced any: its destination uploads,
+     * the newest per data sink (a restarted run writes its sinks again), newest first.
+     */
+    latestOutputs: (pipelineId: string) =>
+      k
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('uploads')
+            .selectAll()
+            .select(sql<number>`row_number() over (partition by data_sub_kind order by created_at desc, id desc)`.as('rank'))
+            .where('pipeline_id', '=', pipelineId)
+            .where('from', '=', 'destination')
+            .where('import_id', '=', (sub) =>
+              sub
+                .selectFrom('uploads')
+                .select('import_id')
+                .where('pipeline_id', '=', pipelineId)
+                .where('from', '=', 'destination')
+                .where('import_id', 'is not', null)
+                .orderBy('created_at', 'desc')
+                .orderBy('id', 'desc')
+                .limit(1),
+            )
+            .as('u'),
+        )
+        .selectAll()
+        .where('rank', '=', 1)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute(),
+    update: (id: string, values: Updateable<UploadsTable>) => k.updateTable('uploads').set(values).where('id', '=', id).execute(),
+    /** Claims a pending upload for parsing; false when another worker has it. */
+    claim: async (id: string) => {
+      const r = await k
+        .updateTable('uploads')
+        .set({ status: 'processing', claimed_at: new Date() })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return r.numUpdatedRows === 1n;
+    },
+    /** Uploads left unfinished: pending ones, and processing ones whose claim is older than `staleBefore`. */
+    unfinished: (staleBefore: Date) =>
+      k
+        .selectFrom('uploads')
+        .select(['id', 'status'])
+        .where((eb) =>
+          eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'processing'), eb('claimed_at', '<', staleBefore)])]),
+        )
+        .orderBy('created_at')
+        .limit(1000)
+        .execute(),
+    release: (id: string) =>
+      k
+        .updateTable('uploads')
+        .set({ status: 'pending', claimed_at: null })
+        .where('id', '=', id)
+        .where('status', '=', 'processing')
+        .execute(),
+  };
+}

@@ -1,0 +1,327 @@
+import path from 'node:path';
+import { CODES } from '@gdb/shared/api/envelope';
+import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import { MIME_GROUPS } from '@gdb/shared/reference/mimetypes';
+import { LAST_LIST_SIZE, type LastList, MAX_FILE_BYTES, type UploadView } from '@gdb/shared/uploads/upload.schemas';
+import { zipSync } from 'fflate';
+import type { AuthContext } from '../../platform/auth/access-control.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { FileStore } from '../../platform/files/file-store.ts';
+import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { PipelinesService } from '../pipelines/pipelines.service.ts';
+import type { ParsePool } from './parsing/parse-pool.ts';
+import { type UploadRow, uploadsRepo } from './uploads.repo.ts';
+
+/** A log line as the uploads module writes it. */
+export interface UploadLogLine {
+  level: 'error' | 'warn' | 'info' | 'success';
+  message: string;
+  dataSubKind: string;
+  uploadId: string;
+}
+
+export interface UploadsDeps {
+  pipelines: PipelinesService;
+  files: FileStore;
+  parser: ParsePool;
+  log: (lines: UploadLogLine[]) => Promise<void>;
+  /** The JSON schema of a data model (schema version id), or null when there is none with that id. */
+  loadDataModel: (id: string) => Promise<Record<string, unknown> | null>;
+  /** Hosts real-time sources may be fetched from (empty: any). */
+  realtimeHosts?: readonly string[];
+}
+
+export interface IncomingFile {
+  dataSubKind: string;
+  filename: string;
+  mimetype: string;
+  bytes: Uint8Array;
+}
+
+export function toUploadView(r: UploadRow): UploadView {
+  return {
+    _id: r.id,
+    pipelineId: r.pipeline_id,
+    from: r.from,
+    dataSubKind: r.data_sub_kind,
+    status: r.status,
+    createdAt: r.created_at.toISOString(),
+    originalFilename: r.original_filename,
+    contentType: r.content_type,
+    size: r.size,
+    rowCount: r.row_count,
+    importId: r.import_id,
+    enabled: r.enabled,
+  };
+}
+
+/** A safe download name: the base name, without control or quote characters. */
+function downloadName(name: string | null, fallback: string): string {
+  const base = [...path.basename(name ?? '')]
+    .map((c) => (c.charCodeAt(0) < 0x20 || c === '"' || c === '\\' || c === '/' ? '_' : c))
+    .join('')
+    .slice(0, 200);
+  return base || fallback;
+}
+
+export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
+  const repo = uploadsRepo(ctx.db.kysely);
+  const running = new Set<Promise<void>>();
+
+  /** The pipeline whose uploads a source reads: the master's for a dataFromMaster source. */
+  async function sourcePipeline(pipeline: PipelineView, dataSubKind: string): Promise<PipelineView> {
+    const source = pipeline.dataSources.find((s) => s.dataSubKind === dataSubKind);
+    if (!source?.dataFromMaster || !pipeline.masterPipeline) return pipeline;
+    const master = await deps.pipelines.repo.byId(pipeline.masterPipeline);
+    return master ? deps.pipelines.toView(master) : pipeline;
+  }
+
+  /** Loads uploads by id, refusing any whose pipeline the caller may not read. */
+  async function readable(auth: AuthContext, ids: readonly string[]): Promise<UploadRow[]> {
+    const rows = await repo.byIds(ids);
+    const pipelines = new Set(rows.map((r) => r.pipeline_id));
+    for (const id of pipelines) await deps.pipelines.byId(auth, id);
+    return rows;
+  }
+
+  async function parseOne(id: string): Promise<void> {
+    if (!(await repo.claim(id))) return;
+    const row = await repo.byId(id);
+    if (!row?.file_key) return;
+    const lines: UploadLogLine[] = [];
+    const say = (level: UploadLogLine['level'], message: string) =>
+      lines.push({ level, message, dataSubKind: row.data_sub_kind, uploadId: id });
+    try {
+      const pipelineRow = await deps.pipelines.repo.byId(row.pipeline_id);
+      const source = pipelineRow
+        ? deps.pipelines.toView(pipelineRow).dataSources.find((s) => s.dataSubKind === row.data_sub_kind)
+        : undefined;
+      if (!source) {
+        say('error', `No data source ${row.data_sub_kind} in pipeline`);
+        await repo.update(id, { status: 'invalid' });
+        return;
+      }
+      let dataModel: Record<string, unknown> | null = null;
+      if (source.dataModel) {
+        dataModel = await deps.loadDataModel(source.dataModel);
+        if (!dataModel) {
+          say('error', `Cannot load schema ${source.dataModel} from server`);
+          await repo.update(id, { status: 'invalid' });
+          return;
+        }
+      }
+      const extension = path.extname(row.original_filename ?? '').toLowerCase();
+      const allowed: readonly string[] = MIME_GROUPS[source.contentType].extensions;
+      if (extension && !allowed.includes(extension)) {
+        say('warn', `The file name ends in ${extension}, not ${allowed.join(' or ')}; its content decides.`);
+      }
+      const bytes = await deps.files.get(row.file_key);
+      const outcome = await deps.parser.parse({ bytes, group: source.contentType, dataModel });
+      for (const p of outcome.problems) say('error', p.message);
+      if (outcome.status === 'valid' && outcome.rowsJson !== null) {
+        const rowsKey = await deps.files.put(Buffer.from(outcome.rowsJson));
+        await repo.update(id, { status: 'valid', row_count: outcome.rowCount, rows_key: rowsKey });
+        say('success', outcome.summary);
+      } else {
+        await repo.update(id, { status: 'invalid', row_count: outcome.rowCount });
+        if (outcome.problems.length !== 1 || outcome.problems[0]?.message !== outcome.summary) say('error', outcome.summary);
+      }
+    } catch (error) {
+      ctx.log.error({ err: error, uploadId: id }, 'upload processing failed');
+      await repo.release(id);
+      throw error;
+    } finally {
+      await deps.log(lines);
+    }
+  }
+
+  /** Parses an upload in the background; failures are logged and the upload is left to resume. */
+  function schedule(id: string): void {
+    const task = parseOne(id).catch(() => undefined);
+    running.add(task);
+    void task.finally(() => running.delete(task));
+  }
+
+  async function store(pipeline: PipelineView, auth: AuthContext, files: IncomingFile[]): Promise<string[]> {
+    const rows = [];
+    for (const f of files) {
+      const key = await deps.files.put(f.bytes);
+      rows.push({
+        id: newId(),
+        pipeline_id: pipeline._id,
+        data_sub_kind: f.dataSubKind,
+        from: 'source' as const,
+        status: 'pending' as const,
+        original_filename: f.filename.slice(0, 255),
+        content_type: f.mimetype.slice(0, 255),
+        size: f.bytes.length,
+        file_key: key,
+        row_count: null,
+        import_id: null,
+        created_by: auth.userId,
+        rows_key: null,
+        claimed_at: null,
+      });
+    }
+    const inserted = await repo.insert(rows);
+    await deps.log(
+      inserted.map((r) => ({
+        level: 'info' as const,
+        message: `File ${r.original_filename ?? ''} received (${r.size} bytes).`,
+        dataSubKind: r.data_sub_kind,
+        uploadId: r.id,
+      })),
+    );
+    for (const r of inserted) schedule(r.id);
+    return inserted.map((r) => r.id);
+  }
+
+  return {
+    repo,
+    /** Stores the files of a pipeline's manual data sources and queues their checks; answers the upload ids. */
+    async receive(auth: AuthContext, pipelineId: string, files: IncomingFile[]): Promise<string[]> {
+      const pipeline = await deps.pipelines.byId(auth, pipelineId);
+      if (files.length === 0) throw invalid('No file was sent.');
+      for (const f of files) {
+        const source = pipeline.dataSources.find((s) => s.dataSubKind === f.dataSubKind);
+        if (!source) throw invalid(`No data source ${f.dataSubKind} in pipeline`);
+        if (source.connectorType !== 'manual') throw invalid(`Data source ${f.dataSubKind} does not take uploads.`);
+        if (source.dataFromMaster && pipeline.masterPipeline) {
+          throw invalid(`Data source ${f.dataSubKind} takes its data from the master pipeline.`);
+        }
+        if (f.bytes.length > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
+      }
+      return store(pipeline, auth, files);
+    },
+
+    /** Fetches the pipeline's real-time sources now and stores what they answer as uploads. */
+    async fetchRealtime(auth: AuthContext, pipelineId: string, dataSubKinds: readonly string[]): Promise<string[]> {
+      const pipeline = await deps.pipelines.byId(auth, pipelineId);
+      const files: IncomingFile[] = [];
+      for (const kind of dataSubKinds) {
+        const source = pipeline.dataSources.find((s) => s.dataSubKind === kind);
+        if (source?.connectorType !== 'real-time' || !source.url) throw invalid(`No real-time data source ${kind} in pipeline`);
+        files.push(await fetchSource(source.url, kind, deps.realtimeHosts ?? []));
+      }
+      return store(pipeline, auth, files);
+    },
+
+    async statuses(auth: AuthContext, ids: readonly string[]): Promise<UploadView[]> {
+      return (await readable(auth, ids)).map(toUploadView);
+    },
+
+    /** The last uploads of one data source (the master's for a dataFromMaster source), newest first. */
+    async last(auth: AuthContext, pipelineId: string, dataSubKind: string): Promise<UploadView[]> {
+      const pipeline = await deps.pipelines.byId(auth, pipelineId);
+      if (!pipeline.dataSources.some((s) => s.dataSubKind === dataSubKind))
+        throw invalid(`No data source ${dataSubKind} in pipeline`);
+      const owner = await sourcePipeline(pipeline, dataSubKind);
+      return (await repo.lastOf(owner._id, [dataSubKind], LAST_LIST_SIZE)).map(toUploadView);
+    },
+
+    /** The last uploads of every manual data source of a pipeline. */
+    async lastAll(auth: AuthContext, pipelineId: string): Promise<LastList[]> {
+      const pipeline = await deps.pipelines.byId(auth, pipelineId);
+      const lists: LastList[] = [];
+      for (const s of pipeline.dataSources.filter((d) => d.connectorType === 'manual' || d.connectorType === 'real-time')) {
+        const owner = await sourcePipeline(pipeline, s.dataSubKind);
+        lists.push({
+          dataSubKind: s.dataSubKind,
+          data: (await repo.lastOf(owner._id, [s.dataSubKind], LAST_LIST_SIZE)).map(toUploadView),
+        });
+      }
+      return lists;
+    },
+
+    /** The output files of the pipeline's newest import that produced any, newest first (the Export screen). */
+    async outputs(auth: AuthContext, pipelineId: string): Promise<UploadView[]> {
+      const pipeline = await deps.pipelines.byId(auth, pipelineId);
+      return (await repo.latestOutputs(pipeline._id)).map(toUploadView);
+    },
+
+    /** Turns an upload on or off for the next runs. */
+    async setEnabled(auth: AuthContext, id: string, enabled: boolean): Promise<UploadView> {
+      const [row] = await readable(auth, [id]);
+      if (!row) throw notFound('Upload not found.');
+      await repo.update(id, { enabled });
+      return toUploadView({ ...row, enabled });
+    },
+
+    /** One file as itself, several as export.zip. */
+    async exportFiles(auth: AuthContext, ids: readonly string[]): Promise<{ filename: string; bytes: Uint8Array }> {
+      const rows = await readable(auth, ids);
+      const found = ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is UploadRow => r?.file_key != null);
+      if (found.length === 0) throw notFound('cannot export selected uploads');
+      if (found.length === 1 && found[0]?.file_key) {
+        const only = found[0];
+        return {
+          filename: downloadName(only.original_filename, `${only.id}.dat`),
+          bytes: await deps.files.get(only.file_key ?? ''),
+        };
+      }
+      const entries: Record<string, Uint8Array> = {};
+      for (const r of found) {
+        let name = downloadName(r.original_filename, `${r.id}.dat`);
+        if (entries[name]) name = `${r.id}-${name}`;
+        entries[name] = await deps.files.get(r.file_key ?? '');
+      }
+      return { filename: 'export.zip', bytes: zipSync(entries, { level: 6 }) };
+    },
+
+    /** Resumes checks left unfinished by a stop or a crash. */
+    async resume(): Promise<number> {
+      const rows = await repo.unfinished(new Date(Date.now() - 10 * 60_000));
+      for (const r of rows) {
+        if (r.status === 'processing') await repo.release(r.id);
+        schedule(r.id);
+      }
+      return rows.length;
+    },
+
+    /** Resolves once every background check started so far has finished. */
+    async settled(): Promise<void> {
+      while (running.size > 0) await Promise.all([...running]);
+    },
+  };
+}
+
+/** Fetches a real-time source with a time limit and the upload size limit. */
+async function fetchSource(url: string, dataSubKind: string, hosts: readonly string[]): Promise<IncomingFile> {
+  const target = new URL(url);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    throw invalid(`Real-time source ${dataSubKind}: only http and https are fetched.`);
+  if (hosts.length > 0 && !hosts.includes(target.hostname))
+    throw invalid(`Real-time source ${dataSubKind}: host ${target.hostname} is not allowed.`);
+  let res: Response;
+  try {
+    res = await fetch(target, { signal: AbortSignal.timeout(30_000), redirect: 'error' });
+  } catch (error) {
+    throw new AppError(
+      502,
+      CODES.badRequest,
+      `Real-time source ${dataSubKind} could not be fetched: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (!res.ok) throw new AppError(502, CODES.badRequest, `Real-time source ${dataSubKind} answered ${res.status}.`);
+  const declared = Number(res.headers.get('content-length') ?? '0');
+  if (declared > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (res.body) {
+    for await (const chunk of res.body) {
+      size += chunk.length;
+      if (size > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
+      chunks.push(chunk);
+    }
+  }
+  const name = path.basename(target.pathname) || `${dataSubKind}.data`;
+  return {
+    dataSubKind,
+    filename: name,
+    mimetype: res.headers.get('content-type') ?? 'application/octet-stream',
+    bytes: Buffer.concat(chunks),
+  };
+}
+
+export type UploadsService = ReturnType<typeof uploadsService>;

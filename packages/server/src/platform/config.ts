@@ -1,0 +1,138 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  BASE_PATH: z
+    .string()
+    .regex(/^\/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$/, 'BASE_PATH must start with / and not end with /')
+    .default('/gdb-importer/v1'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('GDB Importer <no-reply@localhost>'),
+  ADMIN_USERNAME: z.string().min(8).max(50).default('super.admin'),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  ADMIN_EMAIL: z.string().email().default('admin@localhost.localdomain'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  APP_SECRET: z.string().min(32).optional(),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).default(900),
+  REFRESH_TOKEN_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(30 * 24 * 3600),
+  BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  WEB_DIST: z.string().optional(),
+  TRUST_PROXY: bool.default(false),
+  TFA_REQUIRED: z.enum(['admins', 'all', 'none']).default('admins'),
+  DEMO_DATA: bool.default(true),
+  FILE_STORE: z.enum(['local', 'database']).optional(),
+  IMPORT_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(4),
+  IMPORT_RUN_MEMORY_MIB: z.coerce.number().int().min(16).max(16384).default(512),
+  IMPORT_RUN_TIMEOUT_MIN: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  RUNTIME_MEMORY_MIB: z.coerce.number().int().min(16).max(8192).default(128),
+  RUNTIME_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  RUNTIME_POOL_SIZE: z.coerce.number().int().min(1).max(64).optional(),
+  RUNTIME_QUEUE_LIMIT: z.coerce.number().int().min(0).default(5000),
+  RUNTIME_MAX_OUTPUT_MIB: z.coerce.number().int().min(1).max(1024).default(64),
+  RUNTIME_MAX_LOG_ENTRIES: z.coerce.number().int().min(1).default(1000),
+  RUNTIME_MAX_LOG_KIB: z.coerce.number().int().min(1).default(1024),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  basePath: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  admin: { username: string; password: string | undefined; email: string };
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  appSecret: string | undefined;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  bodyLimit: number;
+  webDist: string;
+  trustProxy: boolean;
+  /** Who must use two-factor sign-in: admins and super-admins, everyone, or no one (accounts that set it up keep it). */
+  tfaRequired: 'admins' | 'all' | 'none';
+  /** Whether a new install gets the demo pipelines. */
+  demoData: boolean;
+  fileStore: 'local' | 'database' | undefined;
+  /** Import runs one process works at once; 0: the HTTP server works no jobs (dedicated `npm run worker` processes do). */
+  importConcurrency: number;
+  /** Limits of a pipeline's component in an import run (test runs keep the runtime's own). */
+  importRun: { memoryMiB: number; timeoutMs: number };
+  /** Component runs (isolated-vm): per-run limits of a test run, isolates kept warm, runs allowed to wait. */
+  runtime: {
+    memoryMiB: number;
+    timeoutMs: number;
+    poolSize: number;
+    queueLimit: number;
+    maxOutputChars: number;
+    maxLogEntries: number;
+    maxLogChars: number;
+  };
+};
+
+/** Reads the configuration from the environment, failing with every problem at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(clean);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    basePath: e.BASE_PATH,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    admin: { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD, email: e.ADMIN_EMAIL },
+    logLevel: e.LOG_LEVEL,
+    appSecret: e.APP_SECRET,
+    accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: e.REFRESH_TOKEN_TTL,
+    bodyLimit: e.BODY_LIMIT,
+    webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
+    trustProxy: e.TRUST_PROXY,
+    tfaRequired: e.TFA_REQUIRED,
+    demoData: e.DEMO_DATA,
+    fileStore: e.FILE_STORE,
+    importConcurrency: e.IMPORT_CONCURRENCY,
+    importRun: { memoryMiB: e.IMPORT_RUN_MEMORY_MIB, timeoutMs: e.IMPORT_RUN_TIMEOUT_MIN * 60_000 },
+    runtime: {
+      memoryMiB: e.RUNTIME_MEMORY_MIB,
+      timeoutMs: e.RUNTIME_TIMEOUT_MS,
+      poolSize: e.RUNTIME_POOL_SIZE ?? Math.max(2, os.availableParallelism()),
+      queueLimit: e.RUNTIME_QUEUE_LIMIT,
+      maxOutputChars: e.RUNTIME_MAX_OUTPUT_MIB * 1024 * 1024,
+      maxLogEntries: e.RUNTIME_MAX_LOG_ENTRIES,
+      maxLogChars: e.RUNTIME_MAX_LOG_KIB * 1024,
+    },
+    ...overrides,
+  };
+}

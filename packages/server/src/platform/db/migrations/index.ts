@@ -1,0 +1,23 @@
+import type { Migration } from 'kysely';
+import * as foundation from './20261122T0600_foundation.ts';
+import * as pipelinesUploadsImports from './20261122T0700_pipelines_uploads_imports.ts';
+import * as fileBlobs from './20261122T0710_file_blobs.ts';
+import * as uploadRows from './20261122T0720_upload_rows.ts';
+import * as componentsSdkSchemas from './20261122T0800_components_sdk_schemas.ts';
+import * as liveTriggers from './20261122T0810_live_triggers.ts';
+import * as accounts from './20261122T0820_accounts.ts';
+import * as importsJobs from './20261122T0900_imports_jobs.ts';
+import * as jobTimezone from './20261122T0910_job_timezone.ts';
+
+/** Every migration by its timestamped name; the Migrator runs them in name order. */
+export const migrations: Record<string, Migration> = {
+  '20261122T0600_foundation': foundation,
+  '20261122T0700_pipelines_uploads_imports': pipelinesUploadsImports,
+  '20261122T0710_file_blobs': fileBlobs,
+  '20261122T0720_upload_rows': uploadRows,
+  '20261122T0800_components_sdk_schemas': componentsSdkSchemas,
+  '20261122T0810_live_triggers': liveTriggers,
+  '20261122T0820_accounts': accounts,
+  '20261122T0900_imports_jobs': importsJobs,
+  '20261122T0910_job_timezone': jobTimezone,
+};

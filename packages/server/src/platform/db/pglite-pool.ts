@@ -1,0 +1,127 @@
+import { PGlite, types } from '@electric-sql/pglite';
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import { Mutex } from './mutex.ts';
+
+type Command = PostgresQueryResult<unknown>['command'];
+
+export interface QueryResultLike {
+  command: Command;
+  rowCount: number;
+  rows: Record<string, unknown>[];
+}
+
+export interface PoolClientLike {
+  query(sql: string, params?: readonly unknown[]): Promise<QueryResultLike>;
+  release(): void;
+}
+
+const ACQUIRE_TIMEOUT_MS = 30_000;
+
+/** The command Kysely reads to report affected rows: a plain select, else the first write verb. */
+function commandOf(sql: string): Command {
+  if (/^\s*select\b/i.test(sql)) return 'SELECT';
+  const verb = /\b(insert|update|delete|merge)\b/i.exec(sql)?.[1]?.toLowerCase();
+  if (verb === 'insert') return 'INSERT';
+  if (verb === 'update') return 'UPDATE';
+  if (verb === 'delete') return 'DELETE';
+  if (verb === 'merge') return 'MERGE';
+  return 'SELECT';
+}
+
+/**
+ * A pg.Pool look-alike over one PGlite instance. PGlite has a single session, so every
+ * checkout holds a mutex until released: two transactions never interleave on it.
+ */
+export class PGlitePool {
+  readonly pg: PGlite;
+  readonly #mutex = new Mutex();
+  readonly #exclusive: boolean;
+
+  /** `exclusive: false` drops the mutex; it exists only to show what goes wrong without it. */
+  constructor(pg: PGlite, options: { exclusive?: boolean } = {}) {
+    this.pg = pg;
+    this.#exclusive = options.exclusive ?? true;
+  }
+
+  static async open(dataDir: string | undefined): Promise<PGlitePool> {
+    const pg = await PGlite.create(dataDir ?? 'memory://', {
+      parsers: { [types.INT8]: (v: string) => Number(v) },
+    });
+    return new PGlitePool(pg);
+  }
+
+  async connect(): Promise<PoolClientLike> {
+    const release = this.#exclusive ? await this.#acquire() : () => {};
+    return { query: (sql, params) => this.#run(sql, params), release };
+  }
+
+  /** This pool in the shape Kysely's PostgresDialect takes (no cursors: PGlite answers whole results). */
+  kyselyPool(): PostgresPool {
+    return {
+      connect: async (): Promise<PostgresPoolClient> => {
+        const client = await this.connect();
+        function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+        function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+        function query(
+          sql: string | PostgresCursor<unknown>,
+          parameters?: ReadonlyArray<unknown>,
+        ): Promise<PostgresQueryResult<unknown>> | PostgresCursor<unknown> {
+          if (typeof sql !== 'string') throw new Error('PGlite does not support cursors');
+          return client.query(sql, parameters);
+        }
+        return { query, release: () => client.release() };
+      },
+      end: () => this.end(),
+    };
+  }
+
+  /** One statement outside any checkout's transaction (waits its turn). */
+  async query(sql: string, params?: readonly unknown[]): Promise<QueryResultLike> {
+    const client = await this.connect();
+    try {
+      return await client.query(sql, params);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Several statements without parameters, e.g. a migration or pg-boss's schema. */
+  async exec(sql: string): Promise<void> {
+    const client = await this.connect();
+    try {
+      await this.pg.exec(sql);
+    } finally {
+      client.release();
+    }
+  }
+
+  async end(): Promise<void> {
+    if (!this.pg.closed) await this.pg.close();
+  }
+
+  /** Waits for the session; a long wait is almost always a query made outside the open transaction's handle. */
+  async #acquire(): Promise<() => void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waiting = this.#mutex.acquire();
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`PGlite: no connection after ${ACQUIRE_TIMEOUT_MS} ms (a query outside the open transaction?)`)),
+        ACQUIRE_TIMEOUT_MS,
+      );
+    });
+    try {
+      return await Promise.race([waiting, timeout]);
+    } catch (error) {
+      void waiting.then((release) => release());
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #run(sql: string, params?: readonly unknown[]): Promise<QueryResultLike> {
+    const result = await this.pg.query<Record<string, unknown>>(sql, params ? [...params] : []);
+    const command = commandOf(sql);
+    return { command, rowCount: result.affectedRows ?? result.rows.length, rows: result.rows };
+  }
+}

@@ -1,0 +1,297 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** A timestamp column: read as Date, written as Date or ISO text, defaulted by the database. */
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** Set by the database on insert; writers set it on every update. */
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+/** A JSONB column: read as parsed JSON, written as JSON text (pg would send a JS array as a SQL array). */
+export type JsonColumn<T> = ColumnType<T, string | undefined, string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+// users domain
+export interface UsersTable {
+  id: string;
+  first_name: string;
+  last_name: string;
+  user_name: string;
+  email: string;
+  service: Generated<string>;
+  roles: string[];
+  is_active: Generated<boolean>;
+  unrestricted_upload: Generated<boolean>;
+  is_no_code: Generated<boolean>;
+  password_hash: string | null;
+  tfa_secret: string | null;
+  tfa_enabled: Generated<boolean>;
+  recovery_codes: Generated<string[]>;
+  /** The TOTP time step last accepted (a code is never accepted twice). */
+  tfa_last_step: number | null;
+  admin_tags: Generated<string[]>;
+  project_tags: Generated<string[]>;
+  avatar: string | null;
+  last_seen_at: NullableTimestamp;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  created_by: string | null;
+}
+
+// auth domain
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  client_ip: string | null;
+  user_agent: string | null;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  session_id: string;
+  created_at: CreatedAt;
+  used_at: NullableTimestamp;
+}
+
+export interface PasswordTokensTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  purpose: 'create' | 'reset';
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+/** A sign-in waiting for its second factor; the id is given to the client, only its hash is kept. */
+export interface TfaChallengesTable {
+  id_hash: string;
+  user_id: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+/** Fixed-window counters of sign-in, two-factor and forgotten-password attempts. */
+export interface AuthThrottleTable {
+  key: string;
+  window_start: Timestamp;
+  hits: number;
+}
+
+// tags domain
+export interface TagsTable {
+  id: string;
+  name: string;
+  type: 'group' | 'project';
+  color: string | null;
+  is_hidden: Generated<boolean>;
+  is_metadata: Generated<boolean>;
+  metadata: string | null;
+  created_at: CreatedAt;
+}
+
+// reference domain
+export interface BrandsTable {
+  id: string;
+  name: string;
+}
+export interface LocalesTable {
+  id: string;
+  language: string;
+  country: string;
+  name: string;
+}
+export interface ProductLinesTable {
+  id: string;
+  name: string;
+}
+export interface DatakindsTable {
+  id: string;
+  name: string;
+  is_dealer: Generated<boolean>;
+}
+
+// versioned documents (pipelines, schemas, components, sdk functions) share these columns
+export interface VersionColumns {
+  id: string;
+  family_id: string;
+  version: number;
+  v_locked: Generated<boolean>;
+  v_parents: Generated<string[]>;
+  read_only: Generated<boolean>;
+  folder_id: string | null;
+  tags: JsonColumn<DocumentTags>;
+  metadata_tags: Generated<string[]>;
+  sys_version: Generated<number>;
+  created_at: CreatedAt;
+  created_by: string | null;
+  updated_at: UpdatedAt;
+  updated_by: string | null;
+}
+
+// pipelines domain
+export interface PipelinesTable extends VersionColumns {
+  name: string;
+  is_master: Generated<boolean>;
+  master_pipeline: string | null;
+  component: string | null;
+  pipeline_schema: string | null;
+  data_sources: JsonColumn<unknown[]>;
+  data_sinks: JsonColumn<unknown[]>;
+  brand: string | null;
+  locale: string | null;
+  product_line: string | null;
+  datakind: string | null;
+  is_hidden: Generated<boolean>;
+}
+
+/** Read and write badge expressions: each a list of groups, each group a list of tag ids. */
+export interface DocumentTags {
+  read: string[][];
+  write: string[][];
+}
+
+export interface UserPipelinesTable {
+  user_id: string;
+  pipeline_family: string;
+  is_active: Generated<boolean>;
+}
+
+// uploads domain
+export interface UploadsTable {
+  id: string;
+  pipeline_id: string;
+  data_sub_kind: string;
+  from: 'source' | 'destination';
+  status: Generated<'pending' | 'processing' | 'valid' | 'invalid'>;
+  original_filename: string | null;
+  content_type: string | null;
+  size: Generated<number>;
+  file_key: string | null;
+  row_count: number | null;
+  import_id: string | null;
+  enabled: Generated<boolean>;
+  created_at: CreatedAt;
+  created_by: string | null;
+  /** The checked rows as JSON text, in the file store (valid source uploads). */
+  rows_key: string | null;
+  claimed_at: NullableTimestamp;
+}
+
+// imports domain
+export interface JobsTable {
+  id: string;
+  pipeline_id: string | null;
+  job_kind: 'immediate' | 'scheduled' | 'repeat' | 'sequential';
+  repeat_pattern: Generated<string>;
+  scheduled_date: string | null;
+  scheduled_time: string | null;
+  next_run_at: NullableTimestamp;
+  last_executed_at: NullableTimestamp;
+  scheduled_by: string | null;
+  restart_on_error: Generated<boolean>;
+  list_pipelines: Generated<string[]>;
+  state: Generated<string>;
+  created_at: CreatedAt;
+  /** The IANA time zone its dates, times and repeat pattern are read in. */
+  timezone: Generated<string>;
+}
+
+export type ImportState = 'pending' | 'busy' | 'progress' | 'sequential' | 'done' | 'failed' | 'aborted';
+
+export interface ImportsTable {
+  id: string;
+  pipeline_id: string | null;
+  job_id: string | null;
+  parent_import_id: string | null;
+  scheduled_at: NullableTimestamp;
+  started_at: NullableTimestamp;
+  end_at: NullableTimestamp;
+  state: Generated<ImportState>;
+  success: Generated<boolean>;
+  progress: Generated<number>;
+  user_id: string | null;
+  destinations: Generated<string[]>;
+  created_at: CreatedAt;
+  /** Runs started so far (a restart on error counts one more). */
+  attempts: Generated<number>;
+  /** The logbook's order: started, else scheduled, else created (computed by the database). */
+  sort_at: ColumnType<Date, never, never>;
+}
+
+/** The hold a worker has on a running import: its heartbeat and a stop request. */
+export interface ImportLeasesTable {
+  import_id: string;
+  worker_id: string;
+  heartbeat_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  abort_requested: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+// logs domain (append-only)
+export interface LogsTable {
+  id: Generated<number>;
+  log_date: CreatedAt;
+  level: 'error' | 'warn' | 'info' | 'success';
+  message: string;
+  data_sub_kind: string | null;
+  upload_id: string | null;
+  import_id: string | null;
+}
+
+export interface SchemasTable extends VersionColumns {
+  name: string;
+  json_schema: ColumnType<Record<string, unknown>, string, string>;
+}
+
+export interface ComponentsTable extends VersionColumns {
+  name: string;
+  description: Generated<string>;
+  kind: Generated<'workflow' | 'forEach' | 'instruction' | 'function'>;
+  inputs: ColumnType<unknown[], string | undefined, string>;
+  outputs: ColumnType<unknown[], string | undefined, string>;
+  instances: ColumnType<unknown[], string | undefined, string>;
+  links: ColumnType<unknown[], string | undefined, string>;
+  js_code: Generated<string>;
+  test_payload: ColumnType<unknown, string | undefined, string>;
+  test_context: ColumnType<unknown, string | undefined, string>;
+  sdk: Generated<string[]>;
+  dependencies: Generated<string[]>;
+}
+
+export interface SdkFunctionsTable extends VersionColumns {
+  function_name: string;
+  js_code: Generated<string>;
+  test_payload: ColumnType<unknown, string | undefined, string>;
+  documentation: Generated<string>;
+  input: Generated<string>;
+  output: Generated<string>;
+  error: Generated<string>;
+  modules: ColumnType<unknown[], string | undefined, string>;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  password_tokens: PasswordTokensTable;
+  tfa_challenges: TfaChallengesTable;
+  auth_throttle: AuthThrottleTable;
+  tags: TagsTable;
+  brands: BrandsTable;
+  locales: LocalesTable;
+  product_lines: ProductLinesTable;
+  datakinds: DatakindsTable;
+  pipelines: PipelinesTable;
+  user_pipelines: UserPipelinesTable;
+  uploads: UploadsTable;
+  jobs: JobsTable;
+  imports: ImportsTable;
+  import_leases: ImportLeasesTable;
+  logs: LogsTable;
+  schemas: SchemasTable;
+  components: ComponentsTable;
+  sdk_functions: SdkFunctionsTable;
+}

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** Paths the single-page app never answers: API, docs, live channel and probes. */
+export function isReservedPath(url: string, basePath: string): boolean {
+  const p = url.split('?')[0] ?? '';
+  return p.startsWith(`${basePath}/`) || p === basePath || p.startsWith('/data-prep/') || p === '/healthz' || p === '/readyz';
+}
+
+/**
+ * Serves the built web app: files from `dist`, and `index.html` (with the request's CSP nonce)
+ * for any other GET that asks for a page. Without a build, pages answer a short notice.
+ */
+export async function registerWebApp(app: FastifyInstance, options: { dist: string; basePath: string }): Promise<void> {
+  const indexFile = path.join(options.dist, 'index.html');
+  const template = fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : undefined;
+  if (template) {
+    await app.register(fastifyStatic, {
+      root: options.dist,
+      index: false,
+      wildcard: true,
+      maxAge: '1h',
+      setHeaders: (res, file) => {
+        if (file.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  const sendIndex = (reply: FastifyReply) => {
+    if (!template) {
+      return reply.type('text/plain; charset=utf-8').send('The web app is not built: run `npm run build`.');
+    }
+    const nonce = reply.cspNonce?.style ?? '';
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(template.replaceAll('__CSP_NONCE__', nonce));
+  };
+  app.get('/', { config: { access: 'public' } }, (_req, reply) => sendIndex(reply));
+  app.get('/index.html', { config: { access: 'public' } }, (_req, reply) => sendIndex(reply));
+  app.decorate('sendWebIndex', sendIndex);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sendWebIndex?: (reply: FastifyReply) => FastifyReply;
+  }
+}

@@ -1,0 +1,159 @@
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import type { Db } from '../db/index.ts';
+import type { PGlitePool } from '../db/pglite-pool.ts';
+
+/** The notification channel the triggers of migration 20261122T0810 write to. */
+export const LIVE_CHANNEL = 'gdb_live';
+
+export interface FeedListener {
+  /** One notification payload, in commit order. */
+  onPayload(payload: string): void;
+  /** The listener was disconnected and is back: notifications may have been missed. */
+  onResync(): void;
+}
+
+/** Hears the database's change notifications. */
+export interface ChangeFeed {
+  /** Starts listening (once); resolves when LISTEN is in place. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The feed for the engine in use: a dedicated pg.Client, or PGlite's own `listen`. */
+export function createChangeFeed(db: Db, listener: FeedListener, log: FastifyBaseLogger): ChangeFeed {
+  if (db.pglite) return new PGliteFeed(db.pglite, listener);
+  if (db.pgPool) return new PgFeed(db.pgPool.options, listener, log);
+  throw new Error('No database engine to listen to.');
+}
+
+class PGliteFeed implements ChangeFeed {
+  readonly #pool: PGlitePool;
+  readonly #listener: FeedListener;
+  #started: Promise<void> | undefined;
+  #unlisten: (() => Promise<void>) | undefined;
+
+  constructor(pool: PGlitePool, listener: FeedListener) {
+    this.#pool = pool;
+    this.#listener = listener;
+  }
+
+  start(): Promise<void> {
+    this.#started ??= this.#listen().catch((error: unknown) => {
+      this.#started = undefined;
+      throw error;
+    });
+    return this.#started;
+  }
+
+  async #listen(): Promise<void> {
+    // LISTEN runs on PGlite's one session: take the pool's turn so it never lands inside another transaction.
+    const client = await this.#pool.connect();
+    try {
+      this.#unlisten = await this.#pool.pg.listen(LIVE_CHANNEL, (payload) => this.#listener.onPayload(payload));
+    } finally {
+      client.release();
+    }
+  }
+
+  async stop(): Promise<void> {
+    const unlisten = this.#unlisten;
+    this.#unlisten = undefined;
+    this.#started = undefined;
+    if (!unlisten || this.#pool.pg.closed) return;
+    const client = await this.#pool.connect();
+    try {
+      await unlisten();
+    } finally {
+      client.release();
+    }
+  }
+}
+
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 10_000;
+
+/** A dedicated connection that LISTENs and reconnects with back-off when it is lost. */
+class PgFeed implements ChangeFeed {
+  readonly #config: pg.ClientConfig;
+  readonly #listener: FeedListener;
+  readonly #log: FastifyBaseLogger;
+  #client: pg.Client | undefined;
+  #started: Promise<void> | undefined;
+  #stopped = false;
+  #retryMs = RETRY_FIRST_MS;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(config: pg.PoolConfig, listener: FeedListener, log: FastifyBaseLogger) {
+    this.#config = { connectionString: config.connectionString, ssl: config.ssl, application_name: 'gdb-live' };
+    this.#listener = listener;
+    this.#log = log;
+  }
+
+  start(): Promise<void> {
+    this.#stopped = false;
+    this.#started ??= this.#connect().catch((error: unknown) => {
+      this.#started = undefined;
+      throw error;
+    });
+    return this.#started;
+  }
+
+  async #connect(): Promise<void> {
+    const client = new pg.Client(this.#config);
+    client.on('notification', (msg) => {
+      if (msg.channel === LIVE_CHANNEL && msg.payload) this.#listener.onPayload(msg.payload);
+    });
+    client.on('error', (error) => {
+      this.#log.warn({ err: error }, 'live: change listener connection failed');
+      this.#lost(client);
+    });
+    client.on('end', () => this.#lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${LIVE_CHANNEL}`);
+    } catch (error) {
+      client.end().catch(() => {});
+      throw error;
+    }
+    if (this.#stopped) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.#client = client;
+    this.#retryMs = RETRY_FIRST_MS;
+  }
+
+  #lost(client: pg.Client): void {
+    if (client !== this.#client) return;
+    this.#client = undefined;
+    client.end().catch(() => {});
+    if (!this.#stopped) this.#retry();
+  }
+
+  #retry(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#connect().then(
+        () => {
+          this.#log.info('live: change listener reconnected');
+          this.#listener.onResync();
+        },
+        (error: unknown) => {
+          this.#log.warn({ err: error, retryMs: this.#retryMs }, 'live: change listener reconnect failed');
+          this.#retryMs = Math.min(this.#retryMs * 2, RETRY_MAX_MS);
+          if (!this.#stopped) this.#retry();
+        },
+      );
+    }, this.#retryMs);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#started = undefined;
+    clearTimeout(this.#timer);
+    const client = this.#client;
+    this.#client = undefined;
+    if (client) await client.end().catch(() => {});
+  }
+}

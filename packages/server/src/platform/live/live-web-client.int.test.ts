@@ -1,0 +1,133 @@
+// The browser's live client (packages/web/src/app/live) against the real hub: what the hooks rely on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LiveClient, type LiveStatus } from '../../../../web/src/app/live/live-client.ts';
+import { socketIoFactory } from '../../../../web/src/app/live/live-socket.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { assignPipeline, listenLocal, seedImport, seedPipeline, seedUpload, waitFor } from './live-test-kit.ts';
+
+let t: TestApp;
+let url: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  url = await listenLocal(t.app);
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+function browserClient(token: () => string | null) {
+  return new LiveClient({
+    getToken: token,
+    createSocket: socketIoFactory(url),
+    logger: { log: () => {}, warn: () => {}, error: () => {} },
+    idleCloseMs: 0,
+  });
+}
+
+describe('the web live client against the hub', () => {
+  it('follows logs and uploads, shares identical filters, and stops when the last subscriber leaves', async () => {
+    const { token } = await t.signedIn(['manager']);
+    const k = t.ctx.db.kysely;
+    const { id: pipelineId } = await seedPipeline(k);
+    const importId = await seedImport(k, pipelineId);
+    const uploadId = await seedUpload(k, pipelineId);
+    await t.services.logs.append({ level: 'info', message: 'before', importId });
+    const client = browserClient(() => token);
+
+    const a: string[] = [];
+    const b: string[] = [];
+    const statuses: LiveStatus[] = [];
+    const ha = client.subscribe(
+      'logs',
+      { filter: { importId } },
+      {
+        init: (docs) => a.push(...docs.map((d) => `init ${d.message}`)),
+        insert: (d) => a.push(`insert ${d.message}`),
+        status: (s) => statuses.push(s),
+      },
+    );
+    const hb = client.subscribe(
+      'logs',
+      { filter: { importId: [importId] }, projection: { message: 1 } },
+      { init: (docs) => b.push(...docs.map((d) => `init ${d.message}`)), insert: (d) => b.push(`insert ${d.message}`) },
+    );
+    const uploads: string[] = [];
+    const hu = client.subscribe('uploads', { filter: { _id: uploadId } }, { update: (d) => uploads.push(String(d.status)) });
+    await waitFor(() => statuses.includes('live') && a.length > 0 && b.length > 0);
+    expect(client.serverSubscriptions()).toHaveLength(2);
+
+    await t.services.logs.append({ level: 'info', message: 'after', importId });
+    await k.updateTable('uploads').set({ status: 'valid' }).where('id', '=', uploadId).execute();
+    await waitFor(() => a.includes('insert after') && b.includes('insert after') && uploads.length === 1);
+    expect(a).toEqual(['init before', 'insert after']);
+    expect(b).toEqual(['init before', 'insert after']);
+    expect(uploads).toEqual(['valid']);
+
+    for (const h of [ha, hb, hu]) client.unsubscribe(h);
+    await waitFor(() => !client.open);
+  });
+
+  it('reads once with find, and reports a refused subscription as an error', async () => {
+    const { user, token } = await t.signedIn(['user']);
+    const k = t.ctx.db.kysely;
+    const mine = await seedPipeline(k);
+    const other = await seedPipeline(k);
+    await assignPipeline(k, user.id, mine.familyId);
+    const myImport = await seedImport(k, mine.id);
+    const otherImport = await seedImport(k, other.id);
+    await t.services.logs.append({ level: 'success', message: 'done', importId: myImport });
+    const client = browserClient(() => token);
+
+    await expect(client.find('logs', { filter: { importId: myImport } })).resolves.toMatchObject([
+      { message: 'done', level: 'success' },
+    ]);
+    await expect(client.find('logs', { filter: { importId: otherImport } })).rejects.toThrow('You are not allowed to do this.');
+
+    const seen: { status: LiveStatus; message: string | undefined }[] = [];
+    const h = client.subscribe(
+      'logs',
+      { filter: { importId: otherImport } },
+      { status: (status, message) => seen.push({ status, message }) },
+    );
+    await waitFor(() => seen.some((s) => s.status === 'error'));
+    expect(seen.at(-1)).toEqual({ status: 'error', message: 'You are not allowed to do this.' });
+    client.unsubscribe(h);
+  });
+
+  it('marks its subscriptions disconnected when the session is revoked, and follows again after a new sign-in', async () => {
+    const manager = await t.signedIn(['manager']);
+    let token: string | null = manager.token;
+    const k = t.ctx.db.kysely;
+    const { id: pipelineId } = await seedPipeline(k);
+    const importId = await seedImport(k, pipelineId);
+    const client = new LiveClient({
+      getToken: () => token,
+      createSocket: socketIoFactory(url),
+      logger: { log: () => {}, warn: () => {}, error: () => {} },
+      retryDelayMs: () => 50,
+      idleCloseMs: 0,
+    });
+    const statuses: LiveStatus[] = [];
+    const lines: string[] = [];
+    const h = client.subscribe(
+      'logs',
+      { filter: { importId } },
+      {
+        status: (s) => statuses.push(s),
+        init: (docs) => lines.push(`init ${docs.length}`),
+        insert: (d) => lines.push(String(d.message)),
+      },
+    );
+    await waitFor(() => statuses.at(-1) === 'live');
+    await t.call('POST', '/users/logout', { token: manager.token });
+    await waitFor(() => statuses.at(-1) === 'disconnected');
+    token = await t.login(manager.user.user_name);
+    await waitFor(() => statuses.at(-1) === 'live', 10_000);
+    await t.services.logs.append({ level: 'info', message: 'back', importId });
+    await waitFor(() => lines.includes('back'));
+    expect(lines.filter((l) => l.startsWith('init'))).toHaveLength(2);
+    client.unsubscribe(h);
+  });
+});

@@ -1,0 +1,643 @@
+// Runtime library of a component program. The compiler puts it at the top of every program; it
+// runs inside an isolated-vm isolate, never in the server. It turns the component definitions
+// below it into runnable functions (DESIGN §8) and answers the run as JSON text.
+const __gdb = (() => {
+  // Captured before any component code runs, so a component that replaces them cannot change how
+  // the run reads its payload or writes its answer.
+  const parseJson = JSON.parse;
+  const toJson = JSON.stringify;
+  const isArray = Array.isArray;
+  const assign = Object.assign;
+  const freeze = Object.freeze;
+  const DateCtor = Date;
+  const ErrorCtor = Error;
+  const PROGRAM_FILE = 'gdb-program.js';
+
+  /** A failure the run reports as it is: its message already names the component and port. */
+  class RunError extends ErrorCtor {
+    /** `kind` is 'output' when the answer itself is the problem (too large, not JSON). */
+    constructor(message, kind = 'code') {
+      super(message);
+      this.name = 'RunError';
+      this.kind = kind;
+    }
+  }
+
+  // ── where a run is: frames are cheap objects, turned into text only when something fails ──
+
+  function rootFrame(def) {
+    return { parent: null, def, instance: null, index: -1, kids: null };
+  }
+
+  function path(frame) {
+    const parts = [];
+    for (let f = frame; f !== null; f = f.parent) {
+      const label = f.instance === null ? f.def.name : f.instance;
+      parts.push(f.index >= 0 ? `${label}[${f.index}]` : label);
+    }
+    return parts.reverse().join(' › ');
+  }
+
+  function who(def, frame) {
+    const at = frame.parent === null && frame.index < 0 ? '' : ` at ${path(frame)}`;
+    return `Component "${def.name}" v${def.version}${at}`;
+  }
+
+  function fail(def, frame, message) {
+    return new RunError(`${who(def, frame)}: ${message}`);
+  }
+
+  /** The line of the component's own code an error comes from, read from the stack. */
+  function codeLine(error, lines) {
+    const stack = error !== null && typeof error === 'object' ? error.stack : undefined;
+    if (typeof stack !== 'string' || !lines) return '';
+    const re = new RegExp(`${PROGRAM_FILE}:(\\d+):(\\d+)`, 'g');
+    for (let m = re.exec(stack); m !== null; m = re.exec(stack)) {
+      const line = Number(m[1]);
+      if (line >= lines[0] && line <= lines[1]) return ` (line ${line - lines[0] + 1} of its code)`;
+    }
+    return '';
+  }
+
+  function errorText(error) {
+    if (error instanceof RunError) return error.message;
+    if (error instanceof ErrorCtor) return `${error.name}: ${error.message}`;
+    try {
+      return `Thrown: ${typeof error === 'string' ? error : toJson(error)}`;
+    } catch {
+      return 'Thrown: a value that cannot be shown';
+    }
+  }
+
+  function codeError(error, def, frame, what, lines) {
+    if (error instanceof RunError) return error;
+    return new RunError(`${who(def, frame)}${what}: ${errorText(error)}${codeLine(error, lines)}`);
+  }
+
+  // ── logs: bounded in count and size, whatever the code writes ──
+
+  function createLogger(limits) {
+    const entries = [];
+    let chars = 0;
+    let dropped = 0;
+    const text = (value) => {
+      if (typeof value === 'string') return value;
+      if (value instanceof ErrorCtor) return value.stack || `${value.name}: ${value.message}`;
+      if (value === undefined) return 'undefined';
+      try {
+        return toJson(value) ?? String(value);
+      } catch {
+        return String(value);
+      }
+    };
+    const add = (level, args) => {
+      if (entries.length >= limits.maxLogEntries || chars >= limits.maxLogChars) {
+        dropped += 1;
+        return;
+      }
+      let message = '';
+      for (let i = 0; i < args.length && message.length <= limits.maxLogEntryChars; i++) {
+        message += (i ? ' ' : '') + text(args[i]);
+      }
+      if (message.length > limits.maxLogEntryChars) message = `${message.slice(0, limits.maxLogEntryChars)}…`;
+      chars += message.length;
+      entries.push({ level, message, date: new DateCtor().toISOString() });
+    };
+    const log = (...args) => add('info', args);
+    log.info = (...args) => add('info', args);
+    log.warn = (...args) => add('warn', args);
+    log.error = (...args) => add('error', args);
+    log.success = (...args) => add('success', args);
+    const console = freeze({ log: log.info, info: log.info, debug: log.info, warn: log.warn, error: log.error });
+    return {
+      log: freeze(log),
+      console,
+      entries() {
+        if (dropped > 0) {
+          entries.push({
+            level: 'warn',
+            message: `${dropped} more log entries were dropped (at most ${limits.maxLogEntries} entries and ${limits.maxLogChars} characters per run).`,
+            date: new DateCtor().toISOString(),
+          });
+          dropped = 0;
+        }
+        return entries;
+      },
+    };
+  }
+
+  // ── data model checks (ajv standalone validators) ──
+
+  function checkValue(def, frame, port, direction, value) {
+    const model = port.model;
+    if (port.each) {
+      if (!isArray(value)) {
+        throw fail(
+          def,
+          frame,
+          `${direction} port "${port.name}" needs an array: its data model "${model.name}" describes each element`,
+        );
+      }
+      for (let i = 0; i < value.length; i++) {
+        if (!model.validate(value[i])) throw modelError(def, frame, port, direction, `/${i}`);
+      }
+    } else if (!model.validate(value)) {
+      throw modelError(def, frame, port, direction, '');
+    }
+  }
+
+  function modelError(def, frame, port, direction, prefix) {
+    const first = (port.model.validate.errors || [])[0];
+    const at = `${prefix}${first ? first.instancePath : ''}` || '/';
+    const why = first ? first.message : 'is invalid';
+    return fail(
+      def,
+      frame,
+      `${direction} port "${port.name}": the value does not match data model "${port.model.name}" v${port.model.version} at ${at}: ${why}`,
+    );
+  }
+
+  function checkPorts(def, frame, ports, direction, values) {
+    for (let p = 0; p < ports.length; p++) {
+      const port = ports[p];
+      const value = values[port.name];
+      if (value !== undefined) checkValue(def, frame, port, direction, value);
+    }
+  }
+
+  // ── running a component of any kind ──
+  // Each step answers a value when everything it ran was synchronous, and a promise as soon as
+  // something awaited: code without `await` then costs no promise and no microtask turn.
+
+  const PromiseCtor = Promise;
+  const isPromise = (value) => value instanceof PromiseCtor;
+
+  // `inputChecks` are the input ports to check: all those with a data model, less those whose
+  // values provably arrive checked already (see `trusted` below).
+  function invoke(def, input, env, frame, inputChecks) {
+    if (env.check && (inputChecks.length > 0 || def.outputChecks.length > 0))
+      return invokeChecked(def, input, env, frame, inputChecks);
+    return def.run(def, input, env, frame);
+  }
+
+  function invokeChecked(def, input, env, frame, inputChecks) {
+    if (inputChecks.length > 0) checkPorts(def, frame, inputChecks, 'input', input);
+    const output = def.run(def, input, env, frame);
+    if (isPromise(output)) return output.then((value) => checkedOutput(def, frame, value));
+    return checkedOutput(def, frame, output);
+  }
+
+  function checkedOutput(def, frame, output) {
+    if (def.outputChecks.length > 0) checkPorts(def, frame, def.outputChecks, 'output', output);
+    return output;
+  }
+
+  function runCode(def, input, env, frame) {
+    const ctx = { input, output: {}, rt_context: env.rt, log: env.log };
+    let result;
+    try {
+      result = def.code(ctx, def.sdk);
+    } catch (error) {
+      throw codeError(error, def, frame, '', def.codeLines);
+    }
+    if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
+      return settleCode(def, ctx, result, env, frame);
+    }
+    return codeOutput(def, ctx, result, env, frame);
+  }
+
+  async function settleCode(def, ctx, pending, env, frame) {
+    let result;
+    try {
+      result = await pending;
+    } catch (error) {
+      throw codeError(error, def, frame, '', def.codeLines);
+    }
+    return codeOutput(def, ctx, result, env, frame);
+  }
+
+  function codeOutput(def, ctx, result, env, frame) {
+    env.rt = ctx.rt_context;
+    if (def.kind === 'function') {
+      const output = {};
+      if (def.outputs.length > 0 && result !== undefined) output[def.outputs[0].name] = result;
+      return output;
+    }
+    if (ctx.output === null || typeof ctx.output !== 'object') throw fail(def, frame, 'ctx.output must stay an object');
+    return ctx.output;
+  }
+
+  function runWorkflow(def, input, env, frame) {
+    return runGraph(def, input, env, frame, null, undefined, null);
+  }
+
+  function runForEach(def, input, env, frame) {
+    const port = def.iterated;
+    const list = input[port.name];
+    const collected = def.outputs.map(() => []);
+    if (list === undefined || list === null) return collectedOutput(def, collected);
+    if (!isArray(list)) throw fail(def, frame, `input port "${port.name}" needs an array to run once per element`);
+    // Runs are sequential, so the frame can carry the element being worked on.
+    for (let i = 0; i < list.length; i++) {
+      frame.index = i;
+      const done = runGraph(def, input, env, frame, port, list[i], collected);
+      if (isPromise(done)) return forEachAsync(def, input, env, frame, list, collected, i, done);
+    }
+    frame.index = -1;
+    return collectedOutput(def, collected);
+  }
+
+  async function forEachAsync(def, input, env, frame, list, collected, i, pending) {
+    await pending;
+    for (let next = i + 1; next < list.length; next++) {
+      frame.index = next;
+      const done = runGraph(def, input, env, frame, def.iterated, list[next], collected);
+      if (isPromise(done)) await done;
+    }
+    frame.index = -1;
+    return collectedOutput(def, collected);
+  }
+
+  function collectedOutput(def, collected) {
+    const output = {};
+    for (let o = 0; o < collected.length; o++) output[def.outputs[o].name] = collected[o];
+    return output;
+  }
+
+  // Messages waiting on a port: nothing (undefined), one value, or several in a Many.
+  class Many {
+    constructor(first, second) {
+      this.list = [first, second];
+    }
+  }
+
+  function put(slots, i, value) {
+    const current = slots[i];
+    if (current === undefined) slots[i] = value;
+    else if (current instanceof Many) current.list.push(value);
+    else slots[i] = new Many(current, value);
+  }
+
+  function countOf(slot) {
+    if (slot === undefined) return 0;
+    return slot instanceof Many ? slot.list.length : 1;
+  }
+
+  function listOf(slot) {
+    if (slot === undefined) return [];
+    return slot instanceof Many ? slot.list : [slot];
+  }
+
+  /** The frame of an instance inside a frame, made once per run and reused. */
+  function childFrame(frame, i, inst) {
+    if (frame.kids === null) frame.kids = [];
+    let kid = frame.kids[i];
+    if (kid === undefined) {
+      kid = { parent: frame, def: inst.def, instance: inst.name, index: -1, kids: null };
+      frame.kids[i] = kid;
+    }
+    return kid;
+  }
+
+  // A workflow's graph: instances run in an order where every producer comes before its
+  // consumers; messages travel along links; a join port gathers, a fork port spreads.
+  // Inside a forEach, `iterated` is the array port and `element` its current element, and the
+  // outputs are pushed onto `collect` instead of being answered.
+  function runGraph(def, input, env, frame, iterated, element, collect) {
+    const g = def.graph;
+    const state = { slots: new Array(g.slotCount), env, def, frame, collect };
+    for (let p = 0; p < def.inputs.length; p++) {
+      const targets = g.ownTargets[p];
+      if (targets.length === 0) continue;
+      const port = def.inputs[p];
+      const own = port === iterated;
+      const value = own ? element : input[port.name];
+      if (value !== undefined) emit(state, targets, port.fork && !own, value, port.name, null);
+    }
+    const order = g.order;
+    for (let k = 0; k < order.length; k++) {
+      const inst = g.instances[order[k]];
+      const runs = runCount(inst, state.slots, def, frame);
+      for (let r = 0; r < runs; r++) {
+        const out = invoke(inst.def, gather(inst, state.slots, r), env, childFrame(frame, order[k], inst), inst.inputChecks);
+        if (isPromise(out)) return graphAsync(state, k, r, out);
+        deliver(state, inst, out);
+      }
+    }
+    return graphOutput(state);
+  }
+
+  async function graphAsync(state, k, r, pending) {
+    const g = state.def.graph;
+    const order = g.order;
+    deliver(state, g.instances[order[k]], await pending);
+    let from = r + 1;
+    for (; k < order.length; k++, from = 0) {
+      const inst = g.instances[order[k]];
+      const runs = runCount(inst, state.slots, state.def, state.frame);
+      for (let run = from; run < runs; run++) {
+        let out = invoke(
+          inst.def,
+          gather(inst, state.slots, run),
+          state.env,
+          childFrame(state.frame, order[k], inst),
+          inst.inputChecks,
+        );
+        if (isPromise(out)) out = await out;
+        deliver(state, inst, out);
+      }
+    }
+    return graphOutput(state);
+  }
+
+  /** ctx.input of one run of an instance: join ports get every message, others their r-th (or only) one. */
+  function gather(inst, slots, r) {
+    const ports = inst.def.inputs;
+    const values = {};
+    for (let p = 0; p < ports.length; p++) {
+      if (!inst.linked[p]) continue;
+      const slot = slots[inst.slot + p];
+      if (ports[p].join) values[ports[p].name] = listOf(slot);
+      else if (slot !== undefined) values[ports[p].name] = slot instanceof Many ? slot.list[r] : slot;
+    }
+    return values;
+  }
+
+  function deliver(state, inst, out) {
+    const outputs = inst.def.outputs;
+    for (let o = 0; o < outputs.length; o++) {
+      const value = out[outputs[o].name];
+      if (value !== undefined && inst.targets[o].length > 0)
+        emit(state, inst.targets[o], outputs[o].fork, value, outputs[o].name, inst);
+    }
+  }
+
+  function graphOutput(state) {
+    const { def, frame, collect, slots } = state;
+    const outSlot = def.graph.outSlot;
+    const output = collect === null ? {} : null;
+    for (let o = 0; o < def.outputs.length; o++) {
+      const port = def.outputs[o];
+      const slot = slots[outSlot + o];
+      let value;
+      if (port.join) value = listOf(slot);
+      else if (slot === undefined) continue;
+      else if (slot instanceof Many) {
+        throw fail(
+          def,
+          frame,
+          `output port "${port.name}" received ${slot.list.length} values; make it a join port to gather them`,
+        );
+      } else value = slot;
+      if (output === null) collect[o].push(value);
+      else output[port.name] = value;
+    }
+    return output;
+  }
+
+  /** How many times an instance runs: once, once per message of its forked inputs, or not at all. */
+  function runCount(inst, slots, def, frame) {
+    let runs = 1;
+    let spread = '';
+    const ports = inst.def.inputs;
+    for (let p = 0; p < ports.length; p++) {
+      if (!inst.linked[p] || ports[p].join) continue;
+      const count = countOf(slots[inst.slot + p]);
+      if (count === 0) return 0;
+      if (count === 1) continue;
+      if (spread === '') {
+        runs = count;
+        spread = ports[p].name;
+      } else if (count !== runs) {
+        throw fail(
+          def,
+          frame,
+          `instance "${inst.name}" received ${runs} values on port "${spread}" and ${count} on port "${ports[p].name}"; make one of them a join port`,
+        );
+      }
+    }
+    return runs;
+  }
+
+  function emit(state, targets, fork, value, portName, inst) {
+    if (!fork) {
+      send(state, targets, value);
+      return;
+    }
+    if (!isArray(value)) {
+      const where = inst === null ? `input port "${portName}"` : `output port "${portName}" of instance "${inst.name}"`;
+      throw fail(state.def, state.frame, `${where} is a fork port but its value is not an array`);
+    }
+    for (let i = 0; i < value.length; i++) send(state, targets, value[i]);
+  }
+
+  function send(state, targets, value) {
+    for (let t = 0; t < targets.length; t++) {
+      const target = targets[t];
+      let v = value;
+      if (target.map !== null) {
+        try {
+          v = target.map(value, state.env.rt);
+        } catch (error) {
+          throw codeError(error, state.def, state.frame, `, link "${target.link}"`, target.lines);
+        }
+        if (v === undefined) continue;
+        if (v !== null && typeof v === 'object' && typeof v.then === 'function') {
+          throw fail(state.def, state.frame, `link "${target.link}" returned a promise; link code maps a value synchronously`);
+        }
+      }
+      put(state.slots, target.slot, v);
+    }
+  }
+
+  // ── definitions: the compiler's object literals become runnable components ──
+
+  function port(p, model, each) {
+    return { name: p.name, join: !!p.join, fork: !!p.fork, each: !!model && each, model };
+  }
+
+  function component(spec) {
+    const arrayPorts = spec.kind === 'forEach';
+    const iteratedIndex = arrayPorts
+      ? Math.max(
+          0,
+          spec.inputs.findIndex((p) => p.fork),
+        )
+      : -1;
+    const inputs = spec.inputs.map((p, i) =>
+      port(p, p.model || null, !!(p.join || p.fork || p.inputIsJoin || i === iteratedIndex)),
+    );
+    const outputs = spec.outputs.map((p) => port(p, p.model || null, !!(p.join || p.fork || arrayPorts)));
+    const def = {
+      id: spec.id,
+      name: spec.name,
+      version: spec.version,
+      kind: spec.kind,
+      inputs,
+      outputs,
+      checkedInputs: inputs.filter((p) => p.model !== null),
+      outputChecks: outputs.filter((p) => p.model !== null),
+      iterated: iteratedIndex >= 0 ? inputs[iteratedIndex] : null,
+      run: spec.kind === 'workflow' ? runWorkflow : spec.kind === 'forEach' ? runForEach : runCode,
+      code: spec.code || null,
+      codeLines: spec.codeLines || null,
+      sdk: freeze(assign({}, spec.sdk || {})),
+      graph: null,
+    };
+    if (spec.kind === 'forEach' && inputs.length === 0)
+      throw new RunError(`Component "${spec.name}": a forEach needs an input port`);
+    if (spec.kind === 'workflow' || spec.kind === 'forEach') def.graph = graph(def, spec);
+    return def;
+  }
+
+  function graph(def, spec) {
+    let slotCount = 0;
+    const instances = spec.instances.map((inst) => {
+      const slot = slotCount;
+      slotCount += inst.component.inputs.length;
+      return {
+        name: inst.name,
+        def: inst.component,
+        slot,
+        linked: inst.component.inputs.map(() => false),
+        targets: inst.component.outputs.map(() => []),
+        inputChecks: inst.component.checkedInputs,
+      };
+    });
+    const outSlot = slotCount;
+    slotCount += def.outputs.length;
+    const incoming = [];
+    const byName = new Map(instances.map((inst, i) => [inst.name, i]));
+    const ownTargets = def.inputs.map(() => []);
+    for (const link of spec.links) {
+      const from = link.from[0] === '' ? -1 : byName.get(link.from[0]);
+      const to = link.to[0] === '' ? -1 : byName.get(link.to[0]);
+      const fromPorts = from < 0 ? def.inputs : instances[from].def.outputs;
+      const toPorts = to < 0 ? def.outputs : instances[to].def.inputs;
+      const fromPort = fromPorts.findIndex((p) => p.name === link.from[1]);
+      const toPort = toPorts.findIndex((p) => p.name === link.to[1]);
+      const slot = (to < 0 ? outSlot : instances[to].slot) + toPort;
+      const target = { slot, map: link.map || null, link: link.name, lines: link.codeLines || null };
+      (from < 0 ? ownTargets[fromPort] : instances[from].targets[fromPort]).push(target);
+      if (to >= 0) instances[to].linked[toPort] = true;
+      const arriving = incoming[target.slot] || [];
+      arriving.push({
+        sources: from < 0 ? ownTargets[fromPort] : instances[from].targets[fromPort],
+        model: fromPorts[fromPort].model,
+        map: target.map,
+      });
+      incoming[target.slot] = arriving;
+    }
+    // A port need not check again what arrives unchanged, and unshared, from a port with the
+    // same data model: it was checked when it left that port (or entered this component).
+    const trusted = (slot, port) =>
+      port.model !== null &&
+      incoming[slot]?.every((a) => a.map === null && a.model === port.model && a.sources.length === 1) === true;
+    for (const inst of instances) {
+      inst.inputChecks = inst.def.checkedInputs.filter((port) => !trusted(inst.slot + inst.def.inputs.indexOf(port), port));
+    }
+    def.outputChecks = def.outputChecks.filter((port) => !trusted(outSlot + def.outputs.indexOf(port), port));
+    return { instances, order: spec.order, ownTargets, slotCount, outSlot };
+  }
+
+  function sdkFunction(name, fn) {
+    if (typeof fn !== 'function') throw new RunError(`SDK function "${name}": its code must be a function`);
+    return fn;
+  }
+
+  /** CommonJS modules the data model checks need, evaluated on first use. */
+  function modules(table) {
+    const cache = new Map();
+    const require = (name) => {
+      if (cache.has(name)) return cache.get(name).exports;
+      const factory = table[name];
+      if (typeof factory !== 'function') throw new RunError(`Module "${name}" is not available in a component program`);
+      const module = { exports: {} };
+      cache.set(name, module);
+      factory(module, module.exports, require);
+      return module.exports;
+    };
+    return require;
+  }
+
+  function models(factory, require, names) {
+    const module = { exports: {} };
+    factory(module, module.exports, require);
+    const out = {};
+    for (const key of Object.keys(names)) out[key] = freeze(assign({ validate: module.exports[key] }, names[key]));
+    return out;
+  }
+
+  // ── entry points the server calls with text, answered with text ──
+
+  function isObject(value) {
+    return value !== null && typeof value === 'object' && !isArray(value);
+  }
+
+  function answer(ok, fields, logger, env) {
+    let rtContext = 'null';
+    try {
+      rtContext = toJson(env.rt) ?? 'null';
+    } catch {
+      rtContext = 'null';
+    }
+    return assign({ ok, output: '', error: '', failure: 'code', rtContext, logs: logger.entries() }, fields);
+  }
+
+  function writeOutput(value, options) {
+    let text;
+    try {
+      text = toJson(value) ?? 'null';
+    } catch (error) {
+      throw new RunError(`The output cannot be written as JSON: ${errorText(error)}`, 'output');
+    }
+    if (text.length > options.maxOutputChars) {
+      throw new RunError(`The output is larger than ${options.maxOutputChars} characters of JSON.`, 'output');
+    }
+    return text;
+  }
+
+  function entry(root) {
+    return async (inputText, rtText, optionsText) => {
+      const options = parseJson(optionsText);
+      const logger = createLogger(options);
+      globalThis.console = logger.console;
+      const env = { rt: {}, log: logger.log, check: options.check !== false };
+      try {
+        env.rt = parseJson(rtText);
+        if (!isObject(env.rt)) throw new RunError('The rt_context must be a JSON object.');
+        const input = parseJson(inputText);
+        if (!isObject(input)) throw new RunError('The payload must be a JSON object with a value for each input port.');
+        const output = await invoke(root, input, env, rootFrame(root), root.checkedInputs);
+        if (!isObject(env.rt)) throw new RunError('ctx.rt_context must stay a JSON object.');
+        return answer(true, { output: writeOutput(output, options) }, logger, env);
+      } catch (error) {
+        return answer(false, { error: errorText(error), failure: error instanceof RunError ? error.kind : 'code' }, logger, env);
+      }
+    };
+  }
+
+  function sdkEntry(name, fn) {
+    return async (argsText, _rtText, optionsText) => {
+      const options = parseJson(optionsText);
+      const logger = createLogger(options);
+      globalThis.console = logger.console;
+      const env = { rt: null };
+      try {
+        const args = parseJson(argsText);
+        if (!isArray(args)) throw new RunError('The payload must be an array of arguments.');
+        let result;
+        try {
+          result = await fn(...args);
+        } catch (error) {
+          throw new RunError(`SDK function "${name}": ${errorText(error)}`);
+        }
+        return answer(true, { output: writeOutput(result === undefined ? null : result, options) }, logger, env);
+      } catch (error) {
+        return answer(false, { error: errorText(error), failure: error instanceof RunError ? error.kind : 'code' }, logger, env);
+      }
+    };
+  }
+
+  return freeze({ component, sdkFunction, modules, models, entry, sdkEntry });
+})();

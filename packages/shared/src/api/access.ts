@@ -1,0 +1,97 @@
+import type { Role } from '../auth/roles.ts';
+
+/** Who may call an API route: anyone, any signed-in user, or the listed roles. */
+export type Access = 'public' | 'authenticated' | readonly Role[];
+
+const ALL: readonly Role[] = ['user', 'manager', 'admin', 'super-admin'];
+
+/**
+ * Every API route, as `METHOD /path` below the base path, with the roles it admits.
+ * The server refuses a route missing here; the web hides what the roles cannot reach.
+ */
+export const API_ACCESS = {
+  'GET /healthz': 'public',
+  'GET /readyz': 'public',
+  'POST /users/login': 'public',
+  'POST /users/refresh-token': 'public',
+  'POST /users/logout': 'authenticated',
+  'GET /users/info': 'authenticated',
+  'POST /users/tfa': 'public',
+  'POST /users/create-password': 'public',
+  'POST /users/forgotten': 'public',
+  'GET /users': ['admin', 'super-admin'],
+  'POST /users': ['admin', 'super-admin'],
+  'POST /users/toggle': ['admin', 'super-admin'],
+  'DELETE /users': ['admin', 'super-admin'],
+  'POST /users/reset-password': ['admin', 'super-admin'],
+  'POST /users/reset-tfa': ['admin', 'super-admin'],
+  'GET /users/pipelinesFor': ['admin', 'super-admin'],
+  'GET /tags/list': ALL,
+  'GET /tags/cache-reload': ALL,
+  'POST /tags': ['super-admin'],
+  'DELETE /tags': ['super-admin'],
+  // Uploads: all four roles upload (the testing view is open to admin); export follows /export (000 §2.1).
+  'POST /uploads': ALL,
+  'GET /uploads/status': ALL,
+  'GET /uploads/last': ALL,
+  'GET /uploads/last-all': ALL,
+  'POST /uploads/disable': ALL,
+  'POST /uploads/realtime': ALL,
+  'POST /uploads/export': ['user', 'manager', 'super-admin'],
+  'GET /uploads/outputs': ['user', 'manager', 'super-admin'],
+  // Logs: read like the uploads' or the import's pipeline.
+  'GET /logs/uploads': ALL,
+  'GET /logs/jobs': ALL,
+  // Imports: creating and running (/import/upload), manage jobs (/import/jobs), logbook (/consult/import).
+  'POST /imports': ['user', 'manager', 'super-admin'],
+  'POST /imports/runAllImport': ['user', 'manager', 'super-admin'],
+  'POST /imports/job': ['user', 'manager', 'super-admin'],
+  'GET /imports/job': ['user', 'manager', 'super-admin'],
+  'DELETE /imports': ['user', 'manager', 'super-admin'],
+  'GET /imports/pipeline': ['user', 'manager', 'super-admin'],
+  'GET /imports/listScheduled': ['admin', 'manager', 'super-admin'],
+  'DELETE /imports/job': ['admin', 'manager', 'super-admin'],
+  'GET /imports/listAll': ['manager', 'super-admin'],
+  'GET /imports/listAllFilters': ['manager', 'super-admin'],
+  'POST /imports/abort': ['manager', 'super-admin'],
+  'POST /imports/abort-all': ['super-admin'],
+  'GET /locales/list': ALL,
+  'GET /brands/list': ALL,
+  'GET /productlines/list': ALL,
+  'GET /datakinds/list': ALL,
+  'GET /pipelines': ['manager', 'admin', 'super-admin'],
+  'GET /pipelines/id': ALL,
+  'GET /pipelines/masters': ALL,
+  'GET /pipelines/pipelinesOfMaster': ALL,
+  'GET /users/pipelines': ALL,
+  // Components (spec 001 §7): manager and super-admin; the js code and cancelling a test are super-admin's (§6).
+  'GET /components/find': ['manager', 'super-admin'],
+  'GET /components/list': ['manager', 'super-admin'],
+  'GET /components': ['manager', 'super-admin'],
+  'POST /components': ['manager', 'super-admin'],
+  'DELETE /components': ['manager', 'super-admin'],
+  'GET /components/documentation': ['manager', 'super-admin'],
+  'POST /components/:id/execute': ['manager', 'super-admin'],
+  'GET /components/:id/js-code': ['super-admin'],
+  'POST /components/:id/generate': ['super-admin'],
+  'POST /components/:id/stop': ['super-admin'],
+  // SDK (spec 001 §7): super-admin only.
+  'GET /sdk': ['super-admin'],
+  'GET /sdk/find': ['super-admin'],
+  'POST /sdk': ['super-admin'],
+  'DELETE /sdk': ['super-admin'],
+  'POST /sdk/:name/execute': ['super-admin'],
+} as const satisfies Record<string, Access>;
+
+export type ApiRouteKey = keyof typeof API_ACCESS;
+
+/** The policy of a route key, or undefined when the table has none. */
+export function accessOf(key: string): Access | undefined {
+  return (API_ACCESS as Record<string, Access>)[key];
+}
+
+/** True when a caller with these roles passes the policy (signed-in callers only). */
+export function allows(access: Access, roles: readonly string[]): boolean {
+  if (access === 'public' || access === 'authenticated') return true;
+  return roles.some((r) => (access as readonly string[]).includes(r));
+}

@@ -1,0 +1,42 @@
+import { IMPORT_TITLE } from '@gdb/shared/routes/web-routes';
+import { Layout } from 'antd';
+import { Link, Outlet } from 'react-router';
+import { useSessionUser } from '../session/session.ts';
+import { Navbar } from './Navbar.tsx';
+import { Sidebar } from './Sidebar.tsx';
+import { SIDEBAR_WIDTH, useSidebar } from './sidebar-state.ts';
+import './layout.css';
+
+/** The frame of every signed-in page (spec 000 §2.3): sidebar, navbar with breadcrumb, page. */
+export function AppLayout() {
+  const user = useSessionUser();
+  const { opened, mobile, toggle, close } = useSidebar();
+  if (!user) return null;
+  const roles = user.roles.map((r) => r.name);
+  const classes = ['gdb-layout', mobile ? 'is-mobile' : 'is-desktop', opened ? 'sidebar-open' : 'sidebar-closed'];
+  return (
+    <Layout className={classes.join(' ')}>
+      {mobile && opened ? <div className="gdb-drawer-mask" aria-hidden="true" onClick={close} /> : null}
+      <Layout.Sider
+        className="gdb-sidebar"
+        width={SIDEBAR_WIDTH}
+        collapsedWidth={mobile ? 0 : 64}
+        collapsed={!opened}
+        trigger={null}
+        theme="dark"
+        aria-label="Sidebar"
+      >
+        <Link to="/" className="gdb-logo">
+          {opened ? IMPORT_TITLE : 'GDB'}
+        </Link>
+        <Sidebar roles={roles} collapsed={!opened} {...(mobile ? { onNavigate: close } : {})} />
+      </Layout.Sider>
+      <Layout className="gdb-main">
+        <Navbar user={user} sidebarOpened={opened} onToggleSidebar={toggle} />
+        <Layout.Content className="gdb-content">
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,26 @@
+import { confirmationError, createdPasswordError, FORGOTTEN_MESSAGES } from '@gdb/shared/auth/password-rules';
+import { isEmail, USER_MESSAGES } from '@gdb/shared/users/user-rules';
+
+export const PASSWORD_FIELD_MESSAGES = {
+  passwordRequired: 'Please input the password',
+  confirmRequired: 'Please input the password again',
+} as const;
+
+/** The create-password field's message for this user name (spec 000 §5), or null. */
+export function passwordFieldError(password: string, userName: string): string | null {
+  if (!password) return PASSWORD_FIELD_MESSAGES.passwordRequired;
+  return createdPasswordError(password, userName);
+}
+
+/** The confirmation field's message, or null. */
+export function confirmFieldError(password: string, confirmation: string): string | null {
+  if (!confirmation) return PASSWORD_FIELD_MESSAGES.confirmRequired;
+  return confirmationError(password, confirmation);
+}
+
+/** The forgotten-password email field's message, or null. */
+export function forgottenEmailError(email: string): string | null {
+  const clean = email.trim();
+  if (!clean) return FORGOTTEN_MESSAGES.emailRequired;
+  return isEmail(clean) ? null : USER_MESSAGES.emailInvalid;
+}

@@ -1,0 +1,92 @@
+import '../../test/dom.ts';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureLive } from '../../app/live/configure.ts';
+import { FakeSocket } from '../../app/live/testing.ts';
+import { fakeApi, ok, signIn, userInfo } from '../../test/fake-api.ts';
+import { renderApp } from '../../test/render-app.tsx';
+
+const PID = '00000000-0000-4000-8000-000000000001';
+const source = (dataSubKind: string) => ({
+  dataSubKind,
+  connectorType: 'manual',
+  dataFromMaster: false,
+  contentType: 'csv',
+  dataModel: null,
+});
+const PIPELINES = {
+  staticTypes: { brands: [], locales: [], datakinds: [], productLines: [] },
+  pipelines: [
+    {
+      _id: PID,
+      familyId: PID,
+      name: 'Prices',
+      version: 1,
+      vLocked: false,
+      read_only: false,
+      isMaster: false,
+      masterPipeline: null,
+      component: null,
+      brand: null,
+      locale: null,
+      productLine: null,
+      datakind: null,
+      isHidden: false,
+      dataSources: [source('main'), source('extra')],
+      dataSinks: [],
+      folder: null,
+      tags: { read: [], write: [] },
+    },
+  ],
+};
+const upload = (id: string, status: string) => ({
+  _id: id,
+  pipelineId: PID,
+  from: 'source',
+  dataSubKind: 'main',
+  status,
+  createdAt: '2026-11-22T08:00:00.000Z',
+  originalFilename: `${id}.csv`,
+  contentType: 'text/csv',
+  size: 10,
+  rowCount: 1,
+  importId: null,
+  enabled: true,
+});
+
+beforeEach(() => {
+  configureLive({ createSocket: (auth) => new FakeSocket(auth) });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('Consult upload', () => {
+  it("shows per data source the last uploads, and 'There are no logs.' where there is no upload", async () => {
+    signIn();
+    fakeApi({
+      'GET /users/info': () => ok(userInfo(['manager'])),
+      'GET /users/pipelines': () => ok(PIPELINES),
+      'GET /uploads/last-all': () =>
+        ok([
+          { dataSubKind: 'main', data: [upload('new', 'invalid'), upload('old', 'valid')] },
+          { dataSubKind: 'extra', data: [] },
+        ]),
+    });
+    const app = renderApp('/consult/upload');
+    await app.opened('/consult/upload');
+    fireEvent.click(await screen.findByText('Prices'));
+    await screen.findByText('new.csv');
+    const card = (title: string) =>
+      screen.getByText(title, { selector: '.ant-card-head-title' }).closest('.ant-card') as HTMLElement;
+    const main = card('main');
+    expect(within(main).getByText('old.csv')).toBeDefined();
+    expect(within(main).getByLabelText('invalid')).toBeDefined();
+    expect(within(main).getByLabelText('valid')).toBeDefined();
+    expect(within(main).getByText('new.csv').closest('[aria-selected]')?.getAttribute('aria-selected')).toBe('true');
+    expect(within(card('extra')).getByText('There are no logs.')).toBeDefined();
+    fireEvent.click(within(main).getByText('old.csv'));
+    expect(within(main).getByText('old.csv').closest('[aria-selected]')?.getAttribute('aria-selected')).toBe('true');
+  });
+});

@@ -1,0 +1,107 @@
+import { InboxOutlined } from '@ant-design/icons';
+import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import { FILE_SIZE_TIP, type LastList, MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
+import { App, Button, Card, List, Space, Switch, Typography, Upload } from 'antd';
+import { formatLogDate } from '../../ui/LogView.tsx';
+import { UploadStatusIcon } from './UploadStatusIcon.tsx';
+import { publishSources, uploadSources } from './wizard-rules.ts';
+
+/** The file types a data source's file picker offers, by its content type. */
+export const ACCEPT: Record<string, string> = {
+  csv: '.csv,text/csv',
+  excel: '.xlsx,.xls,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.ms-excel',
+  xml: '.xml,application/xml,text/xml',
+  json: '.json,application/json',
+};
+
+export interface ChooseFilesStepProps {
+  pipeline: PipelineView;
+  lists: readonly LastList[];
+  chosen: ReadonlyMap<string, File>;
+  onChoose: (dataSubKind: string, file: File | null) => void;
+  onToggle: (uploadId: string, enabled: boolean) => void;
+  missingMessage: string | null;
+}
+
+/** Step 2: a drop zone and the 'Last uploaded list' per data source; publish panels for endpoints and listeners. */
+export function ChooseFilesStep({ pipeline, lists, chosen, onChoose, onToggle, missingMessage }: ChooseFilesStepProps) {
+  const { message } = App.useApp();
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }}>
+      {missingMessage && <Typography.Text type="danger">{missingMessage}</Typography.Text>}
+      {uploadSources(pipeline).map((source) => {
+        const file = chosen.get(source.dataSubKind);
+        const last = lists.find((l) => l.dataSubKind === source.dataSubKind)?.data ?? [];
+        return (
+          <Card key={source.dataSubKind} size="small" title={source.dataSubKind}>
+            <Upload.Dragger
+              accept={ACCEPT[source.contentType]}
+              multiple={false}
+              showUploadList={false}
+              aria-label={`File for ${source.dataSubKind}`}
+              beforeUpload={(f) => {
+                if (f.size >= MAX_FILE_BYTES) message.error(FILE_SIZE_TIP);
+                else onChoose(source.dataSubKind, f);
+                return false;
+              }}
+            >
+              <p className="ant-upload-drag-icon">
+                <InboxOutlined />
+              </p>
+              <p>Drop a file here or click to choose one</p>
+              <Typography.Text type="secondary">{FILE_SIZE_TIP}</Typography.Text>
+            </Upload.Dragger>
+            {file && (
+              <Space style={{ marginTop: 8 }}>
+                <Typography.Text>{file.name}</Typography.Text>
+                <Button size="small" onClick={() => onChoose(source.dataSubKind, null)}>
+                  Remove
+                </Button>
+              </Space>
+            )}
+            <Typography.Title level={5} style={{ marginTop: 12 }}>
+              Last uploaded list
+            </Typography.Title>
+            <List
+              size="small"
+              dataSource={last}
+              locale={{ emptyText: 'No upload yet.' }}
+              renderItem={(u) => (
+                <List.Item
+                  key={u._id}
+                  actions={[
+                    <Switch
+                      key="enabled"
+                      size="small"
+                      checked={u.enabled}
+                      aria-label={`Enable ${u.originalFilename ?? u._id}`}
+                      onChange={(on) => onToggle(u._id, on)}
+                    />,
+                  ]}
+                >
+                  <Space>
+                    <UploadStatusIcon status={u.status} />
+                    <span>{u.originalFilename ?? '[Unknown]'}</span>
+                    <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
+                  </Space>
+                </List.Item>
+              )}
+            />
+          </Card>
+        );
+      })}
+      {publishSources(pipeline).map((source) => (
+        <Card key={source.dataSubKind} size="small" title={`${source.dataSubKind} (${source.connectorType})`}>
+          <Space>
+            <Button disabled>Publish</Button>
+            <Button disabled>Refresh</Button>
+            <Button disabled>View OpenAPI</Button>
+          </Space>
+          <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+            Publishing {source.connectorType === 'endpoint' ? 'endpoints' : 'listeners'} is not available yet.
+          </Typography.Paragraph>
+        </Card>
+      ))}
+    </Space>
+  );
+}

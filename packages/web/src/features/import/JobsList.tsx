@@ -1,0 +1,91 @@
+import type { ScheduledJob } from '@gdb/shared/imports/import.schemas';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Input, Space, Table, type TableColumnsType, Typography } from 'antd';
+import { useState } from 'react';
+import { ApiError } from '../../app/request/request.ts';
+import { deleteJob, listScheduled } from './api.ts';
+import { runText, searchJobs, whenText } from './jobs-rules.ts';
+import { importKeys } from './queries.ts';
+import './import.css';
+
+const columns: TableColumnsType<ScheduledJob> = [
+  { title: 'Pipeline name', key: 'name', width: 450, render: (_: unknown, j) => j.pipeline?.name ?? 'Pipeline not found' },
+  { title: 'When', key: 'when', render: (_: unknown, j) => whenText(j) },
+  { title: 'Next run', key: 'next', width: 180, render: (_: unknown, j) => runText(j.nextImport?.scheduledAt) },
+  { title: 'Last run', key: 'last', width: 180, render: (_: unknown, j) => runText(j.lastExecuted) },
+  { title: 'Scheduled by', key: 'by', width: 200, render: (_: unknown, j) => j.scheduledBy?.userName ?? '-' },
+];
+
+export interface JobsListProps {
+  /** Hides the title, search, selection and Delete, and the whole list when it is empty. */
+  compact?: boolean;
+  /** Only this pipeline's jobs. */
+  pipelineId?: string;
+}
+
+/** Scheduled and repeating jobs (spec 000 §2.7). */
+export function JobsList({ compact = false, pipelineId }: JobsListProps) {
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState('');
+  const [selected, setSelected] = useState<string[]>([]);
+  const [deleting, setDeleting] = useState(false);
+  const jobs = useQuery({ queryKey: importKeys.scheduled, queryFn: ({ signal }) => listScheduled(signal) });
+  const all = [...(jobs.data?.repeatable ?? []), ...(jobs.data?.scheduled ?? [])].filter(
+    (j) => !pipelineId || j.pipeline?._id === pipelineId,
+  );
+  const rows = compact ? all : searchJobs(all, search);
+
+  const remove = async () => {
+    setDeleting(true);
+    try {
+      for (const id of selected) await deleteJob(id);
+      setSelected([]);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.shown)) message.error(error instanceof Error ? error.message : String(error));
+    } finally {
+      setDeleting(false);
+      await queryClient.invalidateQueries({ queryKey: importKeys.scheduled });
+    }
+  };
+
+  if (compact && jobs.isSuccess && rows.length === 0) return null;
+  return (
+    <div className="gdb-jobs">
+      {!compact && (
+        <Space style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            Jobs
+          </Typography.Title>
+          <Space>
+            <Input.Search
+              allowClear
+              aria-label="Search jobs"
+              placeholder="Search"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
+            <Button danger disabled={selected.length === 0} loading={deleting} onClick={() => void remove()}>
+              Delete
+            </Button>
+          </Space>
+        </Space>
+      )}
+      <Table<ScheduledJob>
+        rowKey="_id"
+        size="small"
+        loading={jobs.isLoading}
+        columns={columns}
+        dataSource={rows}
+        pagination={false}
+        rowClassName={(j) => (j.pipeline ? 'gdb-job-row' : 'gdb-job-row gdb-job-missing')}
+        {...(compact ? {} : { rowSelection: { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) } })}
+      />
+    </div>
+  );
+}
+
+/** Manage jobs (/import/jobs). */
+export function ManageJobsPage() {
+  return <JobsList />;
+}

@@ -1,0 +1,89 @@
+import { EditOutlined, LockOutlined } from '@ant-design/icons';
+import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import { localeLabel } from '@gdb/shared/reference/reference.schemas';
+import { List, Select, Space, Tag, Typography } from 'antd';
+import type { UserPipelines } from './api.ts';
+import { filterPipelines, type PipelineFilter, seesVersions } from './pipeline-filter.ts';
+
+export interface PipelinePickerProps {
+  data: UserPipelines | undefined;
+  loading: boolean;
+  roles: readonly string[];
+  filter: PipelineFilter;
+  onFilter: (filter: PipelineFilter) => void;
+  selectedId: string | null;
+  onSelect: (pipeline: PipelineView) => void;
+}
+
+const options = (list: readonly { _id: string; name: string }[]) => list.map((x) => ({ value: x._id, label: x.name }));
+
+export interface PipelineFiltersProps {
+  data: UserPipelines | undefined;
+  filter: PipelineFilter;
+  onFilter: (filter: PipelineFilter) => void;
+}
+
+/** The four pipeline filters: brand, locale (language-country), product line and datakind. */
+export function PipelineFilters({ data, filter, onFilter }: PipelineFiltersProps) {
+  const types = data?.staticTypes;
+  const set = (key: keyof PipelineFilter) => (value: string | undefined) => onFilter({ ...filter, [key]: value ?? null });
+  const select = (key: keyof PipelineFilter, placeholder: string, opts: { value: string; label: string }[]) => (
+    <Select
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      aria-label={placeholder}
+      placeholder={placeholder}
+      style={{ width: 200 }}
+      value={filter[key] ?? undefined}
+      onChange={set(key)}
+      options={opts}
+    />
+  );
+  return (
+    <Space wrap style={{ marginBottom: 12 }}>
+      {select('brand', 'Brand', options(types?.brands ?? []))}
+      {select(
+        'locale',
+        'Locale',
+        (types?.locales ?? []).map((l) => ({ value: l._id, label: localeLabel(l) })),
+      )}
+      {select('productLine', 'Product line', options(types?.productLines ?? []))}
+      {select('datakind', 'Datakind', options(types?.datakinds ?? []))}
+    </Space>
+  );
+}
+
+/** Filters by brand, locale, product line and datakind, then the matching pipelines (spec 000 §2.6 step 1). */
+export function PipelinePicker({ data, loading, roles, filter, onFilter, selectedId, onSelect }: PipelinePickerProps) {
+  const versions = seesVersions(roles);
+  const list = filterPipelines(data?.pipelines ?? [], filter);
+  return (
+    <div className="gdb-pipeline-picker">
+      <PipelineFilters data={data} filter={filter} onFilter={onFilter} />
+      <List
+        bordered
+        loading={loading}
+        size="small"
+        aria-label="Pipelines"
+        dataSource={list}
+        locale={{ emptyText: 'No pipeline matches these filters.' }}
+        renderItem={(p) => (
+          <List.Item
+            key={p._id}
+            className={p._id === selectedId ? 'gdb-pipeline-selected' : undefined}
+            onClick={() => onSelect(p)}
+            style={{ cursor: 'pointer' }}
+            aria-selected={p._id === selectedId}
+          >
+            <Space>
+              <Typography.Text strong={p._id === selectedId}>{p.name}</Typography.Text>
+              {p.isMaster && <Tag color="purple">master</Tag>}
+              {versions && <Tag>v{p.version}</Tag>}
+              {versions && (p.vLocked ? <LockOutlined aria-label="locked" /> : <EditOutlined aria-label="editable" />)}
+            </Space>
+          </List.Item>
+        )}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import type { LastList } from '@gdb/shared/uploads/upload.schemas';
+import { Card, Col, List, Row, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { formatLogDate, LiveLogView } from '../../ui/LogView.tsx';
+import { UploadStatusIcon } from './UploadStatusIcon.tsx';
+import { uploadSources } from './wizard-rules.ts';
+
+export interface UploadRow {
+  _id: string;
+  dataSubKind: string;
+  status: string;
+  createdAt: string;
+  originalFilename: string | null;
+}
+
+/** The uploads of one data source: this session's first (live), else the newest of the last list. */
+export function rowsOf(kind: string, session: readonly UploadRow[], lists: readonly LastList[]): UploadRow[] {
+  const mine = session.filter((u) => u.dataSubKind === kind);
+  if (mine.length) return mine;
+  const first = lists.find((l) => l.dataSubKind === kind)?.data[0];
+  return first ? [first] : [];
+}
+
+/** One data source: its uploads, and the live logs of the chosen one (the newest by default). */
+export function SourceUploads({ kind, rows }: { kind: string; rows: UploadRow[] }) {
+  const [selected, setSelected] = useState<string | null>(null);
+  const current = selected ?? rows[0]?._id ?? null;
+  return (
+    <Card size="small" title={kind}>
+      <Row gutter={16}>
+        <Col span={9}>
+          <List
+            size="small"
+            dataSource={rows}
+            locale={{ emptyText: 'No upload yet.' }}
+            renderItem={(u) => (
+              <List.Item
+                key={u._id}
+                onClick={() => setSelected(u._id)}
+                style={{ cursor: 'pointer' }}
+                aria-selected={u._id === current}
+              >
+                <Space>
+                  <UploadStatusIcon status={u.status} />
+                  <Typography.Text strong={u._id === current}>{u.originalFilename ?? '[Unknown]'}</Typography.Text>
+                  <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
+                </Space>
+              </List.Item>
+            )}
+          />
+        </Col>
+        <Col span={15}>
+          <LiveLogView selection={current ? { uploadId: current } : null} maxHeight={300} showDataSubKind={false} />
+        </Col>
+      </Row>
+    </Card>
+  );
+}
+
+/** Step 3: per data source, the uploads beside their live logs. */
+export function ProcessStep({
+  pipeline,
+  session,
+  lists,
+}: {
+  pipeline: PipelineView;
+  session: readonly UploadRow[];
+  lists: readonly LastList[];
+}) {
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }}>
+      {uploadSources(pipeline).map((s) => (
+        <SourceUploads key={s.dataSubKind} kind={s.dataSubKind} rows={rowsOf(s.dataSubKind, session, lists)} />
+      ))}
+    </Space>
+  );
+}

@@ -1,0 +1,31 @@
+import { List, Space, Tag, Typography } from 'antd';
+import { formatLogDate, LiveLogView } from '../../ui/LogView.tsx';
+import { useLiveUploads } from '../../ui/useLiveUploads.ts';
+import { UploadStatusIcon } from '../import/UploadStatusIcon.tsx';
+
+/** The uploads sent from this page, newest first, each with its live status, and their live logs. */
+export function SentUploads({ ids }: { ids: readonly string[] }) {
+  const { uploads } = useLiveUploads(ids);
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }}>
+      {uploads.length > 0 && (
+        <List
+          size="small"
+          aria-label="Sent files"
+          dataSource={uploads}
+          renderItem={(u) => (
+            <List.Item key={u._id}>
+              <Space>
+                <UploadStatusIcon status={u.status} />
+                <Tag>{u.dataSubKind}</Tag>
+                <span>{u.originalFilename ?? '[Unknown]'}</span>
+                <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
+              </Space>
+            </List.Item>
+          )}
+        />
+      )}
+      <LiveLogView selection={ids.length ? { uploadId: ids } : null} />
+    </Space>
+  );
+}

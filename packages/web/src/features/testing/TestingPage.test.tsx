@@ -1,0 +1,268 @@
+import '../../test/dom.ts';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureLive } from '../../app/live/configure.ts';
+import { FakeSocket, hex } from '../../app/live/testing.ts';
+import { envelope, fakeApi, ok, type Recorded, signIn, userInfo } from '../../test/fake-api.ts';
+import { renderApp } from '../../test/render-app.tsx';
+import { button, dialog } from '../users/users-test-helpers.ts';
+
+const A = '00000000-0000-4000-8000-000000000001';
+const ref = (id: string, name: string) => ({ _id: id, name });
+const locale = { _id: 'l1', language: 'fr', country: 'FR', name: 'French' };
+const source = (dataSubKind: string, connectorType = 'manual', dataFromMaster = false) => ({
+  dataSubKind,
+  connectorType,
+  dataFromMaster,
+  contentType: 'csv',
+  dataModel: null,
+});
+const pipeline = (id: string, name: string, fields: Record<string, unknown> = {}) => ({
+  _id: id,
+  familyId: id,
+  name,
+  version: 3,
+  vLocked: true,
+  read_only: false,
+  isMaster: false,
+  masterPipeline: null,
+  component: null,
+  brand: ref('b1', 'Brand One'),
+  locale,
+  productLine: ref('pl1', 'Cars'),
+  datakind: { _id: 'd1', name: 'dealer', isDealer: true },
+  isHidden: false,
+  dataSources: [source('main')],
+  dataSinks: [],
+  folder: null,
+  tags: { read: [], write: [] },
+  ...fields,
+});
+
+const PIPELINES = {
+  staticTypes: {
+    brands: [ref('b1', 'Brand One'), ref('b2', 'Brand Two')],
+    locales: [locale],
+    datakinds: [{ _id: 'd1', name: 'dealer', isDealer: true }],
+    productLines: [ref('pl1', 'Cars')],
+  },
+  pipelines: [
+    pipeline(A, 'Country A', {
+      dataSources: [
+        source('main'),
+        source('prices'),
+        source('feed', 'real-time'),
+        source('api', 'endpoint'),
+        source('queue', 'listener'),
+        source('inherited', 'manual', true),
+      ],
+    }),
+    pipeline('00000000-0000-4000-8000-000000000002', 'Other brand', { brand: ref('b2', 'Brand Two') }),
+    pipeline('00000000-0000-4000-8000-000000000003', 'Master', { isMaster: true }),
+  ],
+};
+
+const log = (id: string, uploadId: string, message: string, level = 'info') => ({
+  _id: id,
+  logDate: '2026-11-22T08:00:00.000Z',
+  level,
+  message,
+  dataSubKind: 'main',
+  uploadId,
+  importId: null,
+});
+
+const liveUpload = (id: string, status: string) => ({
+  _id: id,
+  pipelineId: A,
+  dataSubKind: 'main',
+  from: 'source',
+  status,
+  originalFilename: 'rows.csv',
+  contentType: 'text/csv',
+  size: 8,
+  rowCount: 1,
+  importId: null,
+  enabled: true,
+  createdAt: '2026-11-22T08:00:00.000Z',
+  createdBy: 'u1',
+});
+
+// One factory for the whole file: the tab's live client outlives a test while it is open.
+const sockets: FakeSocket[] = [];
+configureLive({
+  createSocket: (auth) => {
+    const s = new FakeSocket(auth);
+    sockets.push(s);
+    return s;
+  },
+});
+const socket = () => {
+  const s = sockets.at(-1);
+  if (!s) throw new Error('no socket');
+  return s;
+};
+
+beforeEach(() => {
+  vi.spyOn(console, 'info').mockImplementation(() => {});
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+async function open(extra: Record<string, (call: Recorded) => Response> = {}) {
+  signIn();
+  const server = fakeApi({
+    'GET /users/info': () => ok(userInfo(['user'])),
+    'GET /users/pipelines': () => ok(PIPELINES),
+    ...extra,
+  });
+  const app = renderApp('/testing/index');
+  await app.opened('/testing/index');
+  await screen.findByText('Country A');
+  return server;
+}
+
+const tree = () => screen.getByRole('tree', { name: 'Pipeline folders' });
+const fileInput = (label: string) => screen.getByLabelText(label, { selector: 'input[type=file]' }) as HTMLInputElement;
+const choose = (label: string, name = 'rows.csv') =>
+  fireEvent.change(fileInput(label), { target: { files: [new File(['a,b\n1,2\n'], name, { type: 'text/csv' })] } });
+
+/** Opens the filter named `label` and picks `option`. */
+async function pick(label: string, option: string) {
+  fireEvent.mouseDown(screen.getByLabelText(label));
+  const found = await waitFor(() => {
+    const o = [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].find((x) => x.title === option);
+    expect(o).toBeDefined();
+    return o as HTMLElement;
+  });
+  fireEvent.click(found);
+}
+
+/** Plays the server: answers the init of the subscription on `collectionName` with `filter`. */
+async function serveInit(collectionName: string, filter: Record<string, unknown>, data: unknown[]) {
+  await waitFor(() =>
+    expect(
+      socket()
+        .subscribes()
+        .some((s) => s.collectionName === collectionName && JSON.stringify(s.filter) === JSON.stringify(filter)),
+    ).toBe(true),
+  );
+  await act(async () => {
+    socket().fire('init', hex({ subscriptionId: socket().idOf(filter), data }));
+    await new Promise((r) => setTimeout(r, 5));
+  });
+}
+
+describe('Testing view', () => {
+  it('lists the pipelines under one root, masters first, and the filters narrow the list', async () => {
+    await open();
+    const titles = () => [...tree().querySelectorAll('.ant-tree-title')].map((t) => t.textContent);
+    expect(titles()).toEqual(['Pipelines', 'Mastermaster', 'Country A', 'Other brand']);
+    await pick('Brand', 'Brand Two');
+    await waitFor(() => expect(titles()).toEqual(['Pipelines', 'Other brand']));
+    expect(screen.getByText('Choose a pipeline to send files.')).toBeDefined();
+  });
+
+  it('shows one file input per manual data source, labelled by its dataSubKind, and Send only once a file is chosen', async () => {
+    await open();
+    fireEvent.click(within(tree()).getByText('Country A'));
+    await screen.findByLabelText('main');
+    expect(fileInput('main').type).toBe('file');
+    expect(fileInput('prices').accept).toContain('.csv');
+    for (const other of ['feed', 'api', 'queue', 'inherited']) expect(screen.queryByLabelText(other)).toBeNull();
+    expect(document.querySelectorAll('input[type=file]')).toHaveLength(2);
+    expect(button('Send').disabled).toBe(true);
+    choose('prices');
+    await waitFor(() => expect(button('Send').disabled).toBe(false));
+  });
+
+  it('refuses a file of 20 MiB or more in place, without sending it', async () => {
+    await open();
+    fireEvent.click(within(tree()).getByText('Country A'));
+    const big = new File(['x'], 'big.csv', { type: 'text/csv' });
+    Object.defineProperty(big, 'size', { value: 20 * 1024 * 1024 });
+    fireEvent.change(await screen.findByLabelText('main'), { target: { files: [big] } });
+    expect((await screen.findByRole('alert')).textContent).toBe('Files must be less than 20 MiB');
+    expect(fileInput('main').getAttribute('aria-invalid')).toBe('true');
+    expect(button('Send').disabled).toBe(true);
+  });
+
+  it('sends the chosen files as one multipart and shows the live logs and status of the created uploads', async () => {
+    const server = await open({ 'POST /uploads': () => ok(['u1']) });
+    fireEvent.click(within(tree()).getByText('Country A'));
+    await screen.findByLabelText('main');
+    choose('main');
+    await waitFor(() => expect(button('Send').disabled).toBe(false));
+    fireEvent.click(button('Send'));
+    await waitFor(() => expect(server.count('POST /uploads')).toBe(1));
+    const form = server.fetchMock.mock.calls.find(([url]) => String(url).endsWith('/uploads'))?.[1]?.body;
+    if (!(form instanceof FormData)) throw new Error('not a form');
+    expect(form.get('pipelineId')).toBe(A);
+    const part = form.get('main');
+    expect(part instanceof File && part.name).toBe('rows.csv');
+    expect(form.get('prices')).toBeNull();
+    // The inputs are emptied for the next send.
+    await waitFor(() => expect(button('Send').disabled).toBe(true));
+
+    await act(async () => {
+      socket().open();
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    await serveInit('logs', { uploadId: ['u1'] }, [log('l1', 'u1', 'File received'), log('l2', 'u1', 'Rows checked', 'success')]);
+    await serveInit('uploads', { _id: ['u1'] }, [liveUpload('u1', 'valid')]);
+    // Newest first, as the live feed gives them.
+    await waitFor(() =>
+      expect([...document.querySelectorAll('.gdb-log-message')].map((l) => l.textContent)).toEqual([
+        'Rows checked',
+        'File received',
+      ]),
+    );
+    const sent = document.querySelector<HTMLElement>('[aria-label="Sent files"]');
+    if (!sent) throw new Error('no sent files');
+    expect(within(sent).getByText('rows.csv')).toBeDefined();
+    expect(within(sent).getByLabelText('valid')).toBeDefined();
+  });
+
+  it('only logs an upload error: no message shows', async () => {
+    const failure = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const server = await open({ 'POST /uploads': () => envelope(40000, 'Data source main does not take uploads.', null) });
+    fireEvent.click(within(tree()).getByText('Country A'));
+    await screen.findByLabelText('main');
+    choose('main');
+    await waitFor(() => expect(button('Send').disabled).toBe(false));
+    fireEvent.click(button('Send'));
+    await waitFor(() => expect(server.count('POST /uploads')).toBe(1));
+    await waitFor(() => expect(failure).toHaveBeenCalledWith('error while uploading files', expect.any(Error)));
+    expect(document.querySelector('.ant-message-notice')).toBeNull();
+    expect(screen.queryByText('Data source main does not take uploads.')).toBeNull();
+    expect(screen.queryByText('Upload failed, please try again later!')).toBeNull();
+    // The chosen file stays, so the user can send again.
+    expect(button('Send').disabled).toBe(false);
+  });
+
+  it('creates a folder under the root: Validate waits for a name, and the selected pipeline is cleared', async () => {
+    await open();
+    fireEvent.click(within(tree()).getByText('Country A'));
+    await screen.findByLabelText('main');
+    fireEvent.click(button('Create Folder'));
+    const modal = await dialog('Create Folder');
+    expect(button('Validate', modal).disabled).toBe(true);
+    fireEvent.change(within(modal).getByLabelText('Folder name'), { target: { value: '   ' } });
+    expect(button('Validate', modal).disabled).toBe(true);
+    fireEvent.click(button('Cancel', modal));
+    await waitFor(() => expect(document.querySelector('.ant-modal-wrap:not([style*="display: none"]) .ant-modal')).toBeNull());
+
+    fireEvent.click(button('Create Folder'));
+    const again = await dialog('Create Folder');
+    const name = within(again).getByLabelText('Folder name') as HTMLInputElement;
+    expect(name.value).toBe('');
+    fireEvent.change(name, { target: { value: 'Drafts' } });
+    fireEvent.click(button('Validate', again));
+    await within(tree()).findByText('Drafts');
+    expect(screen.getByText('Choose a pipeline to send files.')).toBeDefined();
+    expect(console.info).toHaveBeenCalledTimes(1);
+  });
+});

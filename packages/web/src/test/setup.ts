@@ -1,0 +1,7 @@
+import NProgress from 'nprogress';
+import { afterAll } from 'vitest';
+
+// The progress bar finishes on timers that would otherwise fire after the page's document is
+// gone; without animation they all run at once, and each test file waits for them before it ends.
+NProgress.configure({ speed: 0, trickle: false });
+afterAll(() => new Promise((resolve) => setTimeout(resolve, 50)));

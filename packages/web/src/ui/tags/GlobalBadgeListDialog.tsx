@@ -1,0 +1,191 @@
+import { TAG_SELECTOR } from '@gdb/shared/tags/tag-selector';
+import { type Tag, type TagType, tagSaveBodySchema } from '@gdb/shared/tags/tags.schemas';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Form, Input, Modal, Select, Space, Switch, Table } from 'antd';
+import { useState } from 'react';
+import type { z } from 'zod';
+import { ApiError } from '../../app/request/request.ts';
+import { deleteTags, reloadTags, saveTag, tagKeys, tagListQuery } from './api.ts';
+import { BadgeChip } from './BadgeChip.tsx';
+import { askConfirmation, CSP_SAFE_MODAL } from './confirmation.ts';
+
+export const BADGE_TYPE_LABELS: Record<TagType, string> = { group: 'Group (admin)', project: 'Project' };
+
+export const BADGE_LIST_MESSAGES = {
+  saved: 'The badge has been saved.',
+  deleted: 'The selected badges have been deleted.',
+  reloaded: 'The badge list has been reloaded.',
+  confirmDelete: 'Do you want to delete the selected badges?',
+} as const;
+
+interface BadgeForm {
+  name: string;
+  type: TagType;
+  color: string;
+  isHidden: boolean;
+  isMetadata: boolean;
+  metadata: string;
+}
+
+const EMPTY: BadgeForm = { name: '', type: 'project', color: '#1677ff', isHidden: false, isMetadata: false, metadata: '' };
+
+const rule = (schema: z.ZodType) => ({
+  validator: async (_: unknown, value: unknown) => {
+    const result = schema.safeParse(value ?? '');
+    if (!result.success) throw new Error(result.error.issues[0]?.message ?? 'Invalid value');
+  },
+});
+
+const byName = (a: Tag, b: Tag) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' });
+
+/** The global badge list (super-admin only): every badge, hidden ones included, to create, edit or delete. */
+export function GlobalBadgeListDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const list = useQuery({ ...tagListQuery(), enabled: open });
+  const [form] = Form.useForm<BadgeForm>();
+  const [editing, setEditing] = useState<Tag | null>(null);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const type = Form.useWatch('type', form);
+
+  const fail = (error: unknown) => {
+    if (error instanceof ApiError && error.shown) return;
+    void message.error(error instanceof Error ? error.message : String(error));
+  };
+  const refresh = () => queryClient.invalidateQueries({ queryKey: tagKeys.all });
+
+  const edit = (tag: Tag | null) => {
+    setEditing(tag);
+    form.setFieldsValue(
+      tag
+        ? {
+            name: tag.name,
+            type: tag.type,
+            color: tag.color ?? EMPTY.color,
+            isHidden: tag.isHidden,
+            isMetadata: tag.isMetadata,
+            metadata: tag.metadata ?? '',
+          }
+        : EMPTY,
+    );
+  };
+
+  const save = async (values: BadgeForm) => {
+    setBusy(true);
+    try {
+      await saveTag({
+        ...(editing ? { _id: editing._id } : {}),
+        name: values.name.trim(),
+        type: values.type,
+        color: values.type === 'project' ? values.color : null,
+        isHidden: values.isHidden,
+        isMetadata: values.isMetadata,
+        metadata: values.metadata.trim() ? values.metadata : null,
+      });
+      void message.success(BADGE_LIST_MESSAGES.saved);
+      edit(null);
+      await refresh();
+    } catch (error) {
+      fail(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    if (!(await askConfirmation(modal, BADGE_LIST_MESSAGES.confirmDelete))) return;
+    try {
+      await deleteTags(selected);
+      setSelected([]);
+      if (editing && selected.includes(editing._id)) edit(null);
+      void message.success(BADGE_LIST_MESSAGES.deleted);
+      await refresh();
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const reload = async () => {
+    try {
+      queryClient.setQueryData(tagKeys.list, await reloadTags());
+      void message.success(BADGE_LIST_MESSAGES.reloaded);
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const tags = [...(list.data ?? [])].sort(byName);
+
+  return (
+    <Modal
+      {...CSP_SAFE_MODAL}
+      open={open}
+      title={TAG_SELECTOR.globalListTitle}
+      width="70%"
+      destroyOnHidden
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>Close</Button>}
+    >
+      <Space className="gdb-badge-list-actions">
+        <Button onClick={() => edit(null)}>New badge</Button>
+        <Button danger disabled={selected.length === 0} onClick={() => void remove()}>
+          Delete
+        </Button>
+        <Button onClick={() => void reload()}>Reload</Button>
+      </Space>
+      <Table<Tag>
+        rowKey="_id"
+        size="small"
+        loading={list.isLoading}
+        dataSource={tags}
+        pagination={false}
+        scroll={{ y: TAG_SELECTOR.boxHeight }}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
+        onRow={(tag) => ({ onClick: () => edit(tag) })}
+        columns={[
+          { title: 'Name', key: 'name', render: (_, t) => <BadgeChip name={t.name} color={t.color} /> },
+          { title: 'Type', key: 'type', render: (_, t) => BADGE_TYPE_LABELS[t.type] },
+          { title: 'Hidden', key: 'hidden', render: (_, t) => (t.isHidden ? 'Yes' : 'No') },
+          { title: 'Metadata', key: 'metadata', render: (_, t) => (t.isMetadata ? (t.metadata ?? 'Yes') : '') },
+        ]}
+      />
+      <Form<BadgeForm>
+        form={form}
+        layout="inline"
+        className="gdb-badge-form"
+        initialValues={EMPTY}
+        onFinish={(v) => void save(v)}
+      >
+        <Form.Item name="name" label="Name" rules={[rule(tagSaveBodySchema.shape.name)]}>
+          <Input aria-label="Badge name" />
+        </Form.Item>
+        <Form.Item name="type" label="Type">
+          <Select
+            aria-label="Badge type"
+            disabled={editing !== null}
+            style={{ width: 150 }}
+            options={(['group', 'project'] as const).map((t) => ({ value: t, label: BADGE_TYPE_LABELS[t] }))}
+          />
+        </Form.Item>
+        {type === 'project' ? (
+          <Form.Item name="color" label="Colour">
+            <Input type="color" aria-label="Badge colour" style={{ width: 60 }} />
+          </Form.Item>
+        ) : null}
+        <Form.Item name="isHidden" label="Hidden" valuePropName="checked">
+          <Switch aria-label="Hidden" />
+        </Form.Item>
+        <Form.Item name="isMetadata" label="Metadata badge" valuePropName="checked">
+          <Switch aria-label="Metadata badge" />
+        </Form.Item>
+        <Form.Item name="metadata" label="Metadata" rules={[rule(tagSaveBodySchema.shape.metadata)]}>
+          <Input aria-label="Metadata" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={busy}>
+          {editing ? 'Update' : 'Create'}
+        </Button>
+      </Form>
+    </Modal>
+  );
+}

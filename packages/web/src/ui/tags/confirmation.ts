@@ -1,0 +1,26 @@
+import type { App } from 'antd';
+
+type ModalApi = ReturnType<typeof App.useApp>['modal'];
+
+export const CONFIRMATION_TITLE = 'Confirmation';
+
+/**
+ * Props for every dialog: antd's scroll lock injects a style element without the CSP nonce (the
+ * browser refuses it and reports a violation), so the page behind a dialog keeps its scroll.
+ */
+export const CSP_SAFE_MODAL = { scrollLock: false } as const;
+
+/** The product's Yes/No question (title 'Confirmation'); resolves true for Yes. */
+export function askConfirmation(modal: ModalApi, content: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    modal.confirm({
+      ...CSP_SAFE_MODAL,
+      title: CONFIRMATION_TITLE,
+      content,
+      okText: 'Yes',
+      cancelText: 'No',
+      onOk: () => resolve(true),
+      onCancel: () => resolve(false),
+    });
+  });
+}
