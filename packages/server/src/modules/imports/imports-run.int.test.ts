@@ -97,6 +97,60 @@ describe('an immediate import', () => {
     expect(scheduled.body.data.job).toMatchObject({ _id: jobId, jobKind: 'immediate', state: 'done' });
   });
 
+  it("answers the output files of the pipeline's latest run that wrote any, to those who may use it", async () => {
+    const component = await kit.component(DOUBLE, ['prices'], ['out', 'store']);
+    const pipelineId = await kit.pipeline({
+      name: 'prices outputs',
+      component,
+      sources: [csvSource('prices')],
+      sinks: [sink('out', 'CSV'), sink('store', 'JSON')],
+    });
+    await kit.assign(user.id, pipelineId);
+    const outputs = (token: string, id: string) => t.call('GET', `/uploads/outputs?pipelineId=${id}`, { token });
+
+    // Never run: nothing to export.
+    const none = await outputs(user.token, pipelineId);
+    expect(none.status).toBe(200);
+    expect(none.body.data).toEqual([]);
+
+    const run = async (csv: string) => {
+      await kit.upload(user.token, pipelineId, 'prices', csv, 'prices.csv');
+      const { importId } = (await t.call('POST', '/imports', { token: user.token, body: { pipelineId, kind: 'immediate' } })).body
+        .data;
+      await kit.waitFor(importId, ['done', 'failed']);
+      return importId as string;
+    };
+    await run('code,price\nA,1\n');
+    const second = await run('code,price\nB,2\nC,3\n');
+
+    const latest = await outputs(user.token, pipelineId);
+    expect(latest.status).toBe(200);
+    const files: { _id: string; dataSubKind: string; rowCount: number | null }[] = latest.body.data;
+    expect(files.map((f) => f.dataSubKind).sort()).toEqual(['out', 'store']);
+    const rows = await t.ctx.db.kysely
+      .selectFrom('uploads')
+      .select(['id', 'import_id'])
+      .where(
+        'id',
+        'in',
+        files.map((f) => f._id),
+      )
+      .execute();
+    expect(rows.every((r) => r.import_id === second)).toBe(true);
+
+    // A manager reads them too.
+    expect((await outputs(manager.token, pipelineId)).body.data).toHaveLength(2);
+
+    // A user not assigned to the pipeline, and malformed ids, are refused.
+    const other = await t.signedIn(['user']);
+    const refused = await outputs(other.token, pipelineId);
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.body.data ?? []).toEqual([]);
+    expect((await outputs(user.token, 'not-an-id')).status).toBe(422);
+    expect((await t.call('GET', '/uploads/outputs', { token: user.token })).status).toBe(422);
+    expect((await t.call('GET', `/uploads/outputs?pipelineId=${pipelineId}`)).status).toBe(401);
+  });
+
   it('fails with the component error in the logs and frees the pipeline', async () => {
     const component = await kit.component(`throw new Error('price list is empty');`, ['prices'], ['out']);
     const pipelineId = await kit.pipeline({ name: 'broken', component, sources: [csvSource('prices')], sinks: [sink('out')] });

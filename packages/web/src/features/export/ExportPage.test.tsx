@@ -1,7 +1,7 @@
 import '../../test/dom.ts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, ok, type Recorded, signIn, userInfo } from '../../test/fake-api.ts';
+import { fakeApi, type Handler, ok, signIn, userInfo } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { button } from '../users/users-test-helpers.ts';
 
@@ -46,21 +46,12 @@ const file = (id: string, from: string, dataSubKind: string, name: string | null
   importId: null,
   enabled: true,
 });
-const log = (id: string, message: string) => ({
-  _id: id,
-  logDate: '2026-11-22T09:00:00.000Z',
-  level: 'info',
-  message,
-  dataSubKind: 'out',
-  uploadId: null,
-  importId: 'i2',
-});
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function open(extra: Record<string, (call: Recorded) => Response> = {}) {
+async function open(extra: Record<string, Handler> = {}) {
   signIn();
   const server = fakeApi({
     'GET /users/info': () => ok(userInfo(['user'])),
@@ -69,10 +60,7 @@ async function open(extra: Record<string, (call: Recorded) => Response> = {}) {
       ok([
         { dataSubKind: 'main', data: [file('u1', 'source', 'main', 'rows.csv'), file('u0', 'source', 'main', null, 'invalid')] },
       ]),
-    'GET /imports/pipeline': () => ok(['i1', 'i2']),
-    'GET /logs/jobs': (call) =>
-      ok(call.search === '?id=i2' ? [log('l1', 'Data download reference : o1 Prices-out.csv')] : [log('l0', 'Run started')]),
-    'GET /uploads/status': () => ok([file('o1', 'destination', 'out', 'Prices-out.csv')]),
+    'GET /uploads/outputs': () => ok([file('o1', 'destination', 'out', 'Prices-out.csv')]),
     ...extra,
   });
   const app = renderApp('/export/index');
@@ -99,7 +87,7 @@ describe('Export', () => {
     expect(rowsOf('Output files')).toEqual([['out', '', '2026-11-22 09:00:00', 'Prices-out.csv']]);
     expect(table('Input files').querySelector('[aria-label=valid]')).not.toBeNull();
     expect(table('Input files').querySelector('[aria-label=invalid]')).not.toBeNull();
-    expect(server.calls.find((c) => c.path === '/uploads/status')?.search).toBe('?ids=o1');
+    expect(server.calls.find((c) => c.path === '/uploads/outputs')?.search).toBe(`?pipelineId=${PID}`);
   });
 
   it('exports the selected files; Export is disabled while nothing is selected', async () => {
