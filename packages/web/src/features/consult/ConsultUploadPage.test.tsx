@@ -4,55 +4,25 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureLive } from '../../app/live/configure.ts';
 import { FakeSocket } from '../../app/live/testing.ts';
 import { fakeApi, ok, signIn, userInfo } from '../../test/fake-api.ts';
+import { pipeline, source, uploadView } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
 const PID = '00000000-0000-4000-8000-000000000001';
-const source = (dataSubKind: string) => ({
-  dataSubKind,
-  connectorType: 'manual',
-  dataFromMaster: false,
-  contentType: 'csv',
-  dataModel: null,
-});
 const PIPELINES = {
   staticTypes: { brands: [], locales: [], datakinds: [], productLines: [] },
   pipelines: [
-    {
-      _id: PID,
-      familyId: PID,
-      name: 'Prices',
+    pipeline(PID, 'Prices', {
       version: 1,
       vLocked: false,
-      read_only: false,
-      isMaster: false,
-      masterPipeline: null,
-      component: null,
       brand: null,
       locale: null,
       productLine: null,
       datakind: null,
-      isHidden: false,
       dataSources: [source('main'), source('extra')],
-      dataSinks: [],
-      folder: null,
-      tags: { read: [], write: [] },
-    },
+    }),
   ],
 };
-const upload = (id: string, status: string) => ({
-  _id: id,
-  pipelineId: PID,
-  from: 'source',
-  dataSubKind: 'main',
-  status,
-  createdAt: '2026-11-22T08:00:00.000Z',
-  originalFilename: `${id}.csv`,
-  contentType: 'text/csv',
-  size: 10,
-  rowCount: 1,
-  importId: null,
-  enabled: true,
-});
+const upload = (id: string, status: string) => uploadView(id, PID, { status });
 
 beforeEach(() => {
   configureLive({ createSocket: (auth) => new FakeSocket(auth) });

@@ -2,50 +2,31 @@ import '../../test/dom.ts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, type Handler, ok, signIn, userInfo } from '../../test/fake-api.ts';
+import { pipeline, ref, uploadView } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { button } from '../users/users-test-helpers.ts';
 
 const PID = '00000000-0000-4000-8000-000000000001';
-const ref = (id: string, name: string) => ({ _id: id, name });
 const PIPELINES = {
   staticTypes: { brands: [], locales: [], datakinds: [], productLines: [] },
   pipelines: [
-    {
-      _id: PID,
-      familyId: PID,
-      name: 'Prices',
+    pipeline(PID, 'Prices', {
       version: 1,
       vLocked: false,
-      read_only: false,
-      isMaster: false,
-      masterPipeline: null,
-      component: null,
-      brand: ref('b1', 'B'),
-      locale: { _id: 'l1', language: 'fr', country: 'FR', name: 'French' },
+      brand: ref('b', 'B'),
       productLine: ref('pl', 'PL'),
-      datakind: { _id: 'd1', name: 'dealer', isDealer: true },
-      isHidden: false,
-      dataSources: [{ dataSubKind: 'main', connectorType: 'manual', dataFromMaster: false, contentType: 'csv', dataModel: null }],
       dataSinks: [{ name: 'out', format: 'CSV', target: null }],
-      folder: null,
-      tags: { read: [], write: [] },
-    },
+    }),
   ],
 };
-const file = (id: string, from: string, dataSubKind: string, name: string | null, status = 'valid') => ({
-  _id: id,
-  pipelineId: PID,
-  from,
-  dataSubKind,
-  status,
-  createdAt: new Date(2026, 10, 22, 9, 0, 0).toISOString(),
-  originalFilename: name,
-  contentType: 'text/csv',
-  size: 10,
-  rowCount: 1,
-  importId: null,
-  enabled: true,
-});
+const file = (id: string, from: string, dataSubKind: string, name: string | null, status = 'valid') =>
+  uploadView(id, PID, {
+    from,
+    dataSubKind,
+    status,
+    createdAt: new Date(2026, 10, 22, 9, 0, 0).toISOString(),
+    originalFilename: name,
+  });
 
 afterEach(() => {
   vi.unstubAllGlobals();

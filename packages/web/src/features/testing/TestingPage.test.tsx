@@ -3,49 +3,14 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureLive } from '../../app/live/configure.ts';
 import { FakeSocket, hex } from '../../app/live/testing.ts';
-import { envelope, fakeApi, ok, type Recorded, signIn, userInfo } from '../../test/fake-api.ts';
+import { envelope, fakeApi, type Handler, ok, signIn, userInfo } from '../../test/fake-api.ts';
+import { pipeline, ref, source, staticTypes } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { button, dialog } from '../users/users-test-helpers.ts';
 
 const A = '00000000-0000-4000-8000-000000000001';
-const ref = (id: string, name: string) => ({ _id: id, name });
-const locale = { _id: 'l1', language: 'fr', country: 'FR', name: 'French' };
-const source = (dataSubKind: string, connectorType = 'manual', dataFromMaster = false) => ({
-  dataSubKind,
-  connectorType,
-  dataFromMaster,
-  contentType: 'csv',
-  dataModel: null,
-});
-const pipeline = (id: string, name: string, fields: Record<string, unknown> = {}) => ({
-  _id: id,
-  familyId: id,
-  name,
-  version: 3,
-  vLocked: true,
-  read_only: false,
-  isMaster: false,
-  masterPipeline: null,
-  component: null,
-  brand: ref('b1', 'Brand One'),
-  locale,
-  productLine: ref('pl1', 'Cars'),
-  datakind: { _id: 'd1', name: 'dealer', isDealer: true },
-  isHidden: false,
-  dataSources: [source('main')],
-  dataSinks: [],
-  folder: null,
-  tags: { read: [], write: [] },
-  ...fields,
-});
-
 const PIPELINES = {
-  staticTypes: {
-    brands: [ref('b1', 'Brand One'), ref('b2', 'Brand Two')],
-    locales: [locale],
-    datakinds: [{ _id: 'd1', name: 'dealer', isDealer: true }],
-    productLines: [ref('pl1', 'Cars')],
-  },
+  staticTypes: staticTypes([ref('b1', 'Brand One'), ref('b2', 'Brand Two')]),
   pipelines: [
     pipeline(A, 'Country A', {
       dataSources: [
@@ -112,7 +77,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function open(extra: Record<string, (call: Recorded) => Response> = {}) {
+async function open(extra: Record<string, Handler> = {}) {
   signIn();
   const server = fakeApi({
     'GET /users/info': () => ok(userInfo(['user'])),
