@@ -3,48 +3,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureLive } from '../../app/live/configure.ts';
 import { FakeSocket } from '../../app/live/testing.ts';
-import { fakeApi, type Handler, ok, type Recorded, signIn, userInfo } from '../../test/fake-api.ts';
+import { fakeApi, type Handler, ok, signIn, userInfo } from '../../test/fake-api.ts';
+import { pipeline, staticTypes, uploadView } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { button, confirmation } from '../users/users-test-helpers.ts';
 
-const ref = (id: string, name: string) => ({ _id: id, name });
-const locale = { _id: 'l1', language: 'fr', country: 'FR', name: 'French' };
-const source = (dataSubKind: string) => ({
-  dataSubKind,
-  connectorType: 'manual',
-  dataFromMaster: false,
-  contentType: 'csv',
-  dataModel: null,
-});
-const pipeline = (id: string, name: string, fields: Record<string, unknown> = {}) => ({
-  _id: id,
-  familyId: id,
-  name,
-  version: 3,
-  vLocked: true,
-  read_only: false,
-  isMaster: false,
-  masterPipeline: null,
-  component: null,
-  brand: ref('b1', 'Brand One'),
-  locale,
-  productLine: ref('pl1', 'Cars'),
-  datakind: { _id: 'd1', name: 'dealer', isDealer: true },
-  isHidden: false,
-  dataSources: [source('main')],
-  dataSinks: [],
-  folder: null,
-  tags: { read: [], write: [] },
-  ...fields,
-});
-
 const PIPELINES = {
-  staticTypes: {
-    brands: [ref('b1', 'Brand One')],
-    locales: [locale],
-    datakinds: [{ _id: 'd1', name: 'dealer', isDealer: true }],
-    productLines: [ref('pl1', 'Cars')],
-  },
+  staticTypes: staticTypes(),
   pipelines: [
     pipeline('00000000-0000-4000-8000-000000000001', 'country b'),
     pipeline('00000000-0000-4000-8000-000000000002', 'Country A'),
@@ -53,20 +18,8 @@ const PIPELINES = {
   ],
 };
 
-const upload = (id: string, status: string, enabled = true) => ({
-  _id: id,
-  pipelineId: '00000000-0000-4000-8000-000000000002',
-  from: 'source',
-  dataSubKind: 'main',
-  status,
-  createdAt: '2026-11-22T08:00:00.000Z',
-  originalFilename: `${id}.csv`,
-  contentType: 'text/csv',
-  size: 10,
-  rowCount: 1,
-  importId: null,
-  enabled,
-});
+const upload = (id: string, status: string, enabled = true) =>
+  uploadView(id, '00000000-0000-4000-8000-000000000002', { status, enabled, createdAt: '2026-11-22T08:00:00.000Z' });
 
 beforeEach(() => {
   configureLive({ createSocket: (auth) => new FakeSocket(auth) });
@@ -75,6 +28,18 @@ beforeEach(() => {
 afterEach(() => {
   vi.unstubAllGlobals();
 });
+
+/**
+ * Clicks 'Next step' once it takes clicks: enabled, and no longer loading (antd drops the loading
+ * state of a button an effect after its prop, and ignores clicks until then).
+ */
+async function nextStep() {
+  await waitFor(() => {
+    const next = button('Next step');
+    expect(next.disabled || next.classList.contains('ant-btn-loading')).toBe(false);
+  });
+  fireEvent.click(button('Next step'));
+}
 
 async function open(roles: string[], extra: Record<string, Handler> = {}) {
   signIn();
@@ -119,7 +84,7 @@ describe('Import wizard', () => {
       'POST /uploads': () => ok(['u-new']),
     });
     fireEvent.click(screen.getByText('Country A'));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await screen.findByText('Last uploaded list');
     expect(screen.getByText('Files must be less than 20 MiB')).toBeDefined();
     await screen.findByText('u-old.csv');
@@ -134,8 +99,7 @@ describe('Import wizard', () => {
     if (!(input instanceof HTMLInputElement)) throw new Error('no file input');
     fireEvent.change(input, { target: { files: [new File(['a,b\n1,2\n'], 'rows.csv', { type: 'text/csv' })] } });
     await screen.findByText('rows.csv');
-    await waitFor(() => expect(button('Next step').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await waitFor(() => expect(server.count('POST /uploads')).toBe(1));
     const init = server.fetchMock.mock.calls.find(([url]) => String(url).endsWith('/uploads'))?.[1];
     const form = init?.body;
@@ -149,7 +113,7 @@ describe('Import wizard', () => {
   it('names the missing properties of a pipeline that cannot run and keeps the step closed', async () => {
     await open(['user']);
     fireEvent.click(screen.getByText('no brand'));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await screen.findByText('Pipeline data sources main cannot be run because of missing properties : Brand');
     const input = document.querySelector('input[type=file]');
     if (!(input instanceof HTMLInputElement)) throw new Error('no file input');
@@ -167,16 +131,14 @@ describe('Import wizard', () => {
       'POST /imports': () => ok({ jobId: 'j1', importId: 'i1' }),
     });
     fireEvent.click(screen.getByText('Country A'));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await screen.findByText('u-ok.csv');
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await waitFor(() => expect(document.querySelector('.gdb-wizard-step')?.getAttribute('data-step')).toBe('2'));
-    await waitFor(() => expect(button('Next step').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await screen.findByLabelText('Later');
     expect(screen.queryByLabelText('Repeat')).toBeNull();
-    await waitFor(() => expect(button('Next step').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     const question = await confirmation();
     expect(question.textContent).toContain('Do you want to run the pipeline : Country A');
     fireEvent.click(button('Yes', question));
@@ -216,12 +178,11 @@ describe('Import wizard', () => {
       },
     });
     fireEvent.click(screen.getByText('Country A'));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await screen.findByText('u-ok.csv');
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await waitFor(() => expect(document.querySelector('.gdb-wizard-step')?.getAttribute('data-step')).toBe('2'));
-    await waitFor(() => expect(button('Next step').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await screen.findByText('Cannot edit the import. An import is already running.');
     expect(button('Next step').hasAttribute('disabled')).toBe(true);
     fireEvent.click(button('Cancel the current import'));
@@ -290,12 +251,11 @@ describe('Import wizard', () => {
       },
     });
     fireEvent.click(screen.getByText('Country A'));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await screen.findByText('u-ok.csv');
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await waitFor(() => expect(document.querySelector('.gdb-wizard-step')?.getAttribute('data-step')).toBe('2'));
-    await waitFor(() => expect(button('Next step').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await screen.findByText('The next import is scheduled at 2026-12-04 06:30:00.');
     const repeat = screen.getByLabelText('Repeat');
     if (!(repeat instanceof HTMLInputElement)) throw new Error('no radio');
@@ -333,12 +293,11 @@ describe('Import wizard', () => {
         }),
     });
     fireEvent.click(screen.getByText('Country A'));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await screen.findByText('u-ok.csv');
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await waitFor(() => expect(document.querySelector('.gdb-wizard-step')?.getAttribute('data-step')).toBe('2'));
-    await waitFor(() => expect(button('Next step').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     const repeat = await screen.findByLabelText('Repeat');
     if (!(repeat instanceof HTMLInputElement)) throw new Error('no radio');
     expect(repeat.disabled).toBe(true);
@@ -363,12 +322,11 @@ describe('Import wizard', () => {
       'GET /imports/listAll': () => ok({ records: [], totalCount: 0 }),
     });
     fireEvent.click(screen.getByText('Master'));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await screen.findByText('u-ok.csv');
-    fireEvent.click(button('Next step'));
+    await nextStep();
     await waitFor(() => expect(document.querySelector('.gdb-wizard-step')?.getAttribute('data-step')).toBe('2'));
-    await waitFor(() => expect(button('Next step').hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('Next step'));
+    await nextStep();
     fireEvent.click(await screen.findByText('Country Pipelines of Master'));
     await screen.findByText('country b');
     expect(button('Run selected pipelines').disabled).toBe(true);
