@@ -1,5 +1,5 @@
 import '../../test/dom.ts';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App, ConfigProvider } from 'antd';
 import { describe, expect, it, vi } from 'vitest';
 import { Scheduler } from './Scheduler.tsx';
@@ -26,6 +26,34 @@ describe('Scheduler', () => {
     expect(screen.getByLabelText('Later')).toBeDefined();
     fireEvent.click(screen.getByLabelText('Repeat'));
     expect(onKind).toHaveBeenCalledWith('repeat');
+  });
+
+  it('finds a time by typing it, and Enter chooses it', async () => {
+    const onChange = vi.fn();
+    render(
+      <ConfigProvider theme={{ token: { motion: false } }}>
+        <App>
+          <Scheduler
+            form={{ ...DEFAULT_SCHEDULE, kind: 'scheduled' }}
+            roles={['user']}
+            disabled={false}
+            onChange={onChange}
+            onKind={() => {}}
+          />
+        </App>
+      </ConfigProvider>,
+    );
+    const time = screen.getByLabelText('Time');
+    fireEvent.mouseDown(time);
+    fireEvent.change(time, { target: { value: '06:3' } });
+    await waitFor(() =>
+      expect([...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].map((o) => o.title)).toEqual([
+        '06:30',
+        '06:35',
+      ]),
+    );
+    fireEvent.keyDown(time, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(onChange).toHaveBeenCalledWith(expect.objectContaining({ time: '06:30' })));
   });
 
   it('does not offer Repeat to the role user', () => {

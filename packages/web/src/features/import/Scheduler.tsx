@@ -22,6 +22,8 @@ export function Scheduler({ form, roles, disabled, onChange, onKind }: Scheduler
       aria-label="Time"
       placeholder="Time"
       style={{ width: 110 }}
+      // 288 five-minute steps: typing '06:3' narrows them to 06:30 and 06:35.
+      showSearch={{ optionFilterProp: 'label' }}
       disabled={disabled}
       value={form.time ?? undefined}
       onChange={(time: string) => set({ time })}
