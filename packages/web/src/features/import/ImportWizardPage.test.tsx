@@ -57,7 +57,7 @@ async function open(roles: string[], extra: Record<string, Handler> = {}) {
 }
 
 const names = () =>
-  [...document.querySelectorAll('.gdb-pipeline-picker .ant-list-item')].map(
+  [...document.querySelectorAll('.gdb-pipeline-picker [role=option]')].map(
     (li) => li.querySelector('.ant-typography')?.textContent,
   );
 
@@ -70,6 +70,22 @@ describe('Import wizard', () => {
     expect(screen.queryByText('v3')).toBeNull();
     expect(screen.queryAllByLabelText('locked')).toHaveLength(0);
     expect(button('Next step').hasAttribute('disabled')).toBe(true);
+  });
+
+  it('chooses a pipeline with the keyboard: one Tab stop, arrows move, Enter selects', async () => {
+    await open(['user']);
+    const options = screen.getAllByRole('option');
+    expect(options.map((o) => o.tabIndex)).toEqual([0, -1, -1, -1]);
+    const first = options[0] as HTMLElement;
+    first.focus();
+    fireEvent.keyDown(first, { key: 'ArrowDown' });
+    expect(document.activeElement?.textContent).toBe('Country A');
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'Enter' });
+    await waitFor(() => expect(screen.getByRole('option', { name: 'Country A' }).getAttribute('aria-selected')).toBe('true'));
+    expect(screen.getAllByRole('option').map((o) => o.tabIndex)).toEqual([-1, 0, -1, -1]);
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'End' });
+    expect(document.activeElement?.textContent).toBe('no brand');
+    expect(button('Next step').hasAttribute('disabled')).toBe(false);
   });
 
   it('shows versions and lock icons to a manager', async () => {
