@@ -1,8 +1,9 @@
 import { InboxOutlined } from '@ant-design/icons';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { FILE_SIZE_TIP, type LastList, MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
-import { App, Button, Card, List, Space, Switch, Typography, Upload } from 'antd';
+import { App, Button, Card, Space, Switch, Typography, Upload } from 'antd';
 import { formatLogDate } from '../../ui/LogView.tsx';
+import { PlainList } from '../../ui/PlainList.tsx';
 import { UploadStatusIcon } from './UploadStatusIcon.tsx';
 import { publishSources, uploadSources } from './wizard-rules.ts';
 
@@ -62,31 +63,28 @@ export function ChooseFilesStep({ pipeline, lists, chosen, onChoose, onToggle, m
             <Typography.Title level={5} style={{ marginTop: 12 }}>
               Last uploaded list
             </Typography.Title>
-            <List
-              size="small"
-              dataSource={last}
-              locale={{ emptyText: 'No upload yet.' }}
-              renderItem={(u) => (
-                <List.Item
-                  key={u._id}
-                  actions={[
-                    <Switch
-                      key="enabled"
-                      size="small"
-                      checked={u.enabled}
-                      aria-label={`Enable ${u.originalFilename ?? u._id}`}
-                      onChange={(on) => onToggle(u._id, on)}
-                    />,
-                  ]}
-                >
-                  <Space>
-                    <UploadStatusIcon status={u.status} />
-                    <span>{u.originalFilename ?? '[Unknown]'}</span>
-                    <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
-                  </Space>
-                </List.Item>
+            <PlainList
+              items={last}
+              keyOf={(u) => u._id}
+              label={`Last uploaded list of ${source.dataSubKind}`}
+              emptyText="No upload yet."
+              actions={(u) => (
+                <Switch
+                  size="small"
+                  checked={u.enabled}
+                  aria-label={`Enable ${u.originalFilename ?? u._id}`}
+                  onChange={(on) => onToggle(u._id, on)}
+                />
               )}
-            />
+            >
+              {(u) => (
+                <Space>
+                  <UploadStatusIcon status={u.status} />
+                  <span>{u.originalFilename ?? '[Unknown]'}</span>
+                  <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
+                </Space>
+              )}
+            </PlainList>
           </Card>
         );
       })}

@@ -1,8 +1,8 @@
 import { EditOutlined, LockOutlined } from '@ant-design/icons';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { localeLabel } from '@gdb/shared/reference/reference.schemas';
-import { Empty, Select, Space, Spin, Tag, Typography } from 'antd';
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { Select, Space, Spin, Tag, Typography } from 'antd';
+import { ListBox } from '../../ui/ListBox.tsx';
 import type { UserPipelines } from './api.ts';
 import { filterPipelines, type PipelineFilter, seesVersions } from './pipeline-filter.ts';
 
@@ -58,62 +58,27 @@ export function PipelineFilters({ data, filter, onFilter }: PipelineFiltersProps
 export function PipelinePicker({ data, loading, roles, filter, onFilter, selectedId, onSelect }: PipelinePickerProps) {
   const versions = seesVersions(roles);
   const list = filterPipelines(data?.pipelines ?? [], filter);
-  const optionRefs = useRef<(HTMLDivElement | null)[]>([]);
-  // One option takes the Tab stop: the selected one, else the first; arrows move between them.
-  const selectedIndex = list.findIndex((p) => p._id === selectedId);
-  const [active, setActive] = useState(0);
-  const tabStop = selectedIndex >= 0 ? selectedIndex : Math.min(active, Math.max(list.length - 1, 0));
-  const focus = (i: number) => {
-    const next = Math.max(0, Math.min(list.length - 1, i));
-    setActive(next);
-    optionRefs.current[next]?.focus();
-  };
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>, i: number, p: PipelineView) => {
-    const moves: Record<string, number> = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: list.length - 1 };
-    const to = moves[e.key];
-    if (to !== undefined) {
-      e.preventDefault();
-      focus(to);
-    } else if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      onSelect(p);
-    }
-  };
   return (
     <div className="gdb-pipeline-picker">
       <PipelineFilters data={data} filter={filter} onFilter={onFilter} />
       <Spin spinning={loading}>
-        {list.length === 0 ? (
-          <Empty
-            image={Empty.PRESENTED_IMAGE_SIMPLE}
-            description={loading ? 'Loading pipelines…' : 'No pipeline matches these filters.'}
-          />
-        ) : (
-          <div className="gdb-pipeline-list" role="listbox" aria-label="Pipelines">
-            {list.map((p, i) => (
-              <div
-                key={p._id}
-                ref={(el) => {
-                  optionRefs.current[i] = el;
-                }}
-                role="option"
-                tabIndex={i === tabStop ? 0 : -1}
-                aria-selected={p._id === selectedId}
-                className={p._id === selectedId ? 'gdb-pipeline-item gdb-pipeline-selected' : 'gdb-pipeline-item'}
-                onClick={() => onSelect(p)}
-                onKeyDown={(e) => onKeyDown(e, i, p)}
-                onFocus={() => setActive(i)}
-              >
-                <Space>
-                  <Typography.Text strong={p._id === selectedId}>{p.name}</Typography.Text>
-                  {p.isMaster && <Tag color="purple">master</Tag>}
-                  {versions && <Tag>v{p.version}</Tag>}
-                  {versions && (p.vLocked ? <LockOutlined aria-label="locked" /> : <EditOutlined aria-label="editable" />)}
-                </Space>
-              </div>
-            ))}
-          </div>
-        )}
+        <ListBox
+          items={list}
+          keyOf={(p) => p._id}
+          selectedKey={selectedId}
+          onSelect={onSelect}
+          label="Pipelines"
+          emptyText={loading ? 'Loading pipelines…' : 'No pipeline matches these filters.'}
+        >
+          {(p, selected) => (
+            <Space>
+              <Typography.Text strong={selected}>{p.name}</Typography.Text>
+              {p.isMaster && <Tag color="purple">master</Tag>}
+              {versions && <Tag>v{p.version}</Tag>}
+              {versions && (p.vLocked ? <LockOutlined aria-label="locked" /> : <EditOutlined aria-label="editable" />)}
+            </Space>
+          )}
+        </ListBox>
       </Spin>
     </div>
   );

@@ -1,7 +1,8 @@
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { LastList } from '@gdb/shared/uploads/upload.schemas';
-import { Card, Col, List, Row, Space, Typography } from 'antd';
+import { Card, Col, Row, Space, Typography } from 'antd';
 import { useState } from 'react';
+import { ListBox } from '../../ui/ListBox.tsx';
 import { formatLogDate, LiveLogView } from '../../ui/LogView.tsx';
 import { UploadStatusIcon } from './UploadStatusIcon.tsx';
 import { uploadSources } from './wizard-rules.ts';
@@ -30,25 +31,22 @@ export function SourceUploads({ kind, rows }: { kind: string; rows: UploadRow[] 
     <Card size="small" title={kind}>
       <Row gutter={16}>
         <Col span={9}>
-          <List
-            size="small"
-            dataSource={rows}
-            locale={{ emptyText: 'No upload yet.' }}
-            renderItem={(u) => (
-              <List.Item
-                key={u._id}
-                onClick={() => setSelected(u._id)}
-                style={{ cursor: 'pointer' }}
-                aria-selected={u._id === current}
-              >
-                <Space>
-                  <UploadStatusIcon status={u.status} />
-                  <Typography.Text strong={u._id === current}>{u.originalFilename ?? '[Unknown]'}</Typography.Text>
-                  <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
-                </Space>
-              </List.Item>
+          <ListBox
+            items={rows}
+            keyOf={(u) => u._id}
+            selectedKey={current}
+            onSelect={(u) => setSelected(u._id)}
+            label={`Uploads of ${kind}`}
+            emptyText="No upload yet."
+          >
+            {(u, chosen) => (
+              <Space>
+                <UploadStatusIcon status={u.status} />
+                <Typography.Text strong={chosen}>{u.originalFilename ?? '[Unknown]'}</Typography.Text>
+                <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
+              </Space>
             )}
-          />
+          </ListBox>
         </Col>
         <Col span={15}>
           <LiveLogView selection={current ? { uploadId: current } : null} maxHeight={300} showDataSubKind={false} />

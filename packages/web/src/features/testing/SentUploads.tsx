@@ -1,5 +1,6 @@
-import { List, Space, Tag, Typography } from 'antd';
+import { Space, Tag, Typography } from 'antd';
 import { formatLogDate, LiveLogView } from '../../ui/LogView.tsx';
+import { PlainList } from '../../ui/PlainList.tsx';
 import { useLiveUploads } from '../../ui/useLiveUploads.ts';
 import { UploadStatusIcon } from '../import/UploadStatusIcon.tsx';
 
@@ -9,21 +10,16 @@ export function SentUploads({ ids }: { ids: readonly string[] }) {
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
       {uploads.length > 0 && (
-        <List
-          size="small"
-          aria-label="Sent files"
-          dataSource={uploads}
-          renderItem={(u) => (
-            <List.Item key={u._id}>
-              <Space>
-                <UploadStatusIcon status={u.status} />
-                <Tag>{u.dataSubKind}</Tag>
-                <span>{u.originalFilename ?? '[Unknown]'}</span>
-                <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
-              </Space>
-            </List.Item>
+        <PlainList items={uploads} keyOf={(u) => u._id} label="Sent files" emptyText="">
+          {(u) => (
+            <Space>
+              <UploadStatusIcon status={u.status} />
+              <Tag>{u.dataSubKind}</Tag>
+              <span>{u.originalFilename ?? '[Unknown]'}</span>
+              <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
+            </Space>
           )}
-        />
+        </PlainList>
       )}
       <LiveLogView selection={ids.length ? { uploadId: ids } : null} />
     </Space>
