@@ -148,7 +148,11 @@ describe('an import, as a user makes it', () => {
     await waitForPage(page, '/export/index');
     await page.getByLabel('Pipelines').getByText(COUNTRY_PIPELINE, { exact: true }).click();
     const outputs = page.locator('.gdb-export-files[data-title="Output files"]');
-    const outputRow = outputs.locator('tbody tr').filter({ hasText: 'dealers' }).first();
+    // The Kind cell names the data sink (the store sink's file name holds 'Dealers' too).
+    const outputRow = outputs
+      .locator('tbody tr')
+      .filter({ has: page.getByRole('cell', { name: 'dealers', exact: true }) })
+      .first();
     await outputRow.waitFor();
     await outputRow.getByRole('checkbox').check();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
