@@ -119,8 +119,8 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
       const bytes = await deps.files.get(row.file_key);
       const outcome = await deps.parser.parse({ bytes, group: source.contentType, dataModel });
       for (const p of outcome.problems) say('error', p.message);
-      if (outcome.status === 'valid' && outcome.rowsJson !== null) {
-        const rowsKey = await deps.files.put(Buffer.from(outcome.rowsJson));
+      if (outcome.status === 'valid' && outcome.rowsBytes !== null) {
+        const rowsKey = await deps.files.put(outcome.rowsBytes);
         await repo.update(id, { status: 'valid', row_count: outcome.rowCount, rows_key: rowsKey });
         say('success', outcome.summary);
       } else {

@@ -25,6 +25,18 @@ export interface ParseOutcome {
   summary: string;
 }
 
+/** A parse's outcome as the pool answers it: the rows as the UTF-8 bytes of their JSON text. */
+export type PooledOutcome = Omit<ParseOutcome, 'rowsJson'> & {
+  /** The rows as UTF-8 bytes of JSON, for valid files (the worker hands their buffer over, no copy). */
+  rowsBytes: Uint8Array | null;
+};
+
+/** The outcome as a worker posts it back. */
+export function pooled(outcome: ParseOutcome): PooledOutcome {
+  const { rowsJson, ...rest } = outcome;
+  return { ...rest, rowsBytes: rowsJson === null ? null : new TextEncoder().encode(rowsJson) };
+}
+
 /** An outcome refusing the whole file with one message. */
 export function invalid(format: DetectedFormat, message: string): ParseOutcome {
   return {

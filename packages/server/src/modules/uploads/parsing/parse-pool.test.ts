@@ -9,6 +9,10 @@ describe('parse pool', () => {
     const out = await pool.parse({ bytes: enc('a,b\n1,2\n3,4\n'), group: 'csv', dataModel: null });
     expect(out.status).toBe('valid');
     expect(out.rowCount).toBe(2);
+    expect(JSON.parse(new TextDecoder().decode(out.rowsBytes ?? new Uint8Array()))).toEqual([
+      { a: '1', b: '2' },
+      { a: '3', b: '4' },
+    ]);
   });
 
   it('leaves the caller its bytes, and parses the next files in the worker it booted meanwhile', async () => {

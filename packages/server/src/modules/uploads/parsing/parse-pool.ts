@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { invalid, type ParseOutcome, type ParseRequest } from './parse-file.ts';
+import { invalid, type ParseRequest, type PooledOutcome, pooled } from './parse-file.ts';
 
 export interface PoolOptions {
   /** Files parsed at once (default: cores − 1, at least 1). */
@@ -32,11 +32,13 @@ interface Started {
   onEnd?: (ended: Ended) => void;
 }
 
-function failure(ended: Ended): ParseOutcome {
-  if (!('error' in ended)) return invalid('binary', `The file cannot be read (parser exited with code ${ended.code}).`);
+function failure(ended: Ended): PooledOutcome {
+  if (!('error' in ended)) return pooled(invalid('binary', `The file cannot be read (parser exited with code ${ended.code}).`));
   const { error } = ended;
   const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY' || /heap|memory/i.test(error.message);
-  return invalid('binary', memory ? 'The file needs too much memory to read.' : `The file cannot be read: ${error.message}`);
+  return pooled(
+    invalid('binary', memory ? 'The file needs too much memory to read.' : `The file cannot be read: ${error.message}`),
+  );
 }
 
 /**
@@ -97,20 +99,20 @@ export function createParsePool(options: PoolOptions = {}) {
     spare.worker.unref();
   }
 
-  function runOne(request: ParseRequest): Promise<ParseOutcome> {
+  function runOne(request: ParseRequest): Promise<PooledOutcome> {
     return new Promise((resolve) => {
       const started = take();
       const { worker } = started;
       let settled = false;
-      const finish = (outcome: ParseOutcome) => {
+      const finish = (outcome: PooledOutcome) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         void worker.terminate();
         resolve(outcome);
       };
-      const timer = setTimeout(() => finish(invalid('binary', 'The file took too long to read.')), timeoutMs);
-      worker.once('message', (outcome: ParseOutcome) => finish(outcome));
+      const timer = setTimeout(() => finish(pooled(invalid('binary', 'The file took too long to read.'))), timeoutMs);
+      worker.once('message', (outcome: PooledOutcome) => finish(outcome));
       started.onEnd = (ended) => finish(failure(ended));
       // A copy: the caller keeps its bytes (a Buffer's slice() would share them, and transfer them).
       const bytes = new Uint8Array(request.bytes);
@@ -120,7 +122,7 @@ export function createParsePool(options: PoolOptions = {}) {
 
   return {
     /** Parses one file; always answers an outcome, invalid when the parse failed or hit a limit. */
-    async parse(request: ParseRequest): Promise<ParseOutcome> {
+    async parse(request: ParseRequest): Promise<PooledOutcome> {
       const release = await slot();
       try {
         return await runOne(request);

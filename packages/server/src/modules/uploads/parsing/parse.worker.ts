@@ -1,7 +1,10 @@
 import { parentPort } from 'node:worker_threads';
-import { type ParseRequest, parseFile } from './parse-file.ts';
+import { type ParseRequest, parseFile, pooled } from './parse-file.ts';
 
 // One request per worker: the pool starts a fresh worker for every file and ends it after.
+// The rows go back as bytes whose buffer is handed over, not as text copied to the server's thread.
 parentPort?.once('message', (request: ParseRequest) => {
-  parentPort?.postMessage(parseFile(request));
+  const answer = pooled(parseFile(request));
+  const buffer = answer.rowsBytes?.buffer;
+  parentPort?.postMessage(answer, buffer instanceof ArrayBuffer ? [buffer] : []);
 });
