@@ -67,6 +67,12 @@ describe('output files', () => {
     for (const rows of cases) expect(csv(rows)).toBe(reference(rows));
   });
 
+  it('lists every field of the rows once, in the order they first appear', () => {
+    const rows = [{ a: 1, b: 2 }, { a: 3, b: 4 }, { b: 5, a: 6 }, { c: 7 }, {}, { a: 8, b: 9 }, { d: 0, a: 1 }];
+    expect(columnsOf(rows)).toEqual(['a', 'b', 'c', 'd']);
+    expect(columnsOf([])).toEqual([]);
+  });
+
   it('writes JSON as the rows themselves', () => {
     const file = writeSinkFile(rows, { name: 'out', format: 'JSON' });
     expect(file.extension).toBe('.json');

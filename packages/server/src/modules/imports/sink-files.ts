@@ -22,8 +22,21 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Every field name of the rows, in the order they first appear. */
 export function columnsOf(rows: readonly Record<string, unknown>[]): string[] {
   const seen = new Set<string>();
-  for (const row of rows) for (const key of Object.keys(row)) seen.add(key);
+  // Rows mostly have the fields of the row before, in the same order: those add nothing new.
+  let previous: string[] = [];
+  for (const row of rows) {
+    const keys = Object.keys(row);
+    if (sameKeys(keys, previous)) continue;
+    for (const key of keys) seen.add(key);
+    previous = keys;
+  }
   return [...seen];
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A cell as text or number: nested values as JSON, missing ones empty. */
