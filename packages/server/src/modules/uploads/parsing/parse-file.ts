@@ -1,11 +1,12 @@
 import { MIME_GROUPS, type MimeGroup } from '@gdb/shared/reference/mimetypes';
-import { checkRows, type Problem } from './check-rows.ts';
+import { type CheckResult, checkRows, type Problem } from './check-rows.ts';
 import { type DetectedFormat, detectFormat, formatsOf } from './detect.ts';
 import { DEFAULT_LIMITS, ParseError, type ParseLimits } from './limits.ts';
 import { parseExcel } from './parse-excel.ts';
-import { decodeText, messageOf, parseCsv, parseJson, parseXml, type Row } from './parse-text.ts';
+import { type CsvRead, decodeText, messageOf, parseCsv, parseJson, parseXml, type Row, readCsv } from './parse-text.ts';
 
 export interface ParseRequest {
+  kind?: 'file';
   bytes: Uint8Array;
   /** The content type group of the data source (csv, excel, xml, json). */
   group: MimeGroup;
@@ -66,6 +67,25 @@ function readRows(bytes: Uint8Array, format: DetectedFormat, limits: ParseLimits
   }
 }
 
+/** The message of a file the parser gave up on. */
+function failureMessage(error: unknown): string {
+  if (error instanceof ParseError) return error.message;
+  if (error instanceof RangeError) return 'The file is too complex to read.';
+  return `The file cannot be read: ${messageOf(error)}`;
+}
+
+function checkOf(rows: Row[], dataModel: Record<string, unknown> | null, coerce: boolean, limits: ParseLimits): CheckResult {
+  return dataModel
+    ? checkRows(rows, dataModel, { coerce, maxProblems: limits.maxProblems })
+    : { invalidRows: 0, problems: [], problemCount: 0 };
+}
+
+function summaryOf(rowCount: number, check: CheckResult): string {
+  if (check.invalidRows === 0) return `${rowCount} rows read, all valid.`;
+  const listed = check.problemCount > check.problems.length ? `, the first ${check.problems.length} listed` : '';
+  return `${rowCount} rows read, ${check.invalidRows} invalid (${check.problemCount} problems${listed}).`;
+}
+
 /** Detects, parses and checks one uploaded file; never throws for a bad file, it answers invalid. */
 export function parseFile(request: ParseRequest): ParseOutcome {
   const limits = { ...DEFAULT_LIMITS, ...request.limits };
@@ -79,21 +99,11 @@ export function parseFile(request: ParseRequest): ParseOutcome {
   try {
     rows = readRows(request.bytes, format, limits);
   } catch (error) {
-    if (error instanceof ParseError) return invalid(format, error.message);
-    if (error instanceof RangeError) return invalid(format, 'The file is too complex to read.');
-    return invalid(format, `The file cannot be read: ${messageOf(error)}`);
+    return invalid(format, failureMessage(error));
   }
   if (rows.length === 0) return invalid(format, 'The file has no rows.');
-  const check = request.dataModel
-    ? checkRows(rows, request.dataModel, { coerce: format !== 'json', maxProblems: limits.maxProblems })
-    : { invalidRows: 0, problems: [], problemCount: 0 };
+  const check = checkOf(rows, request.dataModel, format !== 'json', limits);
   const status = check.invalidRows === 0 ? 'valid' : 'invalid';
-  const summary =
-    status === 'valid'
-      ? `${rows.length} rows read, all valid.`
-      : `${rows.length} rows read, ${check.invalidRows} invalid (${check.problemCount} problems${
-          check.problemCount > check.problems.length ? `, the first ${check.problems.length} listed` : ''
-        }).`;
   return {
     status,
     format,
@@ -101,6 +111,104 @@ export function parseFile(request: ParseRequest): ParseOutcome {
     rowsJson: status === 'valid' ? JSON.stringify(rows) : null,
     problems: check.problems,
     problemCount: check.problemCount,
-    summary,
+    summary: summaryOf(rows.length, check),
+  };
+}
+
+// ── a large CSV file in slices, one worker each ──
+
+/** One slice of a CSV file (its header line and a run of whole records), parsed in a worker of its own. */
+export interface CsvPartRequest {
+  kind: 'csv-part';
+  bytes: Uint8Array;
+  dataModel: Record<string, unknown> | null;
+  limits?: Partial<ParseLimits>;
+}
+
+/** A slice's rows and problems, numbered within the slice, for the pool to join. */
+export interface PartOutcome extends CheckResult {
+  kind: 'csv-part';
+  rowCount: number;
+  /** The slice's rows as UTF-8 bytes of a JSON array, when every one of them is valid. */
+  rowsBytes: Uint8Array | null;
+  /** The slice could not be read (a limit, a bad header): the whole file is parsed again for its message. */
+  fatal: boolean;
+  delimiter: string;
+  linebreak: string;
+  quoteErrors: boolean;
+}
+
+/** Parses and checks one slice; the pool joins the slices or, when they disagree, parses the whole file. */
+export function parseCsvPart(request: CsvPartRequest): PartOutcome {
+  const limits = { ...DEFAULT_LIMITS, ...request.limits };
+  const none = { kind: 'csv-part' as const, rowCount: 0, rowsBytes: null, invalidRows: 0, problems: [], problemCount: 0 };
+  let read: CsvRead;
+  try {
+    read = readCsv(decodeText(request.bytes), limits);
+  } catch {
+    return { ...none, fatal: true, delimiter: '', linebreak: '', quoteErrors: false };
+  }
+  const { rows, delimiter, linebreak, quoteErrors } = read;
+  // A cut inside quoted text shows as an unclosed quote: the whole file is parsed instead.
+  if (quoteErrors) return { ...none, fatal: false, delimiter, linebreak, quoteErrors };
+  const check = checkOf(rows, request.dataModel, true, limits);
+  const rowsBytes = check.invalidRows === 0 ? new TextEncoder().encode(JSON.stringify(rows)) : null;
+  return { ...check, kind: 'csv-part', rowCount: rows.length, rowsBytes, fatal: false, delimiter, linebreak, quoteErrors };
+}
+
+/** JSON arrays given as UTF-8 bytes, joined into one array without parsing them. */
+function joinArrays(arrays: readonly Uint8Array[]): Uint8Array {
+  const inner = arrays.map((a) => a.subarray(1, a.length - 1)).filter((a) => a.length > 0);
+  const joined = new Uint8Array(2 + inner.reduce((n, a) => n + a.length, 0) + Math.max(0, inner.length - 1));
+  joined[0] = 0x5b;
+  let at = 1;
+  inner.forEach((a, i) => {
+    if (i > 0) joined[at++] = 0x2c;
+    joined.set(a, at);
+    at += a.length;
+  });
+  joined[at] = 0x5d;
+  return joined;
+}
+
+/**
+ * The outcome of a file from its slices, as parsing it whole would answer it; null when the slices
+ * cannot stand for the whole file (one unreadable or over a limit, a cut inside quotes, slices
+ * reading a different delimiter or line break, more rows than allowed): then the whole file is parsed.
+ */
+export function joinCsvParts(parts: readonly PartOutcome[], limits: Partial<ParseLimits> = {}): PooledOutcome | null {
+  const { maxRows, maxProblems } = { ...DEFAULT_LIMITS, ...limits };
+  const [first] = parts;
+  if (!first) return null;
+  const agree = parts.every(
+    (p) => !p.fatal && !p.quoteErrors && p.delimiter === first.delimiter && p.linebreak === first.linebreak,
+  );
+  const rowCount = parts.reduce((n, p) => n + p.rowCount, 0);
+  if (!agree || rowCount > maxRows) return null;
+  if (rowCount === 0) return pooled(invalid('text', 'The file has no rows.'));
+  const problems: Problem[] = [];
+  let offset = 0;
+  for (const part of parts) {
+    for (const p of part.problems) {
+      if (problems.length >= maxProblems) break;
+      const row = (p.row ?? 0) + offset;
+      problems.push({ row, message: p.message.replace(/^Row \d+/, `Row ${row}`) });
+    }
+    offset += part.rowCount;
+  }
+  const check: CheckResult = {
+    invalidRows: parts.reduce((n, p) => n + p.invalidRows, 0),
+    problems,
+    problemCount: parts.reduce((n, p) => n + p.problemCount, 0),
+  };
+  const valid = check.invalidRows === 0;
+  return {
+    status: valid ? 'valid' : 'invalid',
+    format: 'text',
+    rowCount,
+    rowsBytes: valid ? joinArrays(parts.map((p) => p.rowsBytes ?? new Uint8Array([0x5b, 0x5d]))) : null,
+    problems,
+    problemCount: check.problemCount,
+    summary: summaryOf(rowCount, check),
   };
 }

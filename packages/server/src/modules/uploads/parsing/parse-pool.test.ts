@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type PooledOutcome, parseFile, pooled } from './parse-file.ts';
 import { createParsePool } from './parse-pool.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -42,5 +43,68 @@ describe('parse pool', () => {
     const out = await pool.parse({ bytes: enc(big), group: 'csv', dataModel: null });
     expect(out.status).toBe('invalid');
     expect(out.summary).toBe('The file took too long to read.');
+  });
+
+  describe('a large CSV file in slices', () => {
+    const model = {
+      type: 'object',
+      required: ['code', 'qty'],
+      properties: { code: { type: 'string', pattern: '^[A-Z]{2}$' }, qty: { type: 'integer' }, note: { type: 'string' } },
+    };
+    // Every file counts as large here, and is cut into three slices, one worker each.
+    const pool = createParsePool({ concurrency: 1, csvSlices: 3, sliceFromBytes: 0 });
+    const whole = (text: string) => pooled(parseFile({ bytes: enc(text), group: 'csv', dataModel: model }));
+    const rowsOf = (out: PooledOutcome) => JSON.parse(new TextDecoder().decode(out.rowsBytes ?? enc('null')));
+    const records = (n: number, row: (i: number) => string) => Array.from({ length: n }, (_, i) => row(i)).join('');
+
+    it('answers what parsing the file whole answers, the rows typed and in order', async () => {
+      const text = `code;qty;note\n${records(300, (i) => `AB;${i};"n ${i}; ""q""\nnext"\n`)}`;
+      const out = await pool.parse({ bytes: enc(text), group: 'csv', dataModel: model });
+      expect(out.status).toBe('valid');
+      expect(out.rowCount).toBe(300);
+      expect(rowsOf(out)).toEqual(rowsOf(whole(text)));
+      expect(rowsOf(out)[299]).toEqual({ code: 'AB', qty: 299, note: 'n 299; "q"\nnext' });
+      expect(out.summary).toBe('300 rows read, all valid.');
+      expect(pool.counts().sliced).toBe(1);
+    });
+
+    it('numbers the problems of later slices from the start of the file, at most maxProblems of them', async () => {
+      const text = `code,qty\n${records(600, (i) => (i % 50 === 49 ? `x${i},${i}\n` : `AB,${i}\n`))}`;
+      const out = await pool.parse({ bytes: enc(text), group: 'csv', dataModel: model, limits: { maxProblems: 5 } });
+      const expected = pooled(parseFile({ bytes: enc(text), group: 'csv', dataModel: model, limits: { maxProblems: 5 } }));
+      expect(out).toEqual(expected);
+      const all = await pool.parse({ bytes: enc(text), group: 'csv', dataModel: model });
+      expect(all.problems.map((p) => p.row)).toEqual(Array.from({ length: 12 }, (_, k) => 50 * k + 50));
+      expect(all.problems.at(-1)?.message).toBe('Row 600: code must match pattern "^[A-Z]{2}$"');
+      expect(all.summary).toBe('600 rows read, 12 invalid (12 problems).');
+    });
+
+    it('parses the file whole when the slices cannot stand for it', async () => {
+      const before = pool.counts();
+      // A quote a slice sees opened and never closed; more rows than allowed; an over-long cell.
+      const cases: Array<[string, { maxRows?: number; maxCellChars?: number }]> = [
+        [`code,qty,note\n${records(90, (i) => `AB,${i},x\n`)}AB,1,"unclosed\n${records(90, (i) => `AB,${i},y\n`)}`, {}],
+        [`code,qty\n${records(100, (i) => `AB,${i}\n`)}`, { maxRows: 99 }],
+        [`code,qty,note\n${records(100, (i) => `AB,${i},${i === 80 ? 'long'.repeat(10) : 'x'}\n`)}`, { maxCellChars: 20 }],
+      ];
+      for (const [text, limits] of cases) {
+        const out = await pool.parse({ bytes: enc(text), group: 'csv', dataModel: model, limits });
+        expect(out).toEqual(pooled(parseFile({ bytes: enc(text), group: 'csv', dataModel: model, limits })));
+      }
+      const over = await pool.parse({
+        bytes: enc(`code,qty\n${records(100, (i) => `AB,${i}\n`)}`),
+        group: 'csv',
+        dataModel: model,
+        limits: { maxRows: 99 },
+      });
+      expect(over.summary).toBe('The file has more than 99 rows.');
+      expect(pool.counts()).toEqual({ files: before.files + 4, sliced: before.sliced });
+    });
+
+    it('leaves files that are not CSV text to the whole-file parse', async () => {
+      const out = await pool.parse({ bytes: enc('[{"code":"AB","qty":1}]'), group: 'csv', dataModel: model });
+      expect(out.status).toBe('invalid');
+      expect(out.summary).toBe("The file content does not match the data source's type (.csv, .txt expected).");
+    });
   });
 });

@@ -3,7 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { invalid, type ParseRequest, type PooledOutcome, pooled } from './parse-file.ts';
+import { detectFormat } from './detect.ts';
+import {
+  type CsvPartRequest,
+  invalid,
+  joinCsvParts,
+  type ParseRequest,
+  type PartOutcome,
+  type PooledOutcome,
+  pooled,
+} from './parse-file.ts';
+import { splitCsv } from './split-csv.ts';
 
 export interface PoolOptions {
   /** Files parsed at once (default: cores − 1, at least 1). */
@@ -11,7 +21,14 @@ export interface PoolOptions {
   /** Heap a parse may use, in MiB. */
   maxMemoryMb?: number;
   timeoutMs?: number;
+  /** Slices a large CSV file is cut into, each parsed and checked in a worker of its own (default: cores, at most 2). */
+  csvSlices?: number;
+  /** Smallest CSV file cut into slices, in bytes. */
+  sliceFromBytes?: number;
 }
+
+/** CSV files from this size on are parsed in slices when there is more than one core. */
+const SLICE_FROM_BYTES = 4 * 1024 * 1024;
 
 // The worker loads TypeScript through tsx, whether or not the parent runs under it.
 const BOOTSTRAP = `
@@ -43,16 +60,22 @@ function failure(ended: Ended): PooledOutcome {
 
 /**
  * Parses files in worker threads with a memory cap and a time limit, a few at a time. Every file
- * gets a fresh worker, ended after it answers. Booting one (TypeScript loader, parsers) costs most
- * of a second, so once the pool has parsed a file it keeps the next worker booted and idle.
+ * gets a fresh worker, ended after it answers; a large CSV file is cut into slices of whole records
+ * parsed side by side, one worker each, and joined (or parsed whole when the slices disagree).
+ * Booting a worker (TypeScript loader, parsers) costs most of a second, so once the pool has parsed
+ * a file it keeps the workers for the next one booted and idle.
  */
 export function createParsePool(options: PoolOptions = {}) {
   const concurrency = options.concurrency ?? Math.max(1, os.availableParallelism() - 1);
   const maxMemoryMb = options.maxMemoryMb ?? 1024;
   const timeoutMs = options.timeoutMs ?? 120_000;
+  const csvSlices = options.csvSlices ?? Math.min(2, os.availableParallelism());
+  const sliceFromBytes = options.sliceFromBytes ?? SLICE_FROM_BYTES;
   let running = 0;
   const waiting: Array<() => void> = [];
-  let spare: Started | undefined;
+  const spares: Started[] = [];
+  /** Files parsed, and how many of them in slices. */
+  const counts = { files: 0, sliced: 0 };
 
   async function slot(): Promise<() => void> {
     if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
@@ -81,30 +104,34 @@ export function createParsePool(options: PoolOptions = {}) {
     return started;
   }
 
-  /** The booted spare when it is still alive, else a new worker. */
+  /** A booted spare when one is still alive, else a new worker. */
   function take(): Started {
-    const taken = spare;
-    spare = undefined;
-    if (taken && !taken.ended) {
+    for (let taken = spares.shift(); taken; taken = spares.shift()) {
+      if (taken.ended) continue;
       taken.worker.ref();
       return taken;
     }
     return start();
   }
 
-  /** Boots the worker for the next file, once nothing is parsing; an idle spare does not keep the process alive. */
-  function prepareSpare(): void {
-    if (spare || running > 0) return;
-    spare = start();
-    spare.worker.unref();
+  /** Boots the workers for the next file, once nothing is parsing; idle spares do not keep the process alive. */
+  function prepareSpares(): void {
+    if (running > 0) return;
+    while (spares.length < Math.max(1, csvSlices)) {
+      const spare = start();
+      spare.worker.unref();
+      spares.push(spare);
+    }
   }
 
-  function runOne(request: ParseRequest): Promise<PooledOutcome> {
+  function runOne(request: ParseRequest): Promise<PooledOutcome>;
+  function runOne(request: CsvPartRequest): Promise<PartOutcome | PooledOutcome>;
+  function runOne(request: ParseRequest | CsvPartRequest): Promise<PartOutcome | PooledOutcome> {
     return new Promise((resolve) => {
       const started = take();
       const { worker } = started;
       let settled = false;
-      const finish = (outcome: PooledOutcome) => {
+      const finish = (outcome: PartOutcome | PooledOutcome) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -112,7 +139,7 @@ export function createParsePool(options: PoolOptions = {}) {
         resolve(outcome);
       };
       const timer = setTimeout(() => finish(pooled(invalid('binary', 'The file took too long to read.'))), timeoutMs);
-      worker.once('message', (outcome: PooledOutcome) => finish(outcome));
+      worker.once('message', (outcome: PartOutcome | PooledOutcome) => finish(outcome));
       started.onEnd = (ended) => finish(failure(ended));
       // A copy: the caller keeps its bytes (a Buffer's slice() would share them, and transfer them).
       const bytes = new Uint8Array(request.bytes);
@@ -120,16 +147,39 @@ export function createParsePool(options: PoolOptions = {}) {
     });
   }
 
+  /** A large CSV file parsed in slices; null when it is not one, or its slices cannot stand for it. */
+  async function inSlices(request: ParseRequest): Promise<PooledOutcome | null> {
+    const { bytes } = request;
+    if (csvSlices < 2 || request.group !== 'csv' || bytes.length < sliceFromBytes || detectFormat(bytes) !== 'text') return null;
+    const slices = splitCsv(bytes, csvSlices);
+    if (!slices) return null;
+    const answers = await Promise.all(
+      slices.map((slice) => runOne({ kind: 'csv-part', bytes: slice, dataModel: request.dataModel, limits: request.limits })),
+    );
+    // A slice over the memory cap or the time limit: the whole file would be too.
+    const failed = answers.find((a): a is PooledOutcome => !('kind' in a));
+    if (failed) return failed;
+    const joined = joinCsvParts(answers as PartOutcome[], request.limits);
+    if (joined) counts.sliced++;
+    return joined;
+  }
+
   return {
     /** Parses one file; always answers an outcome, invalid when the parse failed or hit a limit. */
     async parse(request: ParseRequest): Promise<PooledOutcome> {
       const release = await slot();
+      counts.files++;
       try {
-        return await runOne(request);
+        return (await inSlices(request)) ?? (await runOne(request));
       } finally {
         release();
-        prepareSpare();
+        prepareSpares();
       }
+    },
+
+    /** Files parsed so far, and how many of them were parsed in slices. */
+    counts(): Readonly<typeof counts> {
+      return { ...counts };
     },
   };
 }

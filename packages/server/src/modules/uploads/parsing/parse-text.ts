@@ -25,8 +25,18 @@ function checkRow(row: Row, index: number, limits: ParseLimits): void {
   }
 }
 
+/** Rows read from CSV text, with the delimiter used and whether quotes were left unbalanced. */
+export interface CsvRead {
+  rows: Row[];
+  delimiter: string;
+  /** The line break papaparse took from the start of the text. */
+  linebreak: string;
+  /** A quoted field was not closed, or a quote stood where none may (papaparse's "Quotes" errors). */
+  quoteErrors: boolean;
+}
+
 /** CSV with a header line; the delimiter (comma, semicolon, tab or pipe) is detected. */
-export function parseCsv(text: string, limits: ParseLimits): Row[] {
+export function readCsv(text: string, limits: ParseLimits): CsvRead {
   const result = Papa.parse<Row>(text, {
     header: true,
     skipEmptyLines: 'greedy',
@@ -46,7 +56,17 @@ export function parseCsv(text: string, limits: ParseLimits): Row[] {
   result.data.forEach((row, i) => {
     checkRow(row, i, limits);
   });
-  return result.data;
+  return {
+    rows: result.data,
+    delimiter: result.meta.delimiter,
+    linebreak: result.meta.linebreak,
+    quoteErrors: result.errors.some((e) => e.type === 'Quotes'),
+  };
+}
+
+/** CSV with a header line, as rows. */
+export function parseCsv(text: string, limits: ParseLimits): Row[] {
+  return readCsv(text, limits).rows;
 }
 
 /** The depth of nested arrays and objects, measured without recursion. */
