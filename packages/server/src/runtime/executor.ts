@@ -26,6 +26,8 @@ export interface RawAnswer {
   /** JSON text of ctx.output (or of the SDK function's result). */
   output: string;
   error: string;
+  /** Output ports answered as column tables (runs asked with `tables`). */
+  tables: string[];
   /** Whether a failed run failed in its code or in writing its answer. */
   failure: 'code' | 'output';
   /** JSON text of the final rt_context. */
@@ -38,6 +40,7 @@ const answerSchema = z.object({
   output: z.string(),
   error: z.string(),
   failure: z.enum(['code', 'output']).catch('code'),
+  tables: z.array(z.string()).max(10_000).catch([]),
   rtContext: z.string(),
   logs: z.array(z.object({ level: z.string(), message: z.string(), date: z.string() })),
 });
@@ -73,6 +76,7 @@ function readAnswer(value: unknown, limits: RunLimits): RawAnswer {
   return {
     ok: a.ok,
     output: a.output,
+    tables: a.tables,
     error: a.error.slice(0, 10_000),
     failure: a.failure,
     rtContext: a.rtContext,
@@ -122,7 +126,7 @@ function stillHealthy(lease: Lease): boolean {
 export async function execute(
   pool: IsolatePool,
   program: Program,
-  args: { input: string; rtContext: string; check: boolean },
+  args: { input: string; rtContext: string; check: boolean; tables: boolean },
   limits: RunLimits,
   signal?: AbortSignal,
 ): Promise<RawAnswer> {
@@ -147,6 +151,7 @@ export async function execute(
     await script.run(context, { timeout: remaining() });
     const options = JSON.stringify({
       check: args.check,
+      tables: args.tables,
       maxOutputChars: limits.maxOutputChars,
       maxLogEntries: limits.maxLogEntries,
       maxLogChars: limits.maxLogChars,

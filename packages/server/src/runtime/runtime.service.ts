@@ -21,6 +21,12 @@ export interface ComponentRunRequest {
   rtContextJson?: string;
   /** Check port values against their data models (default true). */
   checkPorts?: boolean;
+  /**
+   * Rows travel as tables (uploads/row-tables.ts): each value of the input is a list of tables the
+   * sandbox turns into one array of rows, and an output port holding rows that share their fields
+   * comes back as a column table, named in `outputTables`.
+   */
+  tables?: boolean;
   /** Limits of this run; the configured test-run limits fill what is not given. */
   limits?: Partial<RunLimits>;
   /** Aborting it cancels the run at once and frees its isolate. */
@@ -30,6 +36,8 @@ export interface ComponentRunRequest {
 export interface ComponentRunOutcome {
   /** JSON text of ctx.output: an object with a value for each output port that produced one. */
   outputJson: string;
+  /** Output ports whose value in `outputJson` is a column table (runs asked with `tables`). */
+  outputTables: string[];
   /** JSON text of the final ctx.rt_context. */
   rtContextJson: string;
   logs: RunLogEntry[];
@@ -143,13 +151,19 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
     const answer = await execute(
       pool,
       built,
-      { input: request.inputJson, rtContext: request.rtContextJson ?? '{}', check: request.checkPorts !== false },
+      {
+        input: request.inputJson,
+        rtContext: request.rtContextJson ?? '{}',
+        check: request.checkPorts !== false,
+        tables: request.tables === true,
+      },
       limitsOf(request.limits),
       request.signal,
     );
     if (!answer.ok) throw new RunFailure(answer.failure, answer.error, { logs: answer.logs });
     return {
       outputJson: answer.output,
+      outputTables: answer.tables,
       rtContextJson: answer.rtContext,
       logs: answer.logs,
       durationMs: performance.now() - started,
@@ -176,7 +190,7 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
     const answer = await execute(
       pool,
       await built,
-      { input: argsJson, rtContext: 'null', check: false },
+      { input: argsJson, rtContext: 'null', check: false, tables: false },
       limitsOf(opts.limits),
       opts.signal,
     );

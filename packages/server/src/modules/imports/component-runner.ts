@@ -7,6 +7,8 @@ export interface ComponentRunRequest {
   inputJson: string;
   /** JSON text of ctx.rt_context. */
   rtContextJson?: string;
+  /** Rows travel as tables both ways (see uploads/row-tables.ts and the runtime's `tables`). */
+  tables?: boolean;
   /** Limits of this run: isolate heap and wall-clock time. */
   limits?: { memoryMiB?: number; timeoutMs?: number };
   signal?: AbortSignal;
@@ -15,6 +17,8 @@ export interface ComponentRunRequest {
 export interface ComponentRunAnswer {
   /** JSON text of ctx.output: a value for each output port that produced one. */
   outputJson: string;
+  /** Output ports whose value is a column table (runs asked with `tables`). */
+  outputTables?: string[];
   logs: RunLogEntry[];
 }
 

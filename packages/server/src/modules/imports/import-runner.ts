@@ -10,13 +10,14 @@ import { newId } from '../../platform/ids.ts';
 import { DataStoreError, type DataStoreTarget, type DatastoreService } from '../datastore/datastore.service.ts';
 import type { LogLine, LogsService } from '../logs/logs.service.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
+import { asColumnTable, type ColumnTable, rowsOfTable, tableLength } from '../uploads/row-tables.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import { type ComponentRunner, logsOfFailure } from './component-runner.ts';
 import { type ImportRow, importsRepo, type JobRow, jobsRepo, leasesRepo } from './imports.repo.ts';
 import type { JobQueue } from './job-queue.ts';
 import { RunStepError } from './run-errors.ts';
 import { gatherInputs } from './run-inputs.ts';
-import { sinkFileName, tableRows, writeSinkFile } from './sink-files.ts';
+import { sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
 
 /** Runs of one import (the first and the restarts on error). */
 export const MAX_ATTEMPTS = 3;
@@ -55,6 +56,17 @@ function isUniqueViolation(error: unknown): boolean {
 function reasonOf(signal: AbortSignal): StopReason {
   const r: unknown = signal.reason;
   return r === 'shutdown' || r === 'lost' ? r : 'stop';
+}
+
+/** The output ports the sandbox answered as column tables, each checked: its answer is not trusted. */
+function columnTablesOf(output: Record<string, unknown>, names: readonly string[]): Map<string, ColumnTable> {
+  const tables = new Map<string, ColumnTable>();
+  for (const name of names) {
+    const table = Object.hasOwn(output, name) ? asColumnTable(output[name]) : null;
+    if (!table) throw new RunStepError(`The component's output ${name} cannot be read.`);
+    tables.set(name, table);
+  }
+  return tables;
 }
 
 /** The message a failure shows in the import's logs: its own when it is meant for people. */
@@ -149,8 +161,18 @@ export function importRunner(deps: RunnerDeps) {
     return released;
   }
 
-  /** Stores one file per data sink that got an output, as destination uploads of the import. */
-  async function writeOutputs(row: ImportRow, pipeline: PipelineView, output: Record<string, unknown>, lines: LogLine[]) {
+  /**
+   * Stores one file per data sink that got an output, as destination uploads of the import. An
+   * output the sandbox answered as a column table is written as CSV without building its rows;
+   * they are built for the other formats and for a data-store target.
+   */
+  async function writeOutputs(
+    row: ImportRow,
+    pipeline: PipelineView,
+    output: Record<string, unknown>,
+    tables: ReadonlyMap<string, ColumnTable>,
+    lines: LogLine[],
+  ) {
     const outputs: Output[] = [];
     const log = say(row.id);
     for (const sink of pipeline.dataSinks) {
@@ -159,8 +181,10 @@ export function importRunner(deps: RunnerDeps) {
         await log('warn', `Data sink ${sink.name}: the component gave no output ${sink.name}.`, sink.name);
         continue;
       }
-      const rows = tableRows(value, sink.name);
-      const file = writeSinkFile(rows, sink);
+      const table = tables.get(sink.name);
+      const rows = table ? (sink.target ? rowsOfTable(table) : []) : tableRows(value, sink.name);
+      const file = table ? writeSinkTable(table, sink) : writeSinkFile(rows, sink);
+      const rowCount = table ? tableLength(table) : rows.length;
       const key = await deps.files.put(file.bytes);
       const fileName = sinkFileName(pipeline.name, sink.name, new Date(), file.extension);
       const uploadId = newId();
@@ -175,14 +199,14 @@ export function importRunner(deps: RunnerDeps) {
           content_type: file.contentType,
           size: file.bytes.length,
           file_key: key,
-          row_count: rows.length,
+          row_count: rowCount,
           import_id: row.id,
           created_by: row.user_id,
           rows_key: null,
           claimed_at: null,
         },
       ]);
-      await log('success', `Data sink ${sink.name}: ${rows.length} rows written to ${fileName}.`, sink.name);
+      await log('success', `Data sink ${sink.name}: ${rowCount} rows written to ${fileName}.`, sink.name);
       if (!sink.target) lines.push(line(row.id, 'info', downloadReference(uploadId, fileName), sink.name));
       outputs.push({ sink, rows });
     }
@@ -224,6 +248,7 @@ export function importRunner(deps: RunnerDeps) {
         componentId: pipeline.component,
         inputJson: inputs.inputJson,
         rtContextJson: JSON.stringify(rtContext),
+        tables: true,
         limits: ctx.config.importRun,
         signal,
       });
@@ -234,7 +259,8 @@ export function importRunner(deps: RunnerDeps) {
       if (typeof output !== 'object' || output === null || Array.isArray(output)) {
         throw new RunStepError('The component answered no output object.');
       }
-      targets = await writeOutputs(row, pipeline, Object.fromEntries(Object.entries(output)), lines);
+      const ports = Object.fromEntries(Object.entries(output));
+      targets = await writeOutputs(row, pipeline, ports, columnTablesOf(ports, answer.outputTables ?? []), lines);
       signal.throwIfAborted();
       await importsRepo(db).updateHeld(row.id, workerId, { progress: 90 });
     } catch (error) {

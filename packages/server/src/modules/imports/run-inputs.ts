@@ -3,6 +3,7 @@ import { LAST_LIST_SIZE } from '@gdb/shared/uploads/upload.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { FileStore } from '../../platform/files/file-store.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
+import { storedTablesText } from '../uploads/row-tables.ts';
 import type { UploadRow } from '../uploads/uploads.repo.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import { RunStepError } from './run-errors.ts';
@@ -18,19 +19,22 @@ export interface InputDeps {
   files: FileStore;
 }
 
-/** The rows of every data source, as the JSON text of ctx.input. */
+/**
+ * The rows of every data source, as the JSON text of ctx.input in tables: each data source's value
+ * is the list of the tables of its uploads (see uploads/row-tables.ts), which the sandbox turns
+ * into one array of rows before the component runs.
+ */
 export interface GatheredInputs {
   inputJson: string;
   rowCount: number;
 }
 
-/** Joins JSON arrays given as text into one array, without parsing their rows. */
-export function joinJsonArrays(texts: readonly string[]): string {
+/** The tables of stored rows files, as the JSON text of one list, without parsing their rows. */
+export function joinTables(texts: readonly string[]): string {
   const parts: string[] = [];
   for (const text of texts) {
-    const t = text.trim();
-    if (!t.startsWith('[') || !t.endsWith(']')) throw new RunStepError('A stored rows file is not a JSON array.');
-    const inner = t.slice(1, -1).trim();
+    const inner = storedTablesText(text);
+    if (inner === null) throw new RunStepError('A stored rows file is not readable.');
     if (inner) parts.push(inner);
   }
   return `[${parts.join(',')}]`;
@@ -110,7 +114,7 @@ export async function gatherInputs(
       rowCount += upload.row_count ?? 0;
       await say('info', `Input ${kind}: ${upload.row_count ?? 0} rows from ${upload.original_filename ?? upload.id}.`, kind);
     }
-    entries.push(`${JSON.stringify(kind)}:${joinJsonArrays(texts)}`);
+    entries.push(`${JSON.stringify(kind)}:${joinTables(texts)}`);
   }
   return { inputJson: `{${entries.join(',')}}`, rowCount };
 }

@@ -1,8 +1,9 @@
 import * as XLSX from '@e965/xlsx';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import { columnTable } from '../uploads/row-tables.ts';
 import { RunStepError } from './run-errors.ts';
-import { columnsOf, sinkFileName, tableRows, writeSinkFile } from './sink-files.ts';
+import { columnsOf, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
 
 const rows = [
   { code: 'A1', price: 1.5, tags: ['x', 'y'] },
@@ -65,6 +66,21 @@ describe('output files', () => {
     const long = Array.from({ length: 5000 }, (_, i) => many[i % many.length] ?? {});
     const cases: Record<string, unknown>[][] = [[], [{}], [{}, {}, {}], [{ a: 1 }], [{ a: 1 }, {}, { b: 2 }], many, long];
     for (const rows of cases) expect(csv(rows)).toBe(reference(rows));
+    // A column table of plain values is written to the same bytes as its rows.
+    const plain = values.filter((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
+    const shared = Array.from({ length: 3000 }, (_, i) => ({
+      '=head': plain[i % plain.length],
+      ' k,"': plain[(i * 7) % plain.length],
+      n: i,
+    }));
+    const table = columnTable(shared);
+    expect(table).not.toBeNull();
+    if (table) {
+      expect(Buffer.from(writeSinkTable(table, { name: 'out', format: 'CSV' }).bytes).toString()).toBe(reference(shared));
+      const json = writeSinkTable(table, { name: 'out', format: 'JSON' });
+      expect(Buffer.from(json.bytes).toString()).toBe(JSON.stringify(shared));
+      expect(json.extension).toBe('.json');
+    }
   });
 
   it('lists every field of the rows once, in the order they first appear', () => {

@@ -1,5 +1,6 @@
 import * as XLSX from '@e965/xlsx';
 import type { DataSink } from '@gdb/shared/pipelines/pipeline.schemas';
+import { type ColumnTable, rowsOfTable, tableLength } from '../uploads/row-tables.ts';
 import { RunStepError } from './run-errors.ts';
 
 /** An output file ready to store. */
@@ -93,6 +94,26 @@ export function csvBytes(columns: readonly string[], rows: readonly Record<strin
   return Buffer.concat(parts);
 }
 
+/** The CSV file of a column table: the same bytes as `csvBytes` of its rows, without building them. */
+export function csvBytesOfTable(table: ColumnTable): Buffer {
+  const { columns, data } = table;
+  const parts: Buffer[] = [];
+  let text = `${columns.map(csvCell).join(',')}\n`;
+  const last = columns.length - 1;
+  const lastColumn = data[last] as unknown[];
+  const n = tableLength(table);
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < last; c++) text += `${csvCell((data[c] as unknown[])[r])},`;
+    text += `${csvCell(lastColumn[r])}\n`;
+    if (text.length > FLUSH_CHARS) {
+      parts.push(Buffer.from(text));
+      text = '';
+    }
+  }
+  parts.push(Buffer.from(text));
+  return Buffer.concat(parts);
+}
+
 /** Table rows of an output value: an array of objects, or one object; anything else is refused. */
 export function tableRows(value: unknown, sinkName: string): Record<string, unknown>[] {
   const list = Array.isArray(value) ? value : [value];
@@ -118,6 +139,12 @@ export function writeSinkFile(rows: readonly Record<string, unknown>[], sink: Pi
   const bytes: unknown = XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true });
   if (!(bytes instanceof Uint8Array)) throw new Error('The spreadsheet writer answered no bytes.');
   return { bytes, contentType, extension };
+}
+
+/** The CSV file of a column table; other formats are written from its rows. */
+export function writeSinkTable(table: ColumnTable, sink: Pick<DataSink, 'name' | 'format'>): SinkFile {
+  if (sink.format !== 'CSV') return writeSinkFile(rowsOfTable(table), sink);
+  return { bytes: csvBytesOfTable(table), ...CONTENT_TYPES.CSV };
 }
 
 /** The name of an output file: pipeline, sink and time, safe for any file system. */

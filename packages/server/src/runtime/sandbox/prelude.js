@@ -9,6 +9,9 @@ const __gdb = (() => {
   const isArray = Array.isArray;
   const assign = Object.assign;
   const freeze = Object.freeze;
+  const keysOf = Object.keys;
+  const defineProperty = Object.defineProperty;
+  const FunctionCtor = Function;
   const DateCtor = Date;
   const ErrorCtor = Error;
   const PROGRAM_FILE = 'gdb-program.js';
@@ -568,6 +571,93 @@ const __gdb = (() => {
     return out;
   }
 
+  // ── rows as tables (the server's uploads/row-tables.ts says what a table is) ──
+
+  /** A function appending the rows of a column table to a list: one object literal per row, fields in order. */
+  function rowMaker(columns) {
+    // An own field named __proto__ (as JSON.parse makes it) needs a computed name in a literal.
+    const fields = columns.map((name, i) => `${name === '__proto__' ? `[${toJson(name)}]` : toJson(name)}: c${i}[i]`);
+    const names = columns.map((_, i) => `c${i}`).join(', ');
+    return new FunctionCtor(
+      'data',
+      'rows',
+      `const [${names}] = data;\nfor (let i = 0; i < c0.length; i++) rows.push({ ${fields.join(', ')} });`,
+    );
+  }
+
+  function isColumnTable(table) {
+    if (!isObject(table) || !isArray(table.columns) || !isArray(table.data)) return false;
+    const { columns, data } = table;
+    if (columns.length === 0 || data.length !== columns.length) return false;
+    for (let c = 0; c < columns.length; c++) {
+      if (typeof columns[c] !== 'string' || !isArray(data[c]) || data[c].length !== data[0].length) return false;
+    }
+    return true;
+  }
+
+  /** The rows of an input port given as a list of tables: plain row arrays and column tables, in order. */
+  function fromTables(port, tables) {
+    if (!isArray(tables)) throw new RunError(`Input ${port}: the rows cannot be read.`);
+    if (tables.length === 1 && isArray(tables[0])) return tables[0];
+    const rows = [];
+    for (const table of tables) {
+      if (isArray(table)) {
+        for (let i = 0; i < table.length; i++) rows.push(table[i]);
+      } else if (isColumnTable(table)) {
+        rowMaker(table.columns)(table.data, rows);
+      } else {
+        throw new RunError(`Input ${port}: the rows cannot be read.`);
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * A column table of an output port's rows, or null when JSON text must carry them: rows that are
+   * not all plain objects with the same fields in the same order holding text, numbers, booleans or
+   * null, or that (or whose array) have a toJSON. A column table rebuilds the rows JSON.stringify
+   * would have written.
+   */
+  function toTable(rows) {
+    if (rows.length === 0 || typeof rows.toJSON === 'function') return null;
+    const first = rows[0];
+    if (!isObject(first)) return null;
+    const columns = keysOf(first);
+    const width = columns.length;
+    if (width === 0) return null;
+    const data = [];
+    for (let c = 0; c < width; c++) data.push(new Array(rows.length));
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r];
+      if (!isObject(row) || typeof row.toJSON === 'function') return null;
+      const keys = keysOf(row);
+      if (keys.length !== width) return null;
+      for (let c = 0; c < width; c++) {
+        const key = columns[c];
+        if (keys[c] !== key) return null;
+        const value = row[key];
+        const type = typeof value;
+        if (value !== null && type !== 'string' && type !== 'number' && type !== 'boolean') return null;
+        data[c][r] = value;
+      }
+    }
+    return { columns, data };
+  }
+
+  /** The output with its ports of rows as column tables where they allow it, and the names of those ports. */
+  function tablesOf(output) {
+    if (!isObject(output) || typeof output.toJSON === 'function') return { value: output, tables: [] };
+    const value = {};
+    const tables = [];
+    for (const key of keysOf(output)) {
+      const port = output[key];
+      const table = isArray(port) ? toTable(port) : null;
+      if (table !== null) tables.push(key);
+      defineProperty(value, key, { value: table ?? port, enumerable: true, writable: true, configurable: true });
+    }
+    return { value, tables };
+  }
+
   // ── entry points the server calls with text, answered with text ──
 
   function isObject(value) {
@@ -581,7 +671,7 @@ const __gdb = (() => {
     } catch {
       rtContext = 'null';
     }
-    return assign({ ok, output: '', error: '', failure: 'code', rtContext, logs: logger.entries() }, fields);
+    return assign({ ok, output: '', tables: [], error: '', failure: 'code', rtContext, logs: logger.entries() }, fields);
   }
 
   function writeOutput(value, options) {
@@ -608,9 +698,17 @@ const __gdb = (() => {
         if (!isObject(env.rt)) throw new RunError('The rt_context must be a JSON object.');
         const input = parseJson(inputText);
         if (!isObject(input)) throw new RunError('The payload must be a JSON object with a value for each input port.');
+        if (options.tables === true) {
+          for (const port of keysOf(input)) {
+            const rows = fromTables(port, input[port]);
+            defineProperty(input, port, { value: rows, enumerable: true, writable: true, configurable: true });
+          }
+        }
         const output = await invoke(root, input, env, rootFrame(root), root.checkedInputs);
         if (!isObject(env.rt)) throw new RunError('ctx.rt_context must stay a JSON object.');
-        return answer(true, { output: writeOutput(output, options) }, logger, env);
+        if (options.tables !== true) return answer(true, { output: writeOutput(output, options) }, logger, env);
+        const { value, tables } = tablesOf(output);
+        return answer(true, { output: writeOutput(value, options), tables }, logger, env);
       } catch (error) {
         return answer(false, { error: errorText(error), failure: error instanceof RunError ? error.kind : 'code' }, logger, env);
       }

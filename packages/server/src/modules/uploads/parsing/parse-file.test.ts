@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import * as XLSX from '@e965/xlsx';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import { rowsOfStored } from '../row-tables.ts';
 import { parseFile } from './parse-file.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -23,18 +24,18 @@ describe('parseFile: formats', () => {
     const out = parseFile({ bytes: enc('\uFEFFcode;price\nAB;12.5\nCD;3\n'), group: 'csv', dataModel: model });
     expect(out.status).toBe('valid');
     expect(out.rowCount).toBe(2);
-    expect(JSON.parse(out.rowsJson ?? '')).toEqual([
+    expect(rowsOfStored(out.rowsJson ?? '')).toEqual([
       { code: 'AB', price: 12.5 },
       { code: 'CD', price: 3 },
     ]);
   });
 
   it('reads tab- and comma-separated files with quoted fields', () => {
-    expect(JSON.parse(parseFile({ bytes: enc('a\tb\n1\t2\n'), group: 'csv', dataModel: null }).rowsJson ?? '')).toEqual([
+    expect(rowsOfStored(parseFile({ bytes: enc('a\tb\n1\t2\n'), group: 'csv', dataModel: null }).rowsJson ?? '')).toEqual([
       { a: '1', b: '2' },
     ]);
     const quoted = parseFile({ bytes: enc('a,b\n"x, y","line\nbreak"\n'), group: 'csv', dataModel: null });
-    expect(JSON.parse(quoted.rowsJson ?? '')).toEqual([{ a: 'x, y', b: 'line\nbreak' }]);
+    expect(rowsOfStored(quoted.rowsJson ?? '')).toEqual([{ a: 'x, y', b: 'line\nbreak' }]);
   });
 
   it('reads the first sheet of XLSX and XLS workbooks', () => {
@@ -42,7 +43,7 @@ describe('parseFile: formats', () => {
       const out = parseFile({ bytes: workbook([{ code: 'AB', price: 1 }], type), group: 'excel', dataModel: model });
       expect(out.status, type).toBe('valid');
       expect(out.format).toBe(type);
-      expect(JSON.parse(out.rowsJson ?? '')).toEqual([{ code: 'AB', price: 1 }]);
+      expect(rowsOfStored(out.rowsJson ?? '')).toEqual([{ code: 'AB', price: 1 }]);
     }
   });
 
@@ -51,7 +52,7 @@ describe('parseFile: formats', () => {
       '<?xml version="1.0"?><items><item><code>AB</code><price>2</price></item><item><code>CD</code><price>4</price></item></items>';
     const out = parseFile({ bytes: enc(xml), group: 'xml', dataModel: model });
     expect(out.status).toBe('valid');
-    expect(JSON.parse(out.rowsJson ?? '')).toEqual([
+    expect(rowsOfStored(out.rowsJson ?? '')).toEqual([
       { code: 'AB', price: 2 },
       { code: 'CD', price: 4 },
     ]);

@@ -1,4 +1,5 @@
 import { MIME_GROUPS, type MimeGroup } from '@gdb/shared/reference/mimetypes';
+import { storedRowsBytes, storedRowsJson, tableJson } from '../row-tables.ts';
 import { type CheckResult, checkRows, type Problem } from './check-rows.ts';
 import { type DetectedFormat, detectFormat, formatsOf } from './detect.ts';
 import { DEFAULT_LIMITS, ParseError, type ParseLimits } from './limits.ts';
@@ -19,7 +20,7 @@ export interface ParseOutcome {
   status: 'valid' | 'invalid';
   format: DetectedFormat;
   rowCount: number;
-  /** The rows as JSON text (typed by the data model), for valid files. */
+  /** The rows (typed by the data model) as a stored rows file's JSON text (see row-tables.ts), for valid files. */
   rowsJson: string | null;
   problems: Problem[];
   problemCount: number;
@@ -28,7 +29,7 @@ export interface ParseOutcome {
 
 /** A parse's outcome as the pool answers it: the rows as the UTF-8 bytes of their JSON text. */
 export type PooledOutcome = Omit<ParseOutcome, 'rowsJson'> & {
-  /** The rows as UTF-8 bytes of JSON, for valid files (the worker hands their buffer over, no copy). */
+  /** The stored rows file as UTF-8 bytes, for valid files (the worker hands their buffer over, no copy). */
   rowsBytes: Uint8Array | null;
 };
 
@@ -108,7 +109,7 @@ export function parseFile(request: ParseRequest): ParseOutcome {
     status,
     format,
     rowCount: rows.length,
-    rowsJson: status === 'valid' ? JSON.stringify(rows) : null,
+    rowsJson: status === 'valid' ? storedRowsJson([tableJson(rows)]) : null,
     problems: check.problems,
     problemCount: check.problemCount,
     summary: summaryOf(rows.length, check),
@@ -129,7 +130,7 @@ export interface CsvPartRequest {
 export interface PartOutcome extends CheckResult {
   kind: 'csv-part';
   rowCount: number;
-  /** The slice's rows as UTF-8 bytes of a JSON array, when every one of them is valid. */
+  /** The slice's rows as UTF-8 bytes of one table's JSON (see row-tables.ts), when every one of them is valid. */
   rowsBytes: Uint8Array | null;
   /** The slice could not be read (a limit, a bad header): the whole file is parsed again for its message. */
   fatal: boolean;
@@ -152,23 +153,8 @@ export function parseCsvPart(request: CsvPartRequest): PartOutcome {
   // A cut inside quoted text shows as an unclosed quote: the whole file is parsed instead.
   if (quoteErrors) return { ...none, fatal: false, delimiter, linebreak, quoteErrors };
   const check = checkOf(rows, request.dataModel, true, limits);
-  const rowsBytes = check.invalidRows === 0 ? new TextEncoder().encode(JSON.stringify(rows)) : null;
+  const rowsBytes = check.invalidRows === 0 ? new TextEncoder().encode(tableJson(rows)) : null;
   return { ...check, kind: 'csv-part', rowCount: rows.length, rowsBytes, fatal: false, delimiter, linebreak, quoteErrors };
-}
-
-/** JSON arrays given as UTF-8 bytes, joined into one array without parsing them. */
-function joinArrays(arrays: readonly Uint8Array[]): Uint8Array {
-  const inner = arrays.map((a) => a.subarray(1, a.length - 1)).filter((a) => a.length > 0);
-  const joined = new Uint8Array(2 + inner.reduce((n, a) => n + a.length, 0) + Math.max(0, inner.length - 1));
-  joined[0] = 0x5b;
-  let at = 1;
-  inner.forEach((a, i) => {
-    if (i > 0) joined[at++] = 0x2c;
-    joined.set(a, at);
-    at += a.length;
-  });
-  joined[at] = 0x5d;
-  return joined;
 }
 
 /**
@@ -206,7 +192,7 @@ export function joinCsvParts(parts: readonly PartOutcome[], limits: Partial<Pars
     status: valid ? 'valid' : 'invalid',
     format: 'text',
     rowCount,
-    rowsBytes: valid ? joinArrays(parts.map((p) => p.rowsBytes ?? new Uint8Array([0x5b, 0x5d]))) : null,
+    rowsBytes: valid ? storedRowsBytes(parts.flatMap((p) => (p.rowsBytes && p.rowCount > 0 ? [p.rowsBytes] : []))) : null,
     problems,
     problemCount: check.problemCount,
     summary: summaryOf(rowCount, check),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rowsOfStored } from '../row-tables.ts';
 import { type PooledOutcome, parseFile, pooled } from './parse-file.ts';
 import { createParsePool } from './parse-pool.ts';
 
@@ -10,7 +11,7 @@ describe('parse pool', () => {
     const out = await pool.parse({ bytes: enc('a,b\n1,2\n3,4\n'), group: 'csv', dataModel: null });
     expect(out.status).toBe('valid');
     expect(out.rowCount).toBe(2);
-    expect(JSON.parse(new TextDecoder().decode(out.rowsBytes ?? new Uint8Array()))).toEqual([
+    expect(rowsOfStored(new TextDecoder().decode(out.rowsBytes ?? new Uint8Array()))).toEqual([
       { a: '1', b: '2' },
       { a: '3', b: '4' },
     ]);
@@ -54,7 +55,7 @@ describe('parse pool', () => {
     // Every file counts as large here, and is cut into three slices, one worker each.
     const pool = createParsePool({ concurrency: 1, csvSlices: 3, sliceFromBytes: 0 });
     const whole = (text: string) => pooled(parseFile({ bytes: enc(text), group: 'csv', dataModel: model }));
-    const rowsOf = (out: PooledOutcome) => JSON.parse(new TextDecoder().decode(out.rowsBytes ?? enc('null')));
+    const rowsOf = (out: PooledOutcome) => rowsOfStored(new TextDecoder().decode(out.rowsBytes ?? enc('[]')));
     const records = (n: number, row: (i: number) => string) => Array.from({ length: n }, (_, i) => row(i)).join('');
 
     it('answers what parsing the file whole answers, the rows typed and in order', async () => {

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import {
+  asColumnTable,
+  columnTable,
+  rowsOfStored,
+  rowsOfTable,
+  storedRowsBytes,
+  storedRowsJson,
+  storedTablesText,
+  tableJson,
+} from './row-tables.ts';
+
+const rows = [
+  { code: 'AB', qty: 1, ok: true, note: null },
+  { code: 'CD', qty: 2.5, ok: false, note: 'x "y"\n' },
+];
+
+describe('row tables', () => {
+  it('stores rows that share their fields as columns, and rebuilds them as JSON.parse would', () => {
+    const table = columnTable(rows);
+    expect(table).toEqual({
+      columns: ['code', 'qty', 'ok', 'note'],
+      data: [
+        ['AB', 'CD'],
+        [1, 2.5],
+        [true, false],
+        [null, 'x "y"\n'],
+      ],
+    });
+    const text = storedRowsJson([tableJson(rows)]);
+    const many = Array.from({ length: 50 }, () => rows).flat();
+    expect(tableJson(many).length).toBeLessThan(JSON.stringify(many).length * 0.6);
+    expect(rowsOfStored(text)).toEqual(rows);
+    expect(JSON.stringify(rowsOfStored(text))).toBe(JSON.stringify(rows));
+  });
+
+  it('keeps the rows as they are when they differ in fields, order or hold other values', () => {
+    const unlike = [
+      [{ a: 1 }, { a: 2, b: 3 }],
+      [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ],
+      [{ a: 1 }, { a: [1, 2] }],
+      [{ a: { b: 1 } }],
+      [{ a: undefined }],
+      [{}],
+      [],
+    ];
+    for (const list of unlike) {
+      expect(columnTable(list)).toBeNull();
+      expect(tableJson(list)).toBe(JSON.stringify(list));
+    }
+  });
+
+  it('makes a field named __proto__ an own field, never a prototype', () => {
+    const hostile = JSON.parse('[{"__proto__":{"polluted":true},"a":1}]') as Record<string, unknown>[];
+    expect(columnTable(hostile)).toBeNull();
+    const table = asColumnTable(JSON.parse('{"columns":["__proto__","a"],"data":[["x"],[1]]}'));
+    expect(table).not.toBeNull();
+    const [row] = rowsOfTable(table ?? { columns: [], data: [] });
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(Object.keys(row ?? {})).toEqual(['__proto__', 'a']);
+    expect(JSON.stringify(row)).toBe('{"__proto__":"x","a":1}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses malformed column tables from a component', () => {
+    const bad = [
+      null,
+      [],
+      { columns: [], data: [] },
+      { columns: ['a'], data: [] },
+      { columns: ['a', 'b'], data: [[1], [1, 2]] },
+      { columns: ['a', 'a'], data: [[1], [2]] },
+      { columns: [1], data: [[1]] },
+      { columns: ['a'], data: ['x'] },
+    ];
+    for (const value of bad) expect(asColumnTable(value)).toBeNull();
+  });
+
+  it('joins tables given as bytes, and reads stored files old and new', () => {
+    const enc = (s: string) => new TextEncoder().encode(s);
+    const joined = new TextDecoder().decode(storedRowsBytes([enc(tableJson(rows)), enc(JSON.stringify([{ z: 1 }]))]));
+    expect(rowsOfStored(joined)).toEqual([...rows, { z: 1 }]);
+    expect(rowsOfStored(JSON.stringify(rows))).toEqual(rows);
+    expect(storedTablesText(storedRowsJson([]))).toBe('');
+    expect(storedTablesText('{"other":1}')).toBeNull();
+    expect(() => rowsOfStored('{"tables":[{"columns":["a"],"data":[]}]}')).toThrow('not readable');
+  });
+});

@@ -1,0 +1,130 @@
+// Rows as they are stored once a file is checked, handed to a run's component and answered by it.
+//
+// A stored rows file is the JSON text `{"tables":[T, …]}`; an older one is a plain JSON array of
+// rows. Each table T is either the rows themselves (a JSON array of objects) or, when every row has
+// the same fields in the same order and only plain values (text, numbers, booleans, null), a column
+// table `{"columns":[names],"data":[[values of the first field], …]}`: half the text of the rows,
+// and rows are rebuilt from it faster than JSON.parse builds them. The component's sandbox reads
+// and writes the same tables (src/runtime/sandbox/prelude.js, `fromTables` and `toTable`).
+
+/** Rows sharing their fields: the names once, then one array of values per field. */
+export interface ColumnTable {
+  columns: string[];
+  data: unknown[][];
+}
+
+const TABLES_START = '{"tables":[';
+const TABLES_END = ']}';
+
+function isPlain(value: unknown): boolean {
+  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/** The rows as a column table, or null when they do not all have the same fields or hold other values. */
+export function columnTable(rows: readonly Record<string, unknown>[]): ColumnTable | null {
+  const [first] = rows;
+  if (!first) return null;
+  const columns = Object.keys(first);
+  if (columns.length === 0) return null;
+  const data = columns.map(() => new Array<unknown>(rows.length));
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r] as Record<string, unknown>;
+    const keys = Object.keys(row);
+    if (keys.length !== columns.length) return null;
+    for (let c = 0; c < columns.length; c++) {
+      const key = columns[c] as string;
+      if (keys[c] !== key) return null;
+      const value = row[key];
+      if (!isPlain(value)) return null;
+      (data[c] as unknown[])[r] = value;
+    }
+  }
+  return { columns, data };
+}
+
+/** JSON text of one table of the rows: a column table when they allow it, else the rows. */
+export function tableJson(rows: readonly Record<string, unknown>[]): string {
+  return JSON.stringify(columnTable(rows) ?? rows);
+}
+
+/** A stored rows file of tables given as JSON text. */
+export function storedRowsJson(tables: readonly string[]): string {
+  return `${TABLES_START}${tables.join(',')}${TABLES_END}`;
+}
+
+/** A stored rows file of tables given as UTF-8 JSON bytes, joined without parsing them. */
+export function storedRowsBytes(tables: readonly Uint8Array[]): Uint8Array {
+  const start = new TextEncoder().encode(TABLES_START);
+  const end = new TextEncoder().encode(TABLES_END);
+  const size = start.length + end.length + tables.reduce((n, t) => n + t.length, 0) + Math.max(0, tables.length - 1);
+  const joined = new Uint8Array(size);
+  joined.set(start, 0);
+  let at = start.length;
+  tables.forEach((t, i) => {
+    if (i > 0) joined[at++] = 0x2c;
+    joined.set(t, at);
+    at += t.length;
+  });
+  joined.set(end, at);
+  return joined;
+}
+
+/**
+ * The tables of a stored rows file as JSON text, comma-separated (empty when it holds none), read
+ * without parsing them; null when the text is not a stored rows file.
+ */
+export function storedTablesText(text: string): string | null {
+  const t = text.trim();
+  if (t.startsWith('[') && t.endsWith(']')) return t;
+  if (t.startsWith(TABLES_START) && t.endsWith(TABLES_END)) return t.slice(TABLES_START.length, -TABLES_END.length);
+  return null;
+}
+
+/** A column table read from untrusted JSON (a component's answer): null when it is not a well-formed one. */
+export function asColumnTable(value: unknown): ColumnTable | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { columns, data } = value as Record<string, unknown>;
+  if (!Array.isArray(columns) || !Array.isArray(data) || columns.length === 0 || data.length !== columns.length) return null;
+  if (!columns.every((c) => typeof c === 'string') || new Set(columns).size !== columns.length) return null;
+  const [first] = data;
+  if (!Array.isArray(first) || !data.every((d) => Array.isArray(d) && d.length === first.length)) return null;
+  return { columns: columns as string[], data: data as unknown[][] };
+}
+
+/** The number of rows of a column table. */
+export function tableLength(table: ColumnTable): number {
+  return table.data[0]?.length ?? 0;
+}
+
+/** The rows of a column table, each an object with the table's fields in order. */
+export function rowsOfTable(table: ColumnTable): Record<string, unknown>[] {
+  const { columns, data } = table;
+  const n = tableLength(table);
+  const rows = new Array<Record<string, unknown>>(n);
+  // An own field named __proto__, as JSON.parse makes it, not a new prototype.
+  const proto = columns.indexOf('__proto__');
+  for (let r = 0; r < n; r++) {
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < columns.length; c++) {
+      const value = (data[c] as unknown[])[r];
+      if (c === proto) Object.defineProperty(row, '__proto__', { value, enumerable: true, writable: true, configurable: true });
+      else row[columns[c] as string] = value;
+    }
+    rows[r] = row;
+  }
+  return rows;
+}
+
+/** The rows of a stored rows file (the whole file parsed; a run hands the text to its sandbox instead). */
+export function rowsOfStored(text: string): Record<string, unknown>[] {
+  const inner = storedTablesText(text);
+  if (inner === null) throw new Error('The text is not a stored rows file.');
+  const tables: unknown = JSON.parse(`[${inner}]`);
+  if (!Array.isArray(tables)) throw new Error('The text is not a stored rows file.');
+  return tables.flatMap((t: unknown) => {
+    if (Array.isArray(t)) return t as Record<string, unknown>[];
+    const table = asColumnTable(t);
+    if (!table) throw new Error('A stored table is not readable.');
+    return rowsOfTable(table);
+  });
+}

@@ -1,0 +1,113 @@
+import { afterAll, describe, expect, test } from 'vitest';
+import { asColumnTable, rowsOfTable, tableJson } from '../modules/uploads/row-tables.ts';
+import { component, MemorySource, memoryRuntime } from './test-support.ts';
+
+// Runs asked with `tables` (imports): the input's rows arrive as lists of tables and leave as
+// column tables where they can; the component sees, and the server gets back, the same rows.
+
+const source = new MemorySource();
+const rt = memoryRuntime(source);
+afterAll(() => rt.close());
+
+function instruction(name: string, jsCode: string, ports = ['rows']) {
+  const c = component({ name, kind: 'instruction', inputs: ports, outputs: ports, jsCode });
+  source.add(c);
+  return c;
+}
+
+async function runTables(componentId: string, inputJson: string) {
+  const outcome = await rt.runComponent({ componentId, inputJson, tables: true });
+  const output = JSON.parse(outcome.outputJson) as Record<string, unknown>;
+  return { output, tables: outcome.outputTables, logs: outcome.logs.map((l) => l.message) };
+}
+
+const rows = [
+  { code: 'AB', qty: 1, ok: true, note: null },
+  { code: 'CD', qty: 2.5, ok: false, note: 'x "y"\n' },
+];
+
+describe('rows as tables', () => {
+  test('a list of row arrays and column tables reaches the component as one array of rows, in order', async () => {
+    const echo = instruction(
+      'Echo',
+      'ctx.log(JSON.stringify(ctx.input.rows)); ctx.log(Array.isArray(ctx.input.rows)); ctx.output.rows = null;',
+    );
+    const input = `{"rows":[${tableJson(rows)},${JSON.stringify([{ z: 1 }])},${tableJson(rows)}]}`;
+    const r = await runTables(echo._id, input);
+    expect(JSON.parse(r.logs[0] ?? '')).toEqual([...rows, { z: 1 }, ...rows]);
+    expect(r.logs[1]).toBe('true');
+    // Without tables the same text is the value itself.
+    const plain = await rt.runComponent({ componentId: echo._id, inputJson: input });
+    expect(JSON.parse(plain.logs[0]?.message ?? '').length).toBe(3);
+  });
+
+  test('a field named __proto__ stays an own field of each row, and a port named __proto__ a port', async () => {
+    const look = instruction(
+      'Look',
+      'const r = ctx.input.__proto__[0]; ctx.log(Object.getPrototypeOf(r) === Object.prototype, Object.keys(r).join("|"), r.__proto__);',
+      ['__proto__'],
+    );
+    const r = await runTables(look._id, '{"__proto__":[{"columns":["__proto__","a"],"data":[["x"],[1]]}]}');
+    expect(r.logs).toEqual(['true __proto__|a x']);
+  });
+
+  test('an input that is not a list of tables fails the run with a clear message', async () => {
+    const echo = instruction('Reads', 'ctx.output.rows = ctx.input.rows;');
+    for (const input of ['{"rows":{"columns":["a"]}}', '{"rows":[{"columns":["a"],"data":[[1],[2]]}]}', '{"rows":[1]}']) {
+      await expect(rt.runComponent({ componentId: echo._id, inputJson: input, tables: true })).rejects.toThrow(
+        'Input rows: the rows cannot be read.',
+      );
+    }
+  });
+
+  test('output rows sharing plain fields come back as a column table that rebuilds the JSON text', async () => {
+    const out = instruction(
+      'Out',
+      [
+        'ctx.output.same = ctx.input.rows;',
+        'ctx.output.mixed = [{ a: 1 }, { a: 2, b: 3 }];',
+        'ctx.output.dated = [{ at: new Date(0) }];',
+        'ctx.output.nested = [{ a: { b: 1 } }];',
+        'ctx.output.custom = [{ a: 1, toJSON() { return "c"; } }];',
+        'ctx.output.scalar = 5;',
+        'ctx.output.empty = [];',
+        'ctx.output.gone = [{ a: undefined }];',
+      ].join('\n'),
+      ['rows', 'same', 'mixed', 'dated', 'nested', 'custom', 'scalar', 'empty', 'gone'],
+    );
+    const r = await runTables(out._id, `{"rows":[${tableJson(rows)}]}`);
+    expect(r.tables).toEqual(['same']);
+    const table = asColumnTable(r.output.same);
+    expect(table).not.toBeNull();
+    expect(JSON.stringify(rowsOfTable(table ?? { columns: [], data: [] }))).toBe(JSON.stringify(rows));
+    expect(r.output).toMatchObject({
+      mixed: [{ a: 1 }, { a: 2, b: 3 }],
+      dated: [{ at: '1970-01-01T00:00:00.000Z' }],
+      nested: [{ a: { b: 1 } }],
+      custom: ['c'],
+      scalar: 5,
+      empty: [],
+      gone: [{}],
+    });
+    // Without tables, ports come back as JSON text only.
+    const plain = await rt.runComponent({ componentId: out._id, inputJson: `{"rows":${JSON.stringify(rows)}}` });
+    expect(plain.outputTables).toEqual([]);
+    expect(JSON.parse(plain.outputJson).same).toEqual(rows);
+  });
+
+  test('a component that replaces Object.keys or JSON after the start cannot change how the tables are read or written', async () => {
+    const tamper = instruction(
+      'Tamper',
+      [
+        'Object.keys = () => ["evil"];',
+        'JSON.stringify = () => "{}";',
+        'Function = function () { throw new Error("no"); };',
+        'ctx.output.rows = ctx.input.rows.map((r) => ({ ...r, code: r.code + "!" }));',
+      ].join('\n'),
+    );
+    const r = await runTables(tamper._id, `{"rows":[${tableJson(rows)},${tableJson(rows)}]}`);
+    expect(r.tables).toEqual(['rows']);
+    const back = rowsOfTable(asColumnTable(r.output.rows) ?? { columns: [], data: [] });
+    expect(back.map((row) => row.code)).toEqual(['AB!', 'CD!', 'AB!', 'CD!']);
+  });
+});
