@@ -273,7 +273,7 @@ async function importFile(pipelineId: string, file: Buffer, rows: number) {
 const small = generateCsv(100);
 const warmUp = await importFile(await pipeline('Dealer prices BE'), Buffer.from(small), 100);
 // The next parse worker boots once the pool is idle.
-await new Promise((r) => setTimeout(r, 3000));
+await new Promise((r) => setTimeout(r, 5000));
 
 const rssBefore = process.memoryUsage().rss;
 let peakRss = rssBefore;
@@ -287,7 +287,7 @@ for (let i = 0; i < runCount; i++) {
   const cpu = process.cpuUsage(cpuStart);
   runs.push({ ...run, cpuSeconds: (cpu.user + cpu.system) / 1e6 });
   // Time to breathe between runs: the next parse worker boots, the isolate used is replaced.
-  if (i < runCount - 1) await new Promise((r) => setTimeout(r, 3000));
+  if (i < runCount - 1) await new Promise((r) => setTimeout(r, 5000));
 }
 clearInterval(sampler);
 // The fastest run counts, as the fastest of papaparse's parses does.

@@ -17,15 +17,23 @@ describe('parse pool', () => {
     ]);
   });
 
-  it('leaves the caller its bytes, and parses the next files in the worker it booted meanwhile', async () => {
-    const pool = createParsePool({ concurrency: 1 });
+  it('leaves the caller its bytes, and parses the next files in the workers it booted once idle', async () => {
+    const pool = createParsePool({ concurrency: 1, csvSlices: 2, spareDelayMs: 100 });
     // A buffer of its own (not a slice of Node's shared pool), as a file read answers.
     const bytes = Buffer.alloc(8, 'a,b\n1,2\n');
     for (let i = 0; i < 3; i++) {
       const out = await pool.parse({ bytes, group: 'csv', dataModel: null });
       expect(out.status).toBe('valid');
       expect(bytes.toString()).toBe('a,b\n1,2\n');
+      // Right after a file, nothing boots; once the pool is idle, it has two booted spares again.
+      const after = pool.counts().workers;
+      await new Promise((r) => setTimeout(r, 50));
+      expect(pool.counts().workers).toBe(after);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(pool.counts().workers).toBe(after + (i === 0 ? 2 : 1));
     }
+    // Each later file took a booted spare instead of starting a worker.
+    expect(pool.counts()).toEqual({ files: 3, sliced: 0, workers: 1 + 2 + 1 + 1 });
   });
 
   it('answers invalid when a parse exceeds its memory cap, and keeps working', async () => {
@@ -99,7 +107,7 @@ describe('parse pool', () => {
         limits: { maxRows: 99 },
       });
       expect(over.summary).toBe('The file has more than 99 rows.');
-      expect(pool.counts()).toEqual({ files: before.files + 4, sliced: before.sliced });
+      expect(pool.counts()).toMatchObject({ files: before.files + 4, sliced: before.sliced });
     });
 
     it('leaves files that are not CSV text to the whole-file parse', async () => {

@@ -25,7 +25,15 @@ export interface PoolOptions {
   csvSlices?: number;
   /** Smallest CSV file cut into slices, in bytes. */
   sliceFromBytes?: number;
+  /** How long the pool stays idle before it boots the workers for the next file, in milliseconds. */
+  spareDelayMs?: number;
 }
+
+/**
+ * Booting spare workers takes most of a second of CPU each: done at once, it would compete with
+ * the work that usually follows a check (an import of the rows just checked).
+ */
+const SPARE_DELAY_MS = 2000;
 
 /** CSV files from this size on are parsed in slices when there is more than one core. */
 const SLICE_FROM_BYTES = 4 * 1024 * 1024;
@@ -74,8 +82,10 @@ export function createParsePool(options: PoolOptions = {}) {
   let running = 0;
   const waiting: Array<() => void> = [];
   const spares: Started[] = [];
-  /** Files parsed, and how many of them in slices. */
-  const counts = { files: 0, sliced: 0 };
+  const spareDelayMs = options.spareDelayMs ?? SPARE_DELAY_MS;
+  let spareTimer: NodeJS.Timeout | undefined;
+  /** Files parsed, how many of them in slices, and workers started. */
+  const counts = { files: 0, sliced: 0, workers: 0 };
 
   async function slot(): Promise<() => void> {
     if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
@@ -94,6 +104,7 @@ export function createParsePool(options: PoolOptions = {}) {
       resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
     });
     const started: Started = { worker };
+    counts.workers++;
     const end = (ended: Ended) => {
       if (started.ended) return;
       started.ended = ended;
@@ -114,7 +125,13 @@ export function createParsePool(options: PoolOptions = {}) {
     return start();
   }
 
-  /** Boots the workers for the next file, once nothing is parsing; idle spares do not keep the process alive. */
+  /** Boots the workers for the next file once the pool has been idle a while; idle spares do not keep the process alive. */
+  function prepareSparesLater(): void {
+    clearTimeout(spareTimer);
+    spareTimer = setTimeout(prepareSpares, spareDelayMs);
+    spareTimer.unref();
+  }
+
   function prepareSpares(): void {
     if (running > 0) return;
     while (spares.length < Math.max(1, csvSlices)) {
@@ -168,16 +185,17 @@ export function createParsePool(options: PoolOptions = {}) {
     /** Parses one file; always answers an outcome, invalid when the parse failed or hit a limit. */
     async parse(request: ParseRequest): Promise<PooledOutcome> {
       const release = await slot();
+      clearTimeout(spareTimer);
       counts.files++;
       try {
         return (await inSlices(request)) ?? (await runOne(request));
       } finally {
         release();
-        prepareSpares();
+        prepareSparesLater();
       }
     },
 
-    /** Files parsed so far, and how many of them were parsed in slices. */
+    /** Files parsed so far, how many of them in slices, and workers started. */
     counts(): Readonly<typeof counts> {
       return { ...counts };
     },
