@@ -623,25 +623,40 @@ const __gdb = (() => {
     const first = rows[0];
     if (!isObject(first)) return null;
     const columns = keysOf(first);
-    const width = columns.length;
-    if (width === 0) return null;
+    if (columns.length === 0) return null;
     const data = [];
-    for (let c = 0; c < width; c++) data.push(new Array(rows.length));
-    for (let r = 0; r < rows.length; r++) {
-      const row = rows[r];
-      if (!isObject(row) || typeof row.toJSON === 'function') return null;
-      const keys = keysOf(row);
-      if (keys.length !== width) return null;
-      for (let c = 0; c < width; c++) {
-        const key = columns[c];
-        if (keys[c] !== key) return null;
-        const value = row[key];
-        const type = typeof value;
-        if (value !== null && type !== 'string' && type !== 'number' && type !== 'boolean') return null;
-        data[c][r] = value;
-      }
-    }
-    return { columns, data };
+    for (let c = 0; c < columns.length; c++) data.push(new Array(rows.length));
+    return columnFiller(columns)(rows, data, isArray, keysOf) ? { columns, data } : null;
+  }
+
+  /**
+   * A function filling the columns of a table from rows that all have exactly these fields, in this
+   * order, with plain values; it answers false at the first row that does not. Generated per list of
+   * fields so that each field is read by name.
+   */
+  function columnFiller(columns) {
+    const names = columns.map((_, c) => `c${c}`).join(', ');
+    const sameKeys = columns.map((name, c) => `keys[${c}] !== ${toJson(name)}`).join(' || ');
+    const reads = columns.map(
+      (name, c) =>
+        `v = row[${toJson(name)}]; if (v !== null && (t = typeof v) !== 'string' && t !== 'number' && t !== 'boolean') return false; c${c}[r] = v;`,
+    );
+    return new FunctionCtor(
+      'rows',
+      'data',
+      'isArray',
+      'keysOf',
+      `const [${names}] = data;
+let v, t;
+for (let r = 0; r < rows.length; r++) {
+  const row = rows[r];
+  if (row === null || typeof row !== 'object' || isArray(row) || typeof row.toJSON === 'function') return false;
+  const keys = keysOf(row);
+  if (keys.length !== ${columns.length} || ${sameKeys}) return false;
+  ${reads.join('\n  ')}
+}
+return true;`,
+    );
   }
 
   /** The output with its ports of rows as column tables where they allow it, and the names of those ports. */
