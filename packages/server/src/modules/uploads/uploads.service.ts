@@ -85,7 +85,8 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     return rows;
   }
 
-  async function parseOne(id: string): Promise<void> {
+  /** Checks one upload; `received` are its bytes when they are still in hand (else they are read back). */
+  async function parseOne(id: string, received?: Uint8Array): Promise<void> {
     if (!(await repo.claim(id))) return;
     const row = await repo.byId(id);
     if (!row?.file_key) return;
@@ -116,7 +117,7 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
       if (extension && !allowed.includes(extension)) {
         say('warn', `The file name ends in ${extension}, not ${allowed.join(' or ')}; its content decides.`);
       }
-      const bytes = await deps.files.get(row.file_key);
+      const bytes = received ?? (await deps.files.get(row.file_key));
       const outcome = await deps.parser.parse({ bytes, group: source.contentType, dataModel });
       for (const p of outcome.problems) say('error', p.message);
       if (outcome.status === 'valid' && outcome.rowsBytes !== null) {
@@ -137,8 +138,8 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
   }
 
   /** Parses an upload in the background; failures are logged and the upload is left to resume. */
-  function schedule(id: string): void {
-    const task = parseOne(id).catch(() => undefined);
+  function schedule(id: string, received?: Uint8Array): void {
+    const task = parseOne(id, received).catch(() => undefined);
     running.add(task);
     void task.finally(() => running.delete(task));
   }
@@ -173,7 +174,8 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
         uploadId: r.id,
       })),
     );
-    for (const r of inserted) schedule(r.id);
+    const bytesOf = new Map(rows.map((r, i) => [r.id, files[i]?.bytes]));
+    for (const r of inserted) schedule(r.id, bytesOf.get(r.id));
     return inserted.map((r) => r.id);
   }
 
