@@ -1,5 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import Papa from 'papaparse';
+import { readPlainCsv } from './fast-csv.ts';
 import { ParseError, type ParseLimits } from './limits.ts';
 
 export type Row = Record<string, unknown>;
@@ -35,33 +36,66 @@ export interface CsvRead {
   quoteErrors: boolean;
 }
 
+const CSV_OPTIONS: Papa.ParseConfig<Row> = {
+  header: true,
+  skipEmptyLines: 'greedy',
+  delimitersToGuess: [',', ';', '\t', '|'],
+  transformHeader: (h: string) => h.trim(),
+  // No typing, as by default; given as a function, papaparse reads its answer per column from an
+  // object instead of looking the column up on `false` for every cell, a fifth of its time.
+  dynamicTyping: () => false,
+};
+
+/**
+ * The rows of a CSV text in the common shape, read by the fast reader with the delimiter, line
+ * break and field names papaparse finds at its start (the same guesses, on the same text); null
+ * when papaparse must read it.
+ */
+function readPlain(text: string, limits: ParseLimits): ReadFields | null {
+  const start = Papa.parse<Row>(text, { ...CSV_OPTIONS, preview: 1 });
+  if (start.errors.length > 0 || !start.meta.fields) return null;
+  const { delimiter, linebreak, fields } = start.meta;
+  const plain = readPlainCsv(text, { delimiter, linebreak, fields }, limits.maxRows);
+  if (!plain) return null;
+  // No value is longer than the longest record: the rows need no check of their values' length.
+  const cellsChecked = plain.longest <= limits.maxCellChars;
+  return { rows: plain.rows, delimiter, linebreak, quoteErrors: false, fields, cellsChecked };
+}
+
 /** CSV with a header line; the delimiter (comma, semicolon, tab or pipe) is detected. */
 export function readCsv(text: string, limits: ParseLimits): CsvRead {
-  const result = Papa.parse<Row>(text, {
-    header: true,
-    skipEmptyLines: 'greedy',
-    delimitersToGuess: [',', ';', '\t', '|'],
-    transformHeader: (h) => h.trim(),
-    preview: limits.maxRows + 1,
-    // No typing, as by default; given as a function, papaparse reads its answer per column from an
-    // object instead of looking the column up on `false` for every cell, a fifth of its time.
-    dynamicTyping: () => false,
-  });
+  const plain = readPlain(text, limits);
+  if (plain) return checked(plain, limits);
+  const result = Papa.parse<Row>(text, { ...CSV_OPTIONS, preview: limits.maxRows + 1 });
   const fatal = result.errors.find((e) => e.type === 'Delimiter' && result.data.length === 0);
   if (fatal) throw new ParseError(`The CSV file cannot be read: ${fatal.message}`);
-  if (result.data.length > limits.maxRows) throw new ParseError(`The file has more than ${limits.maxRows} rows.`);
-  const fields = result.meta.fields ?? [];
+  return checked(
+    {
+      rows: result.data,
+      delimiter: result.meta.delimiter,
+      linebreak: result.meta.linebreak,
+      quoteErrors: result.errors.some((e) => e.type === 'Quotes'),
+      fields: result.meta.fields ?? [],
+    },
+    limits,
+  );
+}
+
+/** What a reader found, before the limits are checked. */
+type ReadFields = CsvRead & { fields: readonly string[]; cellsChecked?: boolean };
+
+/** The rows read, once within the limits. */
+function checked(read: ReadFields, limits: ParseLimits): CsvRead {
+  const { rows, fields, cellsChecked, ...rest } = read;
+  if (rows.length > limits.maxRows) throw new ParseError(`The file has more than ${limits.maxRows} rows.`);
   if (fields.length === 0 || fields.every((f) => f === '')) throw new ParseError('The CSV file has no header line.');
   if (fields.length > limits.maxColumns) throw new ParseError(`The file has more than ${limits.maxColumns} columns.`);
-  result.data.forEach((row, i) => {
-    checkRow(row, i, limits);
-  });
-  return {
-    rows: result.data,
-    delimiter: result.meta.delimiter,
-    linebreak: result.meta.linebreak,
-    quoteErrors: result.errors.some((e) => e.type === 'Quotes'),
-  };
+  if (!cellsChecked) {
+    rows.forEach((row, i) => {
+      checkRow(row, i, limits);
+    });
+  }
+  return { rows, ...rest };
 }
 
 /** CSV with a header line, as rows. */
