@@ -28,6 +28,8 @@ export interface RawAnswer {
   error: string;
   /** Output ports answered as column tables (runs asked with `tables`). */
   tables: string[];
+  /** Output ports answered as CSV text (runs asked with `csv` ports), unchecked. */
+  csv: Record<string, string>;
   /** Whether a failed run failed in its code or in writing its answer. */
   failure: 'code' | 'output';
   /** JSON text of the final rt_context. */
@@ -41,6 +43,7 @@ const answerSchema = z.object({
   error: z.string(),
   failure: z.enum(['code', 'output']).catch('code'),
   tables: z.array(z.string()).max(10_000).catch([]),
+  csv: z.record(z.string(), z.string()).catch({}),
   rtContext: z.string(),
   logs: z.array(z.object({ level: z.string(), message: z.string(), date: z.string() })),
 });
@@ -67,7 +70,8 @@ function readAnswer(value: unknown, limits: RunLimits): RawAnswer {
   );
   if (!parsed.success) throw new RunFailure('crash', 'The program answered something that is not a run result.');
   const a = parsed.data;
-  if (a.output.length > limits.maxOutputChars) {
+  const csvChars = Object.values(a.csv).reduce((n, text) => n + text.length, 0);
+  if (a.output.length + csvChars > limits.maxOutputChars) {
     throw new RunFailure('output', `The output is larger than ${limits.maxOutputChars} characters of JSON.`);
   }
   if (a.rtContext.length > limits.maxOutputChars) {
@@ -77,6 +81,7 @@ function readAnswer(value: unknown, limits: RunLimits): RawAnswer {
     ok: a.ok,
     output: a.output,
     tables: a.tables,
+    csv: a.csv,
     error: a.error.slice(0, 10_000),
     failure: a.failure,
     rtContext: a.rtContext,
@@ -126,7 +131,7 @@ function stillHealthy(lease: Lease): boolean {
 export async function execute(
   pool: IsolatePool,
   program: Program,
-  args: { input: string; rtContext: string; check: boolean; tables: boolean },
+  args: { input: string; rtContext: string; check: boolean; tables: boolean; csv: string[] },
   limits: RunLimits,
   signal?: AbortSignal,
 ): Promise<RawAnswer> {
@@ -152,6 +157,7 @@ export async function execute(
     const options = JSON.stringify({
       check: args.check,
       tables: args.tables,
+      csv: args.csv,
       maxOutputChars: limits.maxOutputChars,
       maxLogEntries: limits.maxLogEntries,
       maxLogChars: limits.maxLogChars,

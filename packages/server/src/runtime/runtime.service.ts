@@ -27,6 +27,11 @@ export interface ComponentRunRequest {
    * comes back as a column table, named in `outputTables`.
    */
   tables?: boolean;
+  /**
+   * With `tables`: output ports to answer as CSV text (in `outputCsv`, not in `outputJson`) when
+   * their rows make a column table; the caller checks the text (imports/sink-files.ts `csvRecords`).
+   */
+  csvPorts?: string[];
   /** Limits of this run; the configured test-run limits fill what is not given. */
   limits?: Partial<RunLimits>;
   /** Aborting it cancels the run at once and frees its isolate. */
@@ -38,6 +43,8 @@ export interface ComponentRunOutcome {
   outputJson: string;
   /** Output ports whose value in `outputJson` is a column table (runs asked with `tables`). */
   outputTables: string[];
+  /** CSV text of output ports asked as `csvPorts`, by port: not checked yet. */
+  outputCsv: Record<string, string>;
   /** JSON text of the final ctx.rt_context. */
   rtContextJson: string;
   logs: RunLogEntry[];
@@ -156,6 +163,7 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
         rtContext: request.rtContextJson ?? '{}',
         check: request.checkPorts !== false,
         tables: request.tables === true,
+        csv: request.csvPorts ?? [],
       },
       limitsOf(request.limits),
       request.signal,
@@ -164,6 +172,7 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
     return {
       outputJson: answer.output,
       outputTables: answer.tables,
+      outputCsv: answer.csv,
       rtContextJson: answer.rtContext,
       logs: answer.logs,
       durationMs: performance.now() - started,
@@ -190,7 +199,7 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
     const answer = await execute(
       pool,
       await built,
-      { input: argsJson, rtContext: 'null', check: false, tables: false },
+      { input: argsJson, rtContext: 'null', check: false, tables: false, csv: [] },
       limitsOf(opts.limits),
       opts.signal,
     );

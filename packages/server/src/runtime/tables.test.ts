@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
+import { csvRecords, writeSinkFile } from '../modules/imports/sink-files.ts';
 import { asColumnTable, rowsOfTable, tableJson } from '../modules/uploads/row-tables.ts';
 import { component, MemorySource, memoryRuntime } from './test-support.ts';
 
@@ -109,5 +110,37 @@ describe('rows as tables', () => {
     expect(r.tables).toEqual(['rows']);
     const back = rowsOfTable(asColumnTable(r.output.rows) ?? { columns: [], data: [] });
     expect(back.map((row) => row.code)).toEqual(['AB!', 'CD!', 'AB!', 'CD!']);
+  });
+
+  test('ports asked as CSV come back as the text the server writes, outside the JSON; others as before', async () => {
+    const rowsOut = [
+      { code: '=HYPERLINK("x")', qty: -3, note: 'a, "b"\nc' },
+      { code: ' lead', qty: 1.5, note: null },
+    ];
+    const out = instruction(
+      'Csv',
+      `ctx.output.rows = ${JSON.stringify(rowsOut)}; ctx.output.mixed = [{ a: 1 }, { b: 2 }]; ctx.output.kept = ctx.output.rows;`,
+      ['rows', 'mixed', 'kept'],
+    );
+    const outcome = await rt.runComponent({ componentId: out._id, inputJson: '{}', tables: true, csvPorts: ['rows', 'mixed'] });
+    const expected = Buffer.from(writeSinkFile(rowsOut, { name: 'rows', format: 'CSV' }).bytes).toString();
+    expect(outcome.outputCsv).toEqual({ rows: expected });
+    expect(csvRecords(outcome.outputCsv.rows ?? '')).toBe(2);
+    const output = JSON.parse(outcome.outputJson);
+    expect(Object.keys(output).sort()).toEqual(['kept', 'mixed']);
+    expect(output.mixed).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(outcome.outputTables).toEqual(['kept']);
+  });
+
+  test('CSV text counts toward the output limit', async () => {
+    const small = memoryRuntime(source, { maxOutputChars: 2000 });
+    try {
+      const big = instruction('Big', 'ctx.output.rows = Array.from({ length: 200 }, (_, i) => ({ n: i, text: "abcdefghij" }));');
+      await expect(
+        small.runComponent({ componentId: big._id, inputJson: '{}', tables: true, csvPorts: ['rows'] }),
+      ).rejects.toThrow('The output is larger than 2000 characters of JSON.');
+    } finally {
+      await small.close();
+    }
   });
 });

@@ -17,7 +17,7 @@ import { type ImportRow, importsRepo, type JobRow, jobsRepo, leasesRepo } from '
 import type { JobQueue } from './job-queue.ts';
 import { RunStepError } from './run-errors.ts';
 import { gatherInputs } from './run-inputs.ts';
-import { sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
+import { csvRecords, type SinkFile, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
 
 /** Runs of one import (the first and the restarts on error). */
 export const MAX_ATTEMPTS = 3;
@@ -56,6 +56,22 @@ function isUniqueViolation(error: unknown): boolean {
 function reasonOf(signal: AbortSignal): StopReason {
   const r: unknown = signal.reason;
   return r === 'shutdown' || r === 'lost' ? r : 'stop';
+}
+
+/** What a run's sandbox answered: its output's ports, those of them in column tables, and CSV texts by port. */
+interface SandboxOutput {
+  ports: Record<string, unknown>;
+  tables: ReadonlyMap<string, ColumnTable>;
+  csv: ReadonlyMap<string, string>;
+}
+
+const csvType = { contentType: 'text/csv', extension: '.csv' };
+
+/** Output ports whose every data sink writes a CSV file and nothing else: the sandbox may write that file. */
+function csvOnlyPorts(sinks: readonly DataSink[]): string[] {
+  const ports = new Set(sinks.map((s) => s.name));
+  for (const sink of sinks) if (sink.format !== 'CSV' || sink.target) ports.delete(sink.name);
+  return [...ports];
 }
 
 /** The output ports the sandbox answered as column tables, each checked: its answer is not trusted. */
@@ -163,28 +179,39 @@ export function importRunner(deps: RunnerDeps) {
 
   /**
    * Stores one file per data sink that got an output, as destination uploads of the import. An
-   * output the sandbox answered as a column table is written as CSV without building its rows;
-   * they are built for the other formats and for a data-store target.
+   * output the sandbox wrote as CSV is stored once checked; one it answered as a column table is
+   * written as CSV without building its rows; they are built for the other formats and for a
+   * data-store target.
    */
-  async function writeOutputs(
-    row: ImportRow,
-    pipeline: PipelineView,
-    output: Record<string, unknown>,
-    tables: ReadonlyMap<string, ColumnTable>,
-    lines: LogLine[],
-  ) {
+  async function writeOutputs(row: ImportRow, pipeline: PipelineView, output: SandboxOutput, lines: LogLine[]) {
     const outputs: Output[] = [];
     const log = say(row.id);
     for (const sink of pipeline.dataSinks) {
-      const value = output[sink.name];
-      if (value === undefined) {
+      const csv = output.csv.get(sink.name);
+      const value = output.ports[sink.name];
+      if (value === undefined && csv === undefined) {
         await log('warn', `Data sink ${sink.name}: the component gave no output ${sink.name}.`, sink.name);
         continue;
       }
-      const table = tables.get(sink.name);
-      const rows = table ? (sink.target ? rowsOfTable(table) : []) : tableRows(value, sink.name);
-      const file = table ? writeSinkTable(table, sink) : writeSinkFile(rows, sink);
-      const rowCount = table ? tableLength(table) : rows.length;
+      const table = output.tables.get(sink.name);
+      let rows: Record<string, unknown>[] = [];
+      let file: SinkFile;
+      let rowCount: number;
+      if (csv !== undefined) {
+        // Only asked for sinks that write nothing but this CSV file.
+        const records = csvRecords(csv);
+        if (records === null) throw new RunStepError(`Data sink ${sink.name}: the CSV the component wrote cannot be stored.`);
+        file = { bytes: Buffer.from(csv), ...csvType };
+        rowCount = records;
+      } else if (table) {
+        rows = sink.target ? rowsOfTable(table) : [];
+        file = writeSinkTable(table, sink);
+        rowCount = tableLength(table);
+      } else {
+        rows = tableRows(value, sink.name);
+        file = writeSinkFile(rows, sink);
+        rowCount = rows.length;
+      }
       const key = await deps.files.put(file.bytes);
       const fileName = sinkFileName(pipeline.name, sink.name, new Date(), file.extension);
       const uploadId = newId();
@@ -249,6 +276,7 @@ export function importRunner(deps: RunnerDeps) {
         inputJson: inputs.inputJson,
         rtContextJson: JSON.stringify(rtContext),
         tables: true,
+        csvPorts: csvOnlyPorts(pipeline.dataSinks),
         limits: ctx.config.importRun,
         signal,
       });
@@ -260,7 +288,12 @@ export function importRunner(deps: RunnerDeps) {
         throw new RunStepError('The component answered no output object.');
       }
       const ports = Object.fromEntries(Object.entries(output));
-      targets = await writeOutputs(row, pipeline, ports, columnTablesOf(ports, answer.outputTables ?? []), lines);
+      const sandboxOutput: SandboxOutput = {
+        ports,
+        tables: columnTablesOf(ports, answer.outputTables ?? []),
+        csv: new Map(Object.entries(answer.outputCsv ?? {})),
+      };
+      targets = await writeOutputs(row, pipeline, sandboxOutput, lines);
       signal.throwIfAborted();
       await importsRepo(db).updateHeld(row.id, workerId, { progress: 90 });
     } catch (error) {

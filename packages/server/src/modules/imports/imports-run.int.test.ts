@@ -167,6 +167,41 @@ describe('an immediate import', () => {
     expect(again.status).toBe(200);
   });
 
+  it("stores no CSV file with a formula cell, even from a component that disarms the sandbox's escaping", async () => {
+    const escaped = async (jsCode: string) => {
+      const component = await kit.component(jsCode, ['prices'], ['out']);
+      const pipelineId = await kit.pipeline({
+        name: 'formulas',
+        component,
+        sources: [csvSource('prices')],
+        sinks: [sink('out')],
+      });
+      await kit.upload(manager.token, pipelineId, 'prices', 'code,price\nA,1\n');
+      const { importId } = (await t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } }))
+        .body.data;
+      const ended = await kit.waitFor(importId, ['done', 'failed']);
+      const logs = (await t.services.logs.forImport(importId)).map((l) => l.message);
+      const files = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('import_id', '=', importId).execute();
+      return { ended, logs, files };
+    };
+    const formula = `ctx.output.out = [{ code: '=HYPERLINK("http://evil")', price: -2 }];`;
+    const plain = await escaped(formula);
+    expect(plain.ended.state).toBe('done');
+    const [file] = plain.files;
+    const exported = await t.app.inject({
+      method: 'POST',
+      url: '/gdb-importer/v1/uploads/export',
+      headers: { 'x-token': manager.token },
+      payload: { uploadIds: [file?.id] },
+    });
+    expect(exported.body).toBe('code,price\n"\'=HYPERLINK(""http://evil"")",-2\n');
+
+    const disarmed = await escaped(`RegExp.prototype.test = () => false; String.prototype.includes = () => false;\n${formula}`);
+    expect(disarmed.ended).toMatchObject({ state: 'failed', success: false });
+    expect(disarmed.logs).toContain('Data sink out: the CSV the component wrote cannot be stored.');
+    expect(disarmed.files).toEqual([]);
+  });
+
   it('writes every data-store target of a run or none of them', async () => {
     const component = await kit.component(
       'ctx.output.good = ctx.input.prices; ctx.output.bad = ctx.input.prices.map((r) => ({ price: r.price }));',

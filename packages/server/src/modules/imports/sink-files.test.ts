@@ -3,7 +3,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { columnTable } from '../uploads/row-tables.ts';
 import { RunStepError } from './run-errors.ts';
-import { columnsOf, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
+import { columnsOf, csvRecords, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
 
 const rows = [
   { code: 'A1', price: 1.5, tags: ['x', 'y'] },
@@ -80,6 +80,32 @@ describe('output files', () => {
       const json = writeSinkTable(table, { name: 'out', format: 'JSON' });
       expect(Buffer.from(json.bytes).toString()).toBe(JSON.stringify(shared));
       expect(json.extension).toBe('.json');
+    }
+    // What the writer writes, the check of a CSV written elsewhere accepts, counting its records.
+    for (const rows of [...cases.filter((c) => c.length > 0 && columnsOf(c).length > 0), shared]) {
+      expect(csvRecords(csv(rows))).toBe(rows.length);
+    }
+  });
+
+  it('refuses a CSV written elsewhere with a formula cell or that is not well-formed', () => {
+    expect(csvRecords('a,b\n-3,"\'=1"\n-1.5e-7,"=A1\nB2"\n"x,y",\n')).toBe(3);
+    for (const bad of [
+      'a,b\n=1+2,x\n',
+      'a,b\nx,"=HYPERLINK(""http://evil"")"\n',
+      'a,b\n"@home",x\n',
+      'a,b\n+33 1,x\n',
+      'a,b\n-x,1\n',
+      'a,b\n\tTab,1\n',
+      '=cmd,b\n1,2\n',
+      'a,b\n1,2', // no final line feed
+      'a,b\n1\n', // a short line
+      'a,b\n1,2,3\n',
+      'a,b\n"open,1\n',
+      'a,b\nx"y,1\n',
+      'a,b\n"x"y,1\n',
+      '',
+    ]) {
+      expect(csvRecords(bad), JSON.stringify(bad)).toBeNull();
     }
   });
 

@@ -660,17 +660,65 @@ return true;`,
   }
 
   /** The output with its ports of rows as column tables where they allow it, and the names of those ports. */
-  function tablesOf(output) {
-    if (!isObject(output) || typeof output.toJSON === 'function') return { value: output, tables: [] };
+  function tablesOf(output, csvPorts) {
+    if (!isObject(output) || typeof output.toJSON === 'function') return { value: output, tables: [], csv: {} };
     const value = {};
     const tables = [];
+    const csv = {};
     for (const key of keysOf(output)) {
       const port = output[key];
       const table = isArray(port) ? toTable(port) : null;
+      if (table !== null && csvPorts.includes(key)) {
+        defineProperty(csv, key, { value: csvText(table), enumerable: true, writable: true, configurable: true });
+        continue;
+      }
       if (table !== null) tables.push(key);
       defineProperty(value, key, { value: table ?? port, enumerable: true, writable: true, configurable: true });
     }
-    return { value, tables };
+    return { value, tables, csv };
+  }
+
+  // ── a port's rows as a CSV file, for a data sink that only writes one (the server checks it) ──
+  // The same text as the server's writer (modules/imports/sink-files.ts): papaparse's `unparse`
+  // with `escapeFormulae` and line feeds. The server refuses a text that is not well-formed CSV or
+  // has a cell a spreadsheet would read as a formula, whatever a component did to this code.
+
+  const FORMULA = /^[=+\-@\t\r].*$/;
+  const NEEDS_QUOTES = /[\r\n"\uFEFF,]/;
+  const StringCtor = String;
+
+  function csvCell(value) {
+    if (value === null || value === undefined) return '';
+    if (typeof value === 'number' || typeof value === 'boolean') return StringCtor(value);
+    let text = value;
+    let quote = false;
+    if (FORMULA.test(text)) {
+      text = `'${text}`;
+      quote = true;
+    }
+    if (!quote && !NEEDS_QUOTES.test(text) && text.charCodeAt(0) !== 32 && text.charCodeAt(text.length - 1) !== 32) {
+      return text;
+    }
+    return `"${text.includes('"') ? text.replaceAll('"', '""') : text}"`;
+  }
+
+  function csvText(table) {
+    const { columns, data } = table;
+    const first = data[0];
+    const chunks = [`${columns.map(csvCell).join(',')}\n`];
+    let lines = [];
+    // Each line built on its own and the lines joined: much faster than one growing text.
+    for (let r = 0; r < first.length; r++) {
+      let line = csvCell(first[r]);
+      for (let c = 1; c < data.length; c++) line = `${line},${csvCell(data[c][r])}`;
+      lines.push(line);
+      if (lines.length === 1000) {
+        chunks.push(`${lines.join('\n')}\n`);
+        lines = [];
+      }
+    }
+    if (lines.length > 0) chunks.push(`${lines.join('\n')}\n`);
+    return chunks.join('');
   }
 
   // ── entry points the server calls with text, answered with text ──
@@ -686,7 +734,7 @@ return true;`,
     } catch {
       rtContext = 'null';
     }
-    return assign({ ok, output: '', tables: [], error: '', failure: 'code', rtContext, logs: logger.entries() }, fields);
+    return assign({ ok, output: '', tables: [], csv: {}, error: '', failure: 'code', rtContext, logs: logger.entries() }, fields);
   }
 
   function writeOutput(value, options) {
@@ -722,8 +770,14 @@ return true;`,
         const output = await invoke(root, input, env, rootFrame(root), root.checkedInputs);
         if (!isObject(env.rt)) throw new RunError('ctx.rt_context must stay a JSON object.');
         if (options.tables !== true) return answer(true, { output: writeOutput(output, options) }, logger, env);
-        const { value, tables } = tablesOf(output);
-        return answer(true, { output: writeOutput(value, options), tables }, logger, env);
+        const { value, tables, csv } = tablesOf(output, isArray(options.csv) ? options.csv : []);
+        const text = writeOutput(value, options);
+        let chars = text.length;
+        for (const key of keysOf(csv)) chars += csv[key].length;
+        if (chars > options.maxOutputChars) {
+          throw new RunError(`The output is larger than ${options.maxOutputChars} characters of JSON.`, 'output');
+        }
+        return answer(true, { output: text, tables, csv }, logger, env);
       } catch (error) {
         return answer(false, { error: errorText(error), failure: error instanceof RunError ? error.kind : 'code' }, logger, env);
       }
