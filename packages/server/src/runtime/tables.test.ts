@@ -114,8 +114,9 @@ describe('rows as tables', () => {
 
   test('ports asked as CSV come back as the text the server writes, outside the JSON; others as before', async () => {
     const rowsOut = [
-      { code: '=HYPERLINK("x")', qty: -3, note: 'a, "b"\nc' },
-      { code: ' lead', qty: 1.5, note: null },
+      { code: '=HYPERLINK("x")', qty: -3, note: 'a, "b"\nc', plain: 'p' },
+      { code: ' lead', qty: 1.5, note: null, plain: 'q' },
+      ...Array.from({ length: 50 }, (_, i) => ({ code: `c${i}`, qty: i, note: i % 2 ? 'x' : 'y ', plain: `p${i}` })),
     ];
     const out = instruction(
       'Csv',
@@ -125,7 +126,7 @@ describe('rows as tables', () => {
     const outcome = await rt.runComponent({ componentId: out._id, inputJson: '{}', tables: true, csvPorts: ['rows', 'mixed'] });
     const expected = Buffer.from(writeSinkFile(rowsOut, { name: 'rows', format: 'CSV' }).bytes).toString();
     expect(outcome.outputCsv).toEqual({ rows: expected });
-    expect(csvRecords(outcome.outputCsv.rows ?? '')).toBe(2);
+    expect(csvRecords(outcome.outputCsv.rows ?? '')).toBe(52);
     const output = JSON.parse(outcome.outputJson);
     expect(Object.keys(output).sort()).toEqual(['kept', 'mixed']);
     expect(output.mixed).toEqual([{ a: 1 }, { b: 2 }]);

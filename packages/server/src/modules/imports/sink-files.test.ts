@@ -81,6 +81,20 @@ describe('output files', () => {
       expect(Buffer.from(json.bytes).toString()).toBe(JSON.stringify(shared));
       expect(json.extension).toBe('.json');
     }
+    // Whole columns looked at once: plain texts, numbers, and texts of which one needs quoting or escaping.
+    const tricky = ['x,y', ' lead', 'trail ', '=1', '-', '\tt', 'a"b', 'l\nf', '\uFEFF', 'a\uE000=b', 'a \uE000b'];
+    for (const odd of tricky) {
+      const columns = Array.from({ length: 500 }, (_, i) => ({
+        plain: `p${i}`,
+        n: i % 3 === 0 ? -i / 7 : i,
+        odd: i === 250 ? odd : `o${i}`,
+        empty: '',
+      }));
+      const table = columnTable(columns);
+      expect(table).not.toBeNull();
+      if (table)
+        expect(Buffer.from(writeSinkTable(table, { name: 'o', format: 'CSV' }).bytes).toString()).toBe(reference(columns));
+    }
     // What the writer writes, the check of a CSV written elsewhere accepts, counting its records.
     for (const rows of [...cases.filter((c) => c.length > 0 && columnsOf(c).length > 0), shared]) {
       expect(csvRecords(csv(rows))).toBe(rows.length);

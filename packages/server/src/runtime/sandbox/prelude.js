@@ -702,15 +702,33 @@ return true;`,
     return `"${text.includes('"') ? text.replaceAll('"', '""') : text}"`;
   }
 
+  const SEPARATOR = '\uE000';
+  const CHANGED = /(?:^|\uE000)[=+\-@\t\r ]|[\r\n"\uFEFF,]| (?:\uE000|$)/;
+
+  /** A column's CSV cells: its texts as they are when none needs quoting or escaping (one look at all). */
+  function csvColumn(values) {
+    let texts = true;
+    let numbers = true;
+    for (let i = 0; i < values.length && (texts || numbers); i++) {
+      const type = typeof values[i];
+      if (type !== 'string') texts = false;
+      if (type !== 'number') numbers = false;
+    }
+    if (texts && !CHANGED.test(values.join(SEPARATOR))) return values;
+    if (numbers) return values.map(StringCtor);
+    return values.map(csvCell);
+  }
+
   function csvText(table) {
-    const { columns, data } = table;
+    const { columns } = table;
+    const data = table.data.map(csvColumn);
     const first = data[0];
     const chunks = [`${columns.map(csvCell).join(',')}\n`];
     let lines = [];
     // Each line built on its own and the lines joined: much faster than one growing text.
     for (let r = 0; r < first.length; r++) {
-      let line = csvCell(first[r]);
-      for (let c = 1; c < data.length; c++) line = `${line},${csvCell(data[c][r])}`;
+      let line = first[r];
+      for (let c = 1; c < data.length; c++) line = `${line},${data[c][r]}`;
       lines.push(line);
       if (lines.length === 1000) {
         chunks.push(`${lines.join('\n')}\n`);
