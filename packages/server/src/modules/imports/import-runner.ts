@@ -271,12 +271,13 @@ export function importRunner(deps: RunnerDeps) {
         importId: row.id,
         jobId: row.job_id,
       };
+      const csvPorts = csvOnlyPorts(pipeline.dataSinks);
       const answer = await runtime.runComponent({
         componentId: pipeline.component,
         inputJson: inputs.inputJson,
         rtContextJson: JSON.stringify(rtContext),
         tables: true,
-        csvPorts: csvOnlyPorts(pipeline.dataSinks),
+        csvPorts,
         limits: ctx.config.importRun,
         signal,
       });
@@ -291,7 +292,8 @@ export function importRunner(deps: RunnerDeps) {
       const sandboxOutput: SandboxOutput = {
         ports,
         tables: columnTablesOf(ports, answer.outputTables ?? []),
-        csv: new Map(Object.entries(answer.outputCsv ?? {})),
+        // Only the ports asked for: the sandbox's answer is not trusted to keep to them.
+        csv: new Map(Object.entries(answer.outputCsv ?? {}).filter(([port]) => csvPorts.includes(port))),
       };
       targets = await writeOutputs(row, pipeline, sandboxOutput, lines);
       signal.throwIfAborted();

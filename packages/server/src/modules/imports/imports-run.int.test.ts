@@ -200,6 +200,25 @@ describe('an immediate import', () => {
     expect(disarmed.ended).toMatchObject({ state: 'failed', success: false });
     expect(disarmed.logs).toContain('Data sink out: the CSV the component wrote cannot be stored.');
     expect(disarmed.files).toEqual([]);
+
+    // A sandbox made to write CSV for a port whose sink is a JSON file: that text is not taken.
+    const component = await kit.component(
+      'Array.prototype.includes = () => true; ctx.output.out = [{ code: "A", price: 1 }];',
+      ['prices'],
+      ['out'],
+    );
+    const pipelineId = await kit.pipeline({
+      name: 'json out',
+      component,
+      sources: [csvSource('prices')],
+      sinks: [sink('out', 'JSON')],
+    });
+    await kit.upload(manager.token, pipelineId, 'prices', 'code,price\nA,1\n');
+    const { importId } = (await t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } }))
+      .body.data;
+    await kit.waitFor(importId, ['done', 'failed']);
+    const files = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('import_id', '=', importId).execute();
+    expect(files.filter((f) => f.content_type === 'text/csv')).toEqual([]);
   });
 
   it('writes every data-store target of a run or none of them', async () => {
