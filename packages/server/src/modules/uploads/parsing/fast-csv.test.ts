@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { type CsvLayout, readPlainCsv } from './fast-csv.ts';
+import { type CsvLayout, readPlainCsv, rowsOfColumns } from './fast-csv.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { readCsv } from './parse-text.ts';
 
@@ -16,7 +16,8 @@ const OPTIONS = {
 function both(text: string, maxRows = 1_000_000) {
   const start = Papa.parse<Record<string, string>>(text, { ...OPTIONS, preview: 1 });
   const layout: CsvLayout = { delimiter: start.meta.delimiter, linebreak: start.meta.linebreak, fields: start.meta.fields ?? [] };
-  const fast = start.errors.length > 0 ? null : (readPlainCsv(text, layout, maxRows)?.rows ?? null);
+  const plain = start.errors.length > 0 ? null : readPlainCsv(text, layout, maxRows);
+  const fast = plain ? rowsOfColumns(layout.fields, plain.columns, plain.rowCount) : null;
   const full = Papa.parse<Record<string, string>>(text, { ...OPTIONS, preview: maxRows + 1 }).data;
   return { fast, full };
 }

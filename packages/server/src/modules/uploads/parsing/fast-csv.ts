@@ -7,9 +7,11 @@ export interface CsvLayout {
   fields: readonly string[];
 }
 
-/** The rows, and the length of the longest record's text (no value of a record is longer). */
+/** The values read, by column, and the length of the longest record's text (no value of a record is longer). */
 export interface PlainRead {
-  rows: Row[];
+  /** One array per field of the layout, in its order, each holding that field's value of every record. */
+  columns: string[][];
+  rowCount: number;
   longest: number;
 }
 
@@ -18,10 +20,16 @@ class Irregular extends Error {}
 
 const QUOTE = 34;
 
-/** A function making one row object from its values: an object literal with the fields in order. */
-function rowMaker(fields: readonly string[]): (values: readonly string[]) => Row {
-  const props = fields.map((f, i) => `${JSON.stringify(f)}: v[${i}]`).join(', ');
-  return new Function('v', `return { ${props} };`) as (values: readonly string[]) => Row;
+/**
+ * The rows of values read by column, each an object with the fields in order (an object literal, as
+ * papaparse builds them: a later field of the same name wins).
+ */
+export function rowsOfColumns(fields: readonly string[], columns: readonly (readonly unknown[])[], rowCount: number): Row[] {
+  const props = fields.map((f, i) => `${JSON.stringify(f)}: c[${i}][r]`).join(', ');
+  const make = new Function('c', 'r', `return { ${props} };`) as (c: readonly (readonly unknown[])[], r: number) => Row;
+  const rows = new Array<Row>(rowCount);
+  for (let r = 0; r < rowCount; r++) rows[r] = make(columns, r);
+  return rows;
 }
 
 function isBlank(text: string): boolean {
@@ -103,14 +111,18 @@ export function readPlainCsv(text: string, layout: CsvLayout, maxRows: number): 
     const [headerEnd, bodyStart] = lineAt(0);
     const header = text.slice(0, headerEnd);
     if (header.includes('"') || header.split(delimiter).length !== fields.length || isBlank(header)) return null;
-    const make = rowMaker(fields);
-    const rows: Row[] = [];
     const width = fields.length;
+    const columns = fields.map((): string[] => []);
+    let rowCount = 0;
+    const add = (values: readonly string[]) => {
+      for (let c = 0; c < width; c++) (columns[c] as string[]).push(values[c] as string);
+      rowCount++;
+    };
     let pos = bodyStart;
     let longest = 0;
     // The next quote at or after `pos`, looked for again only once passed (each quote is found once).
     let nextQuote = text.indexOf('"', pos);
-    while (pos < n && rows.length <= maxRows) {
+    while (pos < n && rowCount <= maxRows) {
       if (nextQuote !== -1 && nextQuote < pos) nextQuote = text.indexOf('"', pos);
       const lf = text.indexOf('\n', pos);
       if (nextQuote !== -1 && (lf === -1 || nextQuote < lf)) {
@@ -119,7 +131,7 @@ export function readPlainCsv(text: string, layout: CsvLayout, maxRows: number): 
         pos = after;
         if (values.join('').trim() === '') continue;
         if (values.length !== width) throw new Irregular();
-        rows.push(make(values));
+        add(values);
         continue;
       }
       const [end, next] = lineAt(pos);
@@ -134,9 +146,9 @@ export function readPlainCsv(text: string, layout: CsvLayout, maxRows: number): 
       if (maybeBlank && isBlank(line.split(delimiter).join(''))) continue;
       const values = line.split(delimiter);
       if (values.length !== width) throw new Irregular();
-      rows.push(make(values));
+      add(values);
     }
-    return { rows, longest };
+    return { columns, rowCount, longest };
   } catch (error) {
     if (error instanceof Irregular) return null;
     throw error;

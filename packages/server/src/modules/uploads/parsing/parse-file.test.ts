@@ -2,8 +2,11 @@ import crypto from 'node:crypto';
 import * as XLSX from '@e965/xlsx';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { rowsOfStored } from '../row-tables.ts';
+import { rowsOfStored, storedRowsJson, tableJson } from '../row-tables.ts';
+import { checkRows } from './check-rows.ts';
+import { DEFAULT_LIMITS } from './limits.ts';
 import { parseFile } from './parse-file.ts';
+import { parseCsv } from './parse-text.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const model = {
@@ -88,6 +91,42 @@ describe('parseFile: checks against the data model', () => {
     expect(out.problems).toHaveLength(10);
     expect(out.problemCount).toBe(1000);
     expect(out.summary).toBe('500 rows read, 500 invalid (1000 problems, the first 10 listed).');
+  });
+
+  it('stores what checking the rows one by one stores, whether or not the column check can vouch for them', () => {
+    const typed = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['code'],
+      properties: {
+        code: { type: 'string', pattern: '^[A-Z]{2}$' },
+        qty: { type: 'integer', minimum: 0 },
+        price: { type: 'number' },
+        ok: { type: 'boolean' },
+        day: { type: 'string', format: 'date' },
+      },
+    };
+    const csv = 'code,qty,price,ok,day\nAB, 1 ,1e2,true,2026-01-31\nCD,0,-0.5,false,2024-02-29\n';
+    // The same model with a keyword the column check leaves to the row check.
+    const unknown = { ...typed, minProperties: 1 };
+    // Fields the rows put in another order (array indexes first): the rows' table lists them as the rows do.
+    const indexed = { type: 'object', properties: { 2: { type: 'integer' }, a: { type: 'string' } } };
+    for (const [text, dataModel] of [
+      [csv, typed],
+      [csv, unknown],
+      [csv, null],
+      ['a,2\nx,3\n', indexed],
+    ] as const) {
+      const rows = parseCsv(text, DEFAULT_LIMITS);
+      if (dataModel) expect(checkRows(rows, dataModel, { coerce: true, maxProblems: 10 }).invalidRows).toBe(0);
+      const out = parseFile({ bytes: enc(text), group: 'csv', dataModel });
+      expect(out.status).toBe('valid');
+      expect(out.rowsJson).toBe(storedRowsJson([tableJson(rows)]));
+    }
+    expect(rowsOfStored(parseFile({ bytes: enc(csv), group: 'csv', dataModel: typed }).rowsJson ?? '')).toEqual([
+      { code: 'AB', qty: 1, price: 100, ok: true, day: '2026-01-31' },
+      { code: 'CD', qty: 0, price: -0.5, ok: false, day: '2024-02-29' },
+    ]);
   });
 
   it('checks each row against the items of an array data model', () => {

@@ -1,10 +1,11 @@
 import { MIME_GROUPS, type MimeGroup } from '@gdb/shared/reference/mimetypes';
 import { storedRowsBytes, storedRowsJson, tableJson } from '../row-tables.ts';
+import { checkColumns } from './check-columns.ts';
 import { type CheckResult, checkRows, type Problem } from './check-rows.ts';
 import { type DetectedFormat, detectFormat, formatsOf } from './detect.ts';
 import { DEFAULT_LIMITS, ParseError, type ParseLimits } from './limits.ts';
 import { parseExcel } from './parse-excel.ts';
-import { type CsvRead, decodeText, messageOf, parseCsv, parseJson, parseXml, type Row, readCsv } from './parse-text.ts';
+import { type CsvRead, decodeText, messageOf, parseJson, parseXml, type Row, readCsv, rowsOf } from './parse-text.ts';
 
 export interface ParseRequest {
   kind?: 'file';
@@ -52,7 +53,7 @@ export function invalid(format: DetectedFormat, message: string): ParseOutcome {
   };
 }
 
-function readRows(bytes: Uint8Array, format: DetectedFormat, limits: ParseLimits): Row[] {
+function readRows(bytes: Uint8Array, format: DetectedFormat, limits: ParseLimits): Row[] | CsvRead {
   switch (format) {
     case 'xlsx':
     case 'xls':
@@ -62,7 +63,7 @@ function readRows(bytes: Uint8Array, format: DetectedFormat, limits: ParseLimits
     case 'xml':
       return parseXml(decodeText(bytes), limits);
     case 'text':
-      return parseCsv(decodeText(bytes), limits);
+      return readCsv(decodeText(bytes), limits);
     case 'binary':
       throw new ParseError('The file is not a readable data file.');
   }
@@ -75,10 +76,38 @@ function failureMessage(error: unknown): string {
   return `The file cannot be read: ${messageOf(error)}`;
 }
 
+const NO_PROBLEM: CheckResult = { invalidRows: 0, problems: [], problemCount: 0 };
+
 function checkOf(rows: Row[], dataModel: Record<string, unknown> | null, coerce: boolean, limits: ParseLimits): CheckResult {
-  return dataModel
-    ? checkRows(rows, dataModel, { coerce, maxProblems: limits.maxProblems })
-    : { invalidRows: 0, problems: [], problemCount: 0 };
+  return dataModel ? checkRows(rows, dataModel, { coerce, maxProblems: limits.maxProblems }) : NO_PROBLEM;
+}
+
+/**
+ * Field names whose values make a column table in their order: distinct, none an array index
+ * (an object puts those first, and the rows' table lists its fields in the rows' order).
+ */
+function columnsInOrder(fields: readonly string[]): boolean {
+  return fields.length > 0 && new Set(fields).size === fields.length && !fields.some((f) => /^\d+$/.test(f));
+}
+
+/**
+ * The rows read checked (values coerced to the data model's types), and their table's JSON text
+ * when all are valid. Values read by column are checked by column, with no row object built; the
+ * rows are checked one by one when that check cannot vouch for every row (and it words the problems).
+ */
+function checkRead(
+  read: CsvRead | Row[],
+  dataModel: Record<string, unknown> | null,
+  coerce: boolean,
+  limits: ParseLimits,
+): { check: CheckResult; table: string | null } {
+  if (!Array.isArray(read) && read.columns && columnsInOrder(read.fields)) {
+    const data = dataModel ? checkColumns(read.fields, read.columns, dataModel) : read.columns;
+    if (data) return { check: NO_PROBLEM, table: JSON.stringify({ columns: read.fields, data }) };
+  }
+  const rows = Array.isArray(read) ? read : rowsOf(read);
+  const check = checkOf(rows, dataModel, coerce, limits);
+  return { check, table: check.invalidRows === 0 ? tableJson(rows) : null };
 }
 
 function summaryOf(rowCount: number, check: CheckResult): string {
@@ -96,23 +125,23 @@ export function parseFile(request: ParseRequest): ParseOutcome {
     const expected = MIME_GROUPS[request.group].extensions.join(', ');
     return invalid(format, `The file content does not match the data source's type (${expected} expected).`);
   }
-  let rows: Row[];
+  let read: Row[] | CsvRead;
   try {
-    rows = readRows(request.bytes, format, limits);
+    read = readRows(request.bytes, format, limits);
   } catch (error) {
     return invalid(format, failureMessage(error));
   }
-  if (rows.length === 0) return invalid(format, 'The file has no rows.');
-  const check = checkOf(rows, request.dataModel, format !== 'json', limits);
-  const status = check.invalidRows === 0 ? 'valid' : 'invalid';
+  const rowCount = Array.isArray(read) ? read.length : read.rowCount;
+  if (rowCount === 0) return invalid(format, 'The file has no rows.');
+  const { check, table } = checkRead(read, request.dataModel, format !== 'json', limits);
   return {
-    status,
+    status: table === null ? 'invalid' : 'valid',
     format,
-    rowCount: rows.length,
-    rowsJson: status === 'valid' ? storedRowsJson([tableJson(rows)]) : null,
+    rowCount,
+    rowsJson: table === null ? null : storedRowsJson([table]),
     problems: check.problems,
     problemCount: check.problemCount,
-    summary: summaryOf(rows.length, check),
+    summary: summaryOf(rowCount, check),
   };
 }
 
@@ -149,12 +178,12 @@ export function parseCsvPart(request: CsvPartRequest): PartOutcome {
   } catch {
     return { ...none, fatal: true, delimiter: '', linebreak: '', quoteErrors: false };
   }
-  const { rows, delimiter, linebreak, quoteErrors } = read;
+  const { rowCount, delimiter, linebreak, quoteErrors } = read;
   // A cut inside quoted text shows as an unclosed quote: the whole file is parsed instead.
   if (quoteErrors) return { ...none, fatal: false, delimiter, linebreak, quoteErrors };
-  const check = checkOf(rows, request.dataModel, true, limits);
-  const rowsBytes = check.invalidRows === 0 ? new TextEncoder().encode(tableJson(rows)) : null;
-  return { ...check, kind: 'csv-part', rowCount: rows.length, rowsBytes, fatal: false, delimiter, linebreak, quoteErrors };
+  const { check, table } = checkRead(read, request.dataModel, true, limits);
+  const rowsBytes = table === null ? null : new TextEncoder().encode(table);
+  return { ...check, kind: 'csv-part', rowCount, rowsBytes, fatal: false, delimiter, linebreak, quoteErrors };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import Papa from 'papaparse';
-import { readPlainCsv } from './fast-csv.ts';
+import { readPlainCsv, rowsOfColumns } from './fast-csv.ts';
 import { ParseError, type ParseLimits } from './limits.ts';
 
 export type Row = Record<string, unknown>;
@@ -26,14 +26,28 @@ function checkRow(row: Row, index: number, limits: ParseLimits): void {
   }
 }
 
-/** Rows read from CSV text, with the delimiter used and whether quotes were left unbalanced. */
+/** What was read from CSV text, with the delimiter used and whether quotes were left unbalanced. */
 export interface CsvRead {
-  rows: Row[];
+  /** The field names of the header line. */
+  fields: readonly string[];
+  rowCount: number;
+  /**
+   * The values by column (one array per field, in order) when the fast reader read the text: no
+   * row objects are built for them unless asked (`rowsOf`). Null when papaparse read the text.
+   */
+  columns: string[][] | null;
+  /** The rows, when papaparse read the text; null when `columns` holds the values. */
+  rows: Row[] | null;
   delimiter: string;
   /** The line break papaparse took from the start of the text. */
   linebreak: string;
   /** A quoted field was not closed, or a quote stood where none may (papaparse's "Quotes" errors). */
   quoteErrors: boolean;
+}
+
+/** The rows of what was read, built from its columns when the fast reader read it. */
+export function rowsOf(read: CsvRead): Row[] {
+  return read.rows ?? rowsOfColumns(read.fields, read.columns ?? [], read.rowCount);
 }
 
 const CSV_OPTIONS: Papa.ParseConfig<Row> = {
@@ -47,60 +61,54 @@ const CSV_OPTIONS: Papa.ParseConfig<Row> = {
 };
 
 /**
- * The rows of a CSV text in the common shape, read by the fast reader with the delimiter, line
+ * The values of a CSV text in the common shape, read by the fast reader with the delimiter, line
  * break and field names papaparse finds at its start (the same guesses, on the same text); null
  * when papaparse must read it.
  */
-function readPlain(text: string, limits: ParseLimits): ReadFields | null {
+function readPlain(text: string, limits: ParseLimits): CsvRead | null {
   const start = Papa.parse<Row>(text, { ...CSV_OPTIONS, preview: 1 });
   if (start.errors.length > 0 || !start.meta.fields) return null;
   const { delimiter, linebreak, fields } = start.meta;
   const plain = readPlainCsv(text, { delimiter, linebreak, fields }, limits.maxRows);
   if (!plain) return null;
-  // No value is longer than the longest record: the rows need no check of their values' length.
-  const cellsChecked = plain.longest <= limits.maxCellChars;
-  return { rows: plain.rows, delimiter, linebreak, quoteErrors: false, fields, cellsChecked };
+  const { columns, rowCount } = plain;
+  const read = { fields, rowCount, delimiter, linebreak, quoteErrors: false };
+  // No value is longer than the longest record: the values need no check of their length then.
+  if (plain.longest <= limits.maxCellChars) return { ...read, columns, rows: null };
+  return { ...read, columns: null, rows: rowsOfColumns(fields, columns, rowCount) };
 }
 
 /** CSV with a header line; the delimiter (comma, semicolon, tab or pipe) is detected. */
 export function readCsv(text: string, limits: ParseLimits): CsvRead {
-  const plain = readPlain(text, limits);
-  if (plain) return checked(plain, limits);
+  const read = readPlain(text, limits) ?? readPapa(text, limits);
+  if (read.rowCount > limits.maxRows) throw new ParseError(`The file has more than ${limits.maxRows} rows.`);
+  const { fields } = read;
+  if (fields.length === 0 || fields.every((f) => f === '')) throw new ParseError('The CSV file has no header line.');
+  if (fields.length > limits.maxColumns) throw new ParseError(`The file has more than ${limits.maxColumns} columns.`);
+  read.rows?.forEach((row, i) => {
+    checkRow(row, i, limits);
+  });
+  return read;
+}
+
+function readPapa(text: string, limits: ParseLimits): CsvRead {
   const result = Papa.parse<Row>(text, { ...CSV_OPTIONS, preview: limits.maxRows + 1 });
   const fatal = result.errors.find((e) => e.type === 'Delimiter' && result.data.length === 0);
   if (fatal) throw new ParseError(`The CSV file cannot be read: ${fatal.message}`);
-  return checked(
-    {
-      rows: result.data,
-      delimiter: result.meta.delimiter,
-      linebreak: result.meta.linebreak,
-      quoteErrors: result.errors.some((e) => e.type === 'Quotes'),
-      fields: result.meta.fields ?? [],
-    },
-    limits,
-  );
-}
-
-/** What a reader found, before the limits are checked. */
-type ReadFields = CsvRead & { fields: readonly string[]; cellsChecked?: boolean };
-
-/** The rows read, once within the limits. */
-function checked(read: ReadFields, limits: ParseLimits): CsvRead {
-  const { rows, fields, cellsChecked, ...rest } = read;
-  if (rows.length > limits.maxRows) throw new ParseError(`The file has more than ${limits.maxRows} rows.`);
-  if (fields.length === 0 || fields.every((f) => f === '')) throw new ParseError('The CSV file has no header line.');
-  if (fields.length > limits.maxColumns) throw new ParseError(`The file has more than ${limits.maxColumns} columns.`);
-  if (!cellsChecked) {
-    rows.forEach((row, i) => {
-      checkRow(row, i, limits);
-    });
-  }
-  return { rows, ...rest };
+  return {
+    fields: result.meta.fields ?? [],
+    rowCount: result.data.length,
+    columns: null,
+    rows: result.data,
+    delimiter: result.meta.delimiter,
+    linebreak: result.meta.linebreak,
+    quoteErrors: result.errors.some((e) => e.type === 'Quotes'),
+  };
 }
 
 /** CSV with a header line, as rows. */
 export function parseCsv(text: string, limits: ParseLimits): Row[] {
-  return readCsv(text, limits).rows;
+  return rowsOf(readCsv(text, limits));
 }
 
 /** The depth of nested arrays and objects, measured without recursion. */

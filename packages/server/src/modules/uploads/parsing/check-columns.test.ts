@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { checkColumns } from './check-columns.ts';
+import { checkRows } from './check-rows.ts';
+import { rowsOfColumns } from './fast-csv.ts';
+
+/** A small deterministic generator (mulberry32). */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The row check's verdict and coerced values for the same texts. */
+function byRows(fields: string[], columns: string[][], model: Record<string, unknown>) {
+  const rows = rowsOfColumns(fields, columns, columns[0]?.length ?? 0);
+  const check = checkRows(rows, model, { coerce: true, maxProblems: 10 });
+  return { valid: check.invalidRows === 0, data: fields.map((f) => rows.map((r) => r[f])) };
+}
+
+const MODEL = {
+  type: 'object',
+  required: ['code', 'qty'],
+  additionalProperties: false,
+  properties: {
+    code: { type: 'string', pattern: '^[A-Z]{2}[0-9]{3}$' },
+    qty: { type: 'integer', minimum: 0 },
+    price: { type: 'number', exclusiveMinimum: 0 },
+    flag: { type: 'boolean' },
+    day: { type: 'string', format: 'date' },
+    mail: { type: 'string', format: 'email' },
+    brand: { enum: ['', 'Renault', 'Dacia'] },
+    note: { description: 'anything' },
+  },
+};
+
+describe('the column check', () => {
+  it('passes valid columns with the values coerced as the row check coerces them', () => {
+    const fields = ['code', 'qty', 'price', 'flag', 'day', 'mail', 'brand', 'note'];
+    const columns = [
+      ['AB123', 'CD456', 'AB123'],
+      ['1', ' 2 ', '0'],
+      ['1.5', '1e3', '0.01'],
+      ['true', 'false', 'true'],
+      ['2026-02-28', '2024-02-29', '2026-12-31'],
+      ['a@b.example', 'x.y@z.example', 'a@b.example'],
+      ['', 'Renault', 'Dacia'],
+      ['x', '', '12'],
+    ];
+    const data = checkColumns(fields, columns, MODEL);
+    expect(data).not.toBeNull();
+    const rows = byRows(fields, columns, MODEL);
+    expect(rows.valid).toBe(true);
+    expect(data).toEqual(rows.data);
+    expect(data?.[1]).toEqual([1, 2, 0]);
+    expect(data?.[3]).toEqual([true, false, true]);
+  });
+
+  it('declines a file with any invalid value, a missing required field or a field the model does not allow', () => {
+    const fields = ['code', 'qty'];
+    expect(checkColumns(fields, [['AB123'], ['1.5']], MODEL)).toBeNull();
+    expect(checkColumns(fields, [['AB1234'], ['1']], MODEL)).toBeNull();
+    expect(checkColumns(fields, [['AB123'], ['']], MODEL)).toBeNull();
+    expect(checkColumns(['code'], [['AB123']], MODEL)).toBeNull();
+    expect(checkColumns(['code', 'qty', 'other'], [['AB123'], ['1'], ['x']], MODEL)).toBeNull();
+    expect(checkColumns(['code', 'qty', 'day'], [['AB123'], ['1'], ['2026-02-30']], MODEL)).toBeNull();
+  });
+
+  it('declines data models holding keywords it does not know, leaving them to the row check', () => {
+    const fields = ['a'];
+    const columns = [['1']];
+    for (const model of [
+      { type: 'object', properties: { a: { type: ['string', 'null'] } } },
+      { type: 'object', properties: { a: { $ref: '#/definitions/x' } }, definitions: { x: { type: 'string' } } },
+      { type: 'object', properties: { a: { anyOf: [{ type: 'number' }] } } },
+      { type: 'object', properties: { a: true } },
+      { type: 'object', patternProperties: { '^a': { type: 'number' } } },
+      { type: 'object', additionalProperties: { type: 'string' } },
+      { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } }, minProperties: 1 } },
+    ]) {
+      expect(checkColumns(fields, columns, model), JSON.stringify(model)).toBeNull();
+    }
+    // The items of an array data model are the rows' schema, as for the row check.
+    const array = { type: 'array', items: { type: 'object', properties: { a: { type: 'number' } } } };
+    expect(checkColumns(fields, columns, array)).toEqual([[1]]);
+  });
+
+  it('passes what the row check passes and nothing else, coercing as it does, on hundreds of generated files', () => {
+    const next = random(20261123);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+    const texts = [
+      '',
+      ' ',
+      '0',
+      '1',
+      '-1',
+      '1.5',
+      ' 2 ',
+      '1e3',
+      '0x10',
+      'Infinity',
+      '-0',
+      'true',
+      'false',
+      'TRUE',
+      'null',
+      'AB123',
+      'abc',
+      '2026-02-29',
+      '2024-02-29',
+      'a@b.example',
+      'Renault',
+      '\u00e9',
+    ];
+    const fieldSchemas: Record<string, unknown>[] = [
+      { type: 'string' },
+      { type: 'string', minLength: 1, maxLength: 3 },
+      { type: 'string', pattern: '^[A-Z]{2}[0-9]{3}$' },
+      { type: 'string', format: 'date' },
+      { type: 'string', format: 'email' },
+      { type: 'number' },
+      { type: 'number', minimum: 0, maximum: 10 },
+      { type: 'number', multipleOf: 0.5 },
+      { type: 'integer' },
+      { type: 'integer', exclusiveMinimum: 0 },
+      { type: 'boolean' },
+      { enum: ['', 'Renault', '1'] },
+      { type: 'number', enum: [1, 1.5] },
+      { const: 'true' },
+      { type: 'boolean', const: true },
+      {},
+    ];
+    let vouched = 0;
+    for (let t = 0; t < 500; t++) {
+      const width = 1 + Math.floor(next() * 3);
+      const fields = Array.from({ length: width }, (_, i) => `f${i}`);
+      const properties = Object.fromEntries(fields.map((f) => [f, pick(fieldSchemas)]));
+      const model: Record<string, unknown> = { type: 'object', properties };
+      if (next() < 0.3) model.additionalProperties = false;
+      if (next() < 0.3) model.required = [pick(fields)];
+      const rowCount = 1 + Math.floor(next() * 4);
+      // Mostly one value repeated per column, so that many files pass.
+      const columns = fields.map(() => {
+        const one = pick(texts);
+        return Array.from({ length: rowCount }, () => (next() < 0.8 ? one : pick(texts)));
+      });
+      const data = checkColumns(fields, columns, model);
+      const rows = byRows(fields, columns, model);
+      // Every data model generated here is one the column check knows: it passes whatever the row check passes.
+      expect(data === null, JSON.stringify({ model, columns })).toBe(!rows.valid);
+      if (data === null) continue;
+      vouched++;
+      expect(rows.valid, JSON.stringify({ model, columns })).toBe(true);
+      expect(data, JSON.stringify({ model, columns })).toEqual(rows.data);
+    }
+    expect(vouched).toBeGreaterThan(40);
+  }, 120_000);
+});

@@ -1,0 +1,141 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { rowSchemaOf } from './check-rows.ts';
+
+// A CSV file's values checked a column at a time, without building a row object: for data models
+// made of what a CSV file can hold (fields of one plain type with patterns, formats, lists and
+// bounds), the common case. It only ever vouches for a file whose every row the row check
+// (check-rows.ts) would pass, with the same values after coercion; for anything else — a keyword
+// it does not know, a value it does not pass — it answers null, and the rows are checked one by one
+// by the row check, which words the problems.
+
+// ajv-formats is published as CommonJS with a default export.
+const addFormats = 'default' in addFormatsModule ? addFormatsModule.default : addFormatsModule;
+
+/** The keywords of the row schema this check knows (annotations included). */
+const ROW_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'title', 'description', '$comment']);
+
+/** The keywords of a field's schema this check knows: each applies to the field's value alone. */
+const FIELD_KEYWORDS = new Set([
+  'type',
+  'pattern',
+  'format',
+  'enum',
+  'const',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'title',
+  'description',
+  '$comment',
+  'examples',
+  'default',
+]);
+
+type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'any';
+const FIELD_TYPES = new Set<unknown>(['string', 'number', 'integer', 'boolean']);
+
+/** A text's value in a field of the type, coerced as ajv's `coerceTypes` does; undefined when it cannot be. */
+function coerce(type: FieldType, text: string): unknown {
+  switch (type) {
+    case 'string':
+    case 'any':
+      return text;
+    case 'number':
+      // ajv: `data && data == +data` → `+data`.
+      // biome-ignore lint/suspicious/noDoubleEquals: the same loose comparison as ajv's coercion
+      return text && text == (+text as unknown as string) ? +text : undefined;
+    case 'integer':
+      // ajv: `data && data == +data && !(data % 1)` → `+data`.
+      // biome-ignore lint/suspicious/noDoubleEquals: the same loose comparison as ajv's coercion
+      return text && text == (+text as unknown as string) && !(+text % 1) ? +text : undefined;
+    case 'boolean':
+      return text === 'true' ? true : text === 'false' ? false : undefined;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+interface FieldCheck {
+  type: FieldType;
+  validate: ValidateFunction;
+}
+
+/** The check of each field, or null when the data model holds something this check does not know. */
+function fieldChecks(dataModel: Record<string, unknown>): Map<string, FieldCheck> | null {
+  const schema = rowSchemaOf(dataModel);
+  if (!Object.keys(schema).every((k) => ROW_KEYWORDS.has(k))) return null;
+  if (schema.type !== undefined && schema.type !== 'object') return null;
+  const properties = schema.properties ?? {};
+  if (!isObject(properties)) return null;
+  const ajv = new Ajv({ allErrors: false, coerceTypes: false, strict: false, useDefaults: false });
+  addFormats(ajv);
+  const checks = new Map<string, FieldCheck>();
+  for (const [name, field] of Object.entries(properties)) {
+    if (!isObject(field) || !Object.keys(field).every((k) => FIELD_KEYWORDS.has(k))) return null;
+    if (field.type !== undefined && !FIELD_TYPES.has(field.type)) return null;
+    checks.set(name, { type: (field.type as FieldType | undefined) ?? 'any', validate: ajv.compile(field) });
+  }
+  return checks;
+}
+
+/** Distinct texts remembered per column: a column of a few distinct values is checked once per value. */
+const MEMO_LIMIT = 4096;
+
+/**
+ * The columns' values checked against the data model and coerced to its types (a new array for a
+ * column whose values change), when every row passes; null when a row does not, or when the data
+ * model holds more than this check knows: the rows are then checked one by one.
+ */
+export function checkColumns(
+  fields: readonly string[],
+  columns: readonly string[][],
+  dataModel: Record<string, unknown>,
+): unknown[][] | null {
+  const checks = fieldChecks(dataModel);
+  if (checks === null) return null;
+  const schema = rowSchemaOf(dataModel);
+  const present = new Set(fields);
+  const required = schema.required ?? [];
+  if (!Array.isArray(required) || !required.every((r) => typeof r === 'string' && present.has(r))) return null;
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== true) {
+    if (schema.additionalProperties !== false || !fields.every((f) => checks.has(f))) return null;
+  }
+  const out: unknown[][] = [];
+  for (let c = 0; c < fields.length; c++) {
+    const values = columns[c] as string[];
+    const check = checks.get(fields[c] as string);
+    if (!check) {
+      out.push(values);
+      continue;
+    }
+    const checked = columnChecked(values, check);
+    if (!checked) return null;
+    out.push(checked);
+  }
+  return out;
+}
+
+function columnChecked(values: readonly string[], { type, validate }: FieldCheck): unknown[] | null {
+  const passThrough = type === 'string' || type === 'any';
+  const out: unknown[] = passThrough ? (values as unknown[]) : new Array(values.length);
+  let memo: Map<string, unknown> | null = new Map();
+  for (let r = 0; r < values.length; r++) {
+    const text = values[r] as string;
+    let value = memo?.get(text);
+    if (value === undefined) {
+      value = coerce(type, text);
+      if (value === undefined || !validate(value)) return null;
+      if (memo) {
+        if (memo.size < MEMO_LIMIT) memo.set(text, value);
+        else memo = null;
+      }
+    }
+    if (!passThrough) out[r] = value;
+  }
+  return out;
+}
