@@ -338,8 +338,8 @@ const sandbox = {
 timed('mapping', () => map(sandbox));
 const outputTable = timed('output to a column table', () => columnTable(sandbox.output.prices as Record<string, unknown>[]));
 if (!outputTable) throw new Error('the output rows make no column table');
-const csvText = timed('CSV text', () => csvBytesOfTable(outputTable).toString());
-timed('CSV checked', () => csvRecords(csvText));
+const csvFile = timed('CSV file', () => csvBytesOfTable(outputTable));
+timed('CSV checked', () => csvRecords(csvFile));
 const stepsTotal = Object.values(steps).reduce((a, b) => a + b, 0);
 
 const round = (n: number) => Math.round(n);

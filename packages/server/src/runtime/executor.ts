@@ -28,8 +28,8 @@ export interface RawAnswer {
   error: string;
   /** Output ports answered as column tables (runs asked with `tables`). */
   tables: string[];
-  /** Output ports answered as CSV text (runs asked with `csv` ports), unchecked. */
-  csv: Record<string, string>;
+  /** Output ports answered as CSV files, UTF-8 bytes (runs asked with `csv` ports), unchecked. */
+  csv: Record<string, Uint8Array>;
   /** Whether a failed run failed in its code or in writing its answer. */
   failure: 'code' | 'output';
   /** JSON text of the final rt_context. */
@@ -43,7 +43,7 @@ const answerSchema = z.object({
   error: z.string(),
   failure: z.enum(['code', 'output']).catch('code'),
   tables: z.array(z.string()).max(10_000).catch([]),
-  csv: z.record(z.string(), z.string()).catch({}),
+  csv: z.record(z.string(), z.instanceof(Uint8Array)).catch({}),
   rtContext: z.string(),
   logs: z.array(z.object({ level: z.string(), message: z.string(), date: z.string() })),
 });
@@ -70,7 +70,7 @@ function readAnswer(value: unknown, limits: RunLimits): RawAnswer {
   );
   if (!parsed.success) throw new RunFailure('crash', 'The program answered something that is not a run result.');
   const a = parsed.data;
-  const csvChars = Object.values(a.csv).reduce((n, text) => n + text.length, 0);
+  const csvChars = Object.values(a.csv).reduce((n, bytes) => n + bytes.byteLength, 0);
   if (a.output.length + csvChars > limits.maxOutputChars) {
     throw new RunFailure('output', `The output is larger than ${limits.maxOutputChars} characters of JSON.`);
   }

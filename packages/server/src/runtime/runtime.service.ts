@@ -28,8 +28,9 @@ export interface ComponentRunRequest {
    */
   tables?: boolean;
   /**
-   * With `tables`: output ports to answer as CSV text (in `outputCsv`, not in `outputJson`) when
-   * their rows make a column table; the caller checks the text (imports/sink-files.ts `csvRecords`).
+   * With `tables`: output ports to answer as CSV files (UTF-8 bytes in `outputCsv`, not in
+   * `outputJson`) when their rows make a column table; the caller checks the file
+   * (imports/sink-files.ts `csvRecords`).
    */
   csvPorts?: string[];
   /** Limits of this run; the configured test-run limits fill what is not given. */
@@ -43,8 +44,8 @@ export interface ComponentRunOutcome {
   outputJson: string;
   /** Output ports whose value in `outputJson` is a column table (runs asked with `tables`). */
   outputTables: string[];
-  /** CSV text of output ports asked as `csvPorts`, by port: not checked yet. */
-  outputCsv: Record<string, string>;
+  /** CSV files of output ports asked as `csvPorts` (UTF-8 bytes), by port: not checked yet. */
+  outputCsv: Record<string, Uint8Array>;
   /** JSON text of the final ctx.rt_context. */
   rtContextJson: string;
   logs: RunLogEntry[];

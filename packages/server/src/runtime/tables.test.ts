@@ -112,10 +112,12 @@ describe('rows as tables', () => {
     expect(back.map((row) => row.code)).toEqual(['AB!', 'CD!', 'AB!', 'CD!']);
   });
 
-  test('ports asked as CSV come back as the text the server writes, outside the JSON; others as before', async () => {
+  test('ports asked as CSV come back as the bytes the server writes, outside the JSON; others as before', async () => {
     const rowsOut = [
       { code: '=HYPERLINK("x")', qty: -3, note: 'a, "b"\nc', plain: 'p' },
       { code: ' lead', qty: 1.5, note: null, plain: 'q' },
+      // Characters of two, three and four bytes in UTF-8, and lone surrogates (written as U+FFFD).
+      { code: '\u00e9t\u00e9', qty: 2, note: '\u6771\u4eac \ud83d\ude97', plain: 'x\ud800y\udc00' },
       ...Array.from({ length: 50 }, (_, i) => ({ code: `c${i}`, qty: i, note: i % 2 ? 'x' : 'y ', plain: `p${i}` })),
     ];
     const out = instruction(
@@ -124,13 +126,39 @@ describe('rows as tables', () => {
       ['rows', 'mixed', 'kept'],
     );
     const outcome = await rt.runComponent({ componentId: out._id, inputJson: '{}', tables: true, csvPorts: ['rows', 'mixed'] });
-    const expected = Buffer.from(writeSinkFile(rowsOut, { name: 'rows', format: 'CSV' }).bytes).toString();
-    expect(outcome.outputCsv).toEqual({ rows: expected });
-    expect(csvRecords(outcome.outputCsv.rows ?? '')).toBe(52);
+    const expected = Buffer.from(writeSinkFile(rowsOut, { name: 'rows', format: 'CSV' }).bytes);
+    expect(Object.keys(outcome.outputCsv)).toEqual(['rows']);
+    expect(Buffer.from(outcome.outputCsv.rows ?? []).equals(expected)).toBe(true);
+    expect(csvRecords(outcome.outputCsv.rows ?? new Uint8Array())).toBe(53);
     const output = JSON.parse(outcome.outputJson);
     expect(Object.keys(output).sort()).toEqual(['kept', 'mixed']);
     expect(output.mixed).toEqual([{ a: 1 }, { b: 2 }]);
     expect(outcome.outputTables).toEqual(['kept']);
+  });
+
+  test('numbers in a CSV file written by the sandbox are written as String writes them', async () => {
+    // Amounts in hundredths and whole numbers are written digit by digit, the rest through String.
+    const code = `
+      const values = [0, -0, 1, -1, 7, 10, 100, 0.5, 0.05, 0.1, 0.01, 1.1, -2.25, 19.99, 100.1, 0.1 + 0.2, 1.005, 1 / 3,
+        123456789012.34, 9999999999999.99, 1e13, 1e15 + 0.5, 2 ** 53, 1e21, 1e-7, 5e-324, NaN, Infinity, -Infinity];
+      let seed = 7;
+      const next = () => { seed = (seed * 16807) % 2147483647; return seed / 2147483647; };
+      for (let i = 0; i < 3000; i++) {
+        const scale = 10 ** Math.floor(next() * 14);
+        values.push(Math.floor(next() * scale) / 100, -Math.round(next() * scale) / 100, Math.round(next() * scale), next() * scale);
+        values.push(Math.round(next() * 99999 * 1.2) / 100, Math.round(next() * 1000) / 10, Math.round(next() * 1e6) / 1000);
+      }
+      ctx.output.rows = values.map((n) => ({ n, text: String(n) }));`;
+    const out = instruction('Numbers', code);
+    const outcome = await rt.runComponent({ componentId: out._id, inputJson: '{}', tables: true, csvPorts: ['rows'] });
+    const text = Buffer.from(outcome.outputCsv.rows ?? []).toString();
+    const lines = text.split('\n').slice(1, -1);
+    expect(lines.length).toBeGreaterThan(20_000);
+    for (const line of lines) {
+      // Each number's cell and String's text of it (quoted when it starts with a minus sign).
+      const [cell, textCell] = line.split(',');
+      expect(textCell === cell || textCell === `"'${cell}"`, line).toBe(true);
+    }
   });
 
   test('CSV text counts toward the output limit', async () => {

@@ -9,7 +9,7 @@ export interface ComponentRunRequest {
   rtContextJson?: string;
   /** Rows travel as tables both ways (see uploads/row-tables.ts and the runtime's `tables`). */
   tables?: boolean;
-  /** Output ports to answer as CSV text when their rows allow it (see the runtime's `csvPorts`). */
+  /** Output ports to answer as CSV files when their rows allow it (see the runtime's `csvPorts`). */
   csvPorts?: string[];
   /** Limits of this run: isolate heap and wall-clock time. */
   limits?: { memoryMiB?: number; timeoutMs?: number };
@@ -21,8 +21,8 @@ export interface ComponentRunAnswer {
   outputJson: string;
   /** Output ports whose value is a column table (runs asked with `tables`). */
   outputTables?: string[];
-  /** CSV text of output ports asked as `csvPorts`, unchecked. */
-  outputCsv?: Record<string, string>;
+  /** CSV files (UTF-8 bytes) of output ports asked as `csvPorts`, unchecked. */
+  outputCsv?: Record<string, Uint8Array>;
   logs: RunLogEntry[];
 }
 

@@ -58,11 +58,11 @@ function reasonOf(signal: AbortSignal): StopReason {
   return r === 'shutdown' || r === 'lost' ? r : 'stop';
 }
 
-/** What a run's sandbox answered: its output's ports, those of them in column tables, and CSV texts by port. */
+/** What a run's sandbox answered: its output's ports, those of them in column tables, and CSV files by port. */
 interface SandboxOutput {
   ports: Record<string, unknown>;
   tables: ReadonlyMap<string, ColumnTable>;
-  csv: ReadonlyMap<string, string>;
+  csv: ReadonlyMap<string, Uint8Array>;
 }
 
 const csvType = { contentType: 'text/csv', extension: '.csv' };
@@ -201,7 +201,7 @@ export function importRunner(deps: RunnerDeps) {
         // Only asked for sinks that write nothing but this CSV file.
         const records = csvRecords(csv);
         if (records === null) throw new RunStepError(`Data sink ${sink.name}: the CSV the component wrote cannot be stored.`);
-        file = { bytes: Buffer.from(csv), ...csvType };
+        file = { bytes: csv, ...csvType };
         rowCount = records;
       } else if (table) {
         rows = sink.target ? rowsOfTable(table) : [];

@@ -97,12 +97,21 @@ describe('output files', () => {
     }
     // What the writer writes, the check of a CSV written elsewhere accepts, counting its records.
     for (const rows of [...cases.filter((c) => c.length > 0 && columnsOf(c).length > 0), shared]) {
-      expect(csvRecords(csv(rows))).toBe(rows.length);
+      expect(csvRecords(Buffer.from(csv(rows)))).toBe(rows.length);
     }
   });
 
   it('refuses a CSV written elsewhere with a formula cell or that is not well-formed', () => {
-    expect(csvRecords('a,b\n-3,"\'=1"\n-1.5e-7,"=A1\nB2"\n"x,y",\n')).toBe(3);
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    expect(csvRecords(bytes('a,b\n-3,"\'=1"\n-1.5e-7,"=A1\nB2"\n"x,y",\n\u00e9t\u00e9,"\u6771\u4eac, \ud83d\ude97"\n'))).toBe(4);
+    // Not UTF-8: a lone continuation byte, an overlong encoding, a cut character.
+    for (const bad of [
+      [0x61, 0x2c, 0x62, 0x0a, 0x80, 0x2c, 0x31, 0x0a],
+      [0x61, 0x0a, 0xc0, 0xaf, 0x0a],
+      [0x61, 0x0a, 0xe6, 0x9d, 0x0a],
+    ]) {
+      expect(csvRecords(Uint8Array.from(bad)), JSON.stringify(bad)).toBeNull();
+    }
     for (const bad of [
       'a,b\n=1+2,x\n',
       'a,b\nx,"=HYPERLINK(""http://evil"")"\n',
@@ -119,7 +128,7 @@ describe('output files', () => {
       'a,b\n"x"y,1\n',
       '',
     ]) {
-      expect(csvRecords(bad), JSON.stringify(bad)).toBeNull();
+      expect(csvRecords(bytes(bad)), JSON.stringify(bad)).toBeNull();
     }
   });
 

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import * as XLSX from '@e965/xlsx';
 import type { DataSink } from '@gdb/shared/pipelines/pipeline.schemas';
 import { type ColumnTable, rowsOfTable, tableLength } from '../uploads/row-tables.ts';
@@ -112,24 +113,34 @@ export function csvBytes(columns: readonly string[], rows: readonly Record<strin
   return file.bytes();
 }
 
-/** Joins the texts of a column for one look at all of them (a private-use character); a value holding it only makes the look find more. */
-const SEPARATOR = '\uE000';
-/** In the joined texts: a text that `csvCell` would change (quote, escape). */
-const CHANGED = /(?:^|\uE000)[=+\-@\t\r ]|[\r\n"\uFEFF,]| (?:\uE000|$)/;
+/** The first characters of a text that make `csvCell` look closer at it: = + - @ tab CR space. */
+const EDGE_START = new Set([61, 43, 45, 64, 9, 13, SPACE]);
+
+/** A text whose first or last character makes `csvCell` look closer at it (a formula, a space). */
+function edgy(text: string): boolean {
+  return EDGE_START.has(text.charCodeAt(0)) || text.charCodeAt(text.length - 1) === SPACE;
+}
 
 /**
- * The CSV cells of a column: one look at all its texts when they are all text, and when none needs
- * quoting or escaping they are their own cells; numbers are written as they are; the rest cell by cell.
+ * The CSV cells of a column: when they are all texts and none needs quoting or escaping (their
+ * edges looked at one by one, their insides all at once), they are their own cells; numbers are
+ * written as they are; the rest cell by cell.
  */
 export function csvColumn(values: readonly unknown[]): readonly string[] {
   let texts = true;
   let numbers = true;
+  let plain = true;
   for (const v of values) {
-    if (typeof v !== 'string') texts = false;
-    if (typeof v !== 'number') numbers = false;
+    if (typeof v === 'string') {
+      numbers = false;
+      if (plain && edgy(v)) plain = false;
+    } else {
+      texts = false;
+      if (typeof v !== 'number') numbers = false;
+    }
     if (!texts && !numbers) break;
   }
-  if (texts && !CHANGED.test(values.join(SEPARATOR))) return values as readonly string[];
+  if (texts && plain && !NEEDS_QUOTES.test(values.join(''))) return values as readonly string[];
   if (numbers) return values.map(String);
   return values.map(csvCell);
 }
@@ -179,7 +190,8 @@ const QUOTE = 34;
 const COMMA = 44;
 const LF = 10;
 /** First characters of a cell papaparse's `escapeFormulae` looks at: = + - @ tab CR. */
-const FORMULA_START = new Set([61, 43, 45, 64, 9, 13]);
+const FORMULA_START = new Uint8Array(128);
+for (const c of [61, 43, 45, 64, 9, 13]) FORMULA_START[c] = 1;
 
 /** A cell a spreadsheet would read as a formula: papaparse's pattern, less numbers (written as they are, -3 is no formula). */
 function isFormula(cell: string): boolean {
@@ -187,43 +199,46 @@ function isFormula(cell: string): boolean {
 }
 
 /**
- * The number of records (header line excluded) of a CSV text written elsewhere (by a component's
- * sandbox), or null unless it is what this module's writer writes: comma-separated cells, quoted
- * ones with doubled quotes, every line ended by a line feed and as wide as the header, and no cell
- * a spreadsheet would read as a formula (papaparse's pattern, the escaped ones start with a quote).
+ * The number of records (header line excluded) of a CSV file written elsewhere (by a component's
+ * sandbox), or null unless it is what this module's writer writes: UTF-8, comma-separated cells,
+ * quoted ones with doubled quotes, every line ended by a line feed and as wide as the header, and
+ * no cell a spreadsheet would read as a formula (papaparse's pattern, the escaped ones start with a
+ * quote). Read byte by byte: quotes, commas and line feeds are single bytes in UTF-8.
  */
-export function csvRecords(text: string): number | null {
-  const n = text.length;
+export function csvRecords(file: Uint8Array): number | null {
+  const bytes = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
+  if (!isUtf8(bytes)) return null;
+  const n = bytes.length;
   let i = 0;
   let lines = 0;
   let width = -1;
   let cells = 0;
   for (;;) {
     const start = i;
-    if (text.charCodeAt(i) === QUOTE) {
+    if (bytes[i] === QUOTE) {
       for (let j = i + 1; ; ) {
-        const q = text.indexOf('"', j);
+        const q = bytes.indexOf(QUOTE, j);
         if (q === -1) return null;
-        if (text.charCodeAt(q + 1) === QUOTE) {
+        if (bytes[q + 1] === QUOTE) {
           j = q + 2;
           continue;
         }
         i = q + 1;
         break;
       }
-      if (FORMULA_START.has(text.charCodeAt(start + 1)) && isFormula(text.slice(start + 1, i - 1).replaceAll('""', '"'))) {
+      if (FORMULA_START[bytes[start + 1] ?? 0] && isFormula(bytes.toString('utf8', start + 1, i - 1).replaceAll('""', '"'))) {
         return null;
       }
     } else {
       for (; i < n; i++) {
-        const c = text.charCodeAt(i);
+        const c = bytes[i];
         if (c === COMMA || c === LF) break;
         if (c === QUOTE) return null;
       }
-      if (FORMULA_START.has(text.charCodeAt(start)) && isFormula(text.slice(start, i))) return null;
+      if (FORMULA_START[bytes[start] ?? 0] && isFormula(bytes.toString('utf8', start, i))) return null;
     }
     cells++;
-    const c = text.charCodeAt(i);
+    const c = bytes[i];
     if (c === COMMA) {
       i++;
       continue;

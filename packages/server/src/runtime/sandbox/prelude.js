@@ -12,6 +12,9 @@ const __gdb = (() => {
   const keysOf = Object.keys;
   const defineProperty = Object.defineProperty;
   const FunctionCtor = Function;
+  const floor = Math.floor;
+  const round = Math.round;
+  const max = Math.max;
   const DateCtor = Date;
   const ErrorCtor = Error;
   const PROGRAM_FILE = 'gdb-program.js';
@@ -669,7 +672,7 @@ return true;`,
       const port = output[key];
       const table = isArray(port) ? toTable(port) : null;
       if (table !== null && csvPorts.includes(key)) {
-        defineProperty(csv, key, { value: csvText(table), enumerable: true, writable: true, configurable: true });
+        defineProperty(csv, key, { value: csvBytes(table), enumerable: true, writable: true, configurable: true });
         continue;
       }
       if (table !== null) tables.push(key);
@@ -679,13 +682,15 @@ return true;`,
   }
 
   // ── a port's rows as a CSV file, for a data sink that only writes one (the server checks it) ──
-  // The same text as the server's writer (modules/imports/sink-files.ts): papaparse's `unparse`
-  // with `escapeFormulae` and line feeds. The server refuses a text that is not well-formed CSV or
-  // has a cell a spreadsheet would read as a formula, whatever a component did to this code.
+  // The same bytes as the server's writer (modules/imports/sink-files.ts): papaparse's `unparse`
+  // with `escapeFormulae` and line feeds, in UTF-8. The server refuses a file that is not UTF-8,
+  // not well-formed CSV or has a cell a spreadsheet would read as a formula, whatever a component
+  // did to this code.
 
   const FORMULA = /^[=+\-@\t\r].*$/;
   const NEEDS_QUOTES = /[\r\n"\uFEFF,]/;
   const StringCtor = String;
+  const Uint8ArrayCtor = Uint8Array;
 
   function csvCell(value) {
     if (value === null || value === undefined) return '';
@@ -702,41 +707,154 @@ return true;`,
     return `"${text.includes('"') ? text.replaceAll('"', '""') : text}"`;
   }
 
-  const SEPARATOR = '\uE000';
-  const CHANGED = /(?:^|\uE000)[=+\-@\t\r ]|[\r\n"\uFEFF,]| (?:\uE000|$)/;
-
-  /** A column's CSV cells: its texts as they are when none needs quoting or escaping (one look at all). */
-  function csvColumn(values) {
-    let texts = true;
-    let numbers = true;
-    for (let i = 0; i < values.length && (texts || numbers); i++) {
-      const type = typeof values[i];
-      if (type !== 'string') texts = false;
-      if (type !== 'number') numbers = false;
-    }
-    if (texts && !CHANGED.test(values.join(SEPARATOR))) return values;
-    if (numbers) return values.map(StringCtor);
-    return values.map(csvCell);
+  /** A text whose first or last character makes `csvCell` look closer at it (a formula, a space). */
+  function edgy(text) {
+    const first = text.charCodeAt(0);
+    if (first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13 || first === 32) return true;
+    return text.charCodeAt(text.length - 1) === 32;
   }
 
-  function csvText(table) {
-    const { columns } = table;
-    const data = table.data.map(csvColumn);
-    const first = data[0];
-    const chunks = [`${columns.map(csvCell).join(',')}\n`];
-    let lines = [];
-    // Each line built on its own and the lines joined: much faster than one growing text.
-    for (let r = 0; r < first.length; r++) {
-      let line = first[r];
-      for (let c = 1; c < data.length; c++) line = `${line},${data[c][r]}`;
-      lines.push(line);
-      if (lines.length === 1000) {
-        chunks.push(`${lines.join('\n')}\n`);
-        lines = [];
+  /** ASCII characters that make a cell quoted: line feed, carriage return, quote, comma. */
+  const QUOTED = new Uint8ArrayCtor(128);
+  QUOTED[10] = 1;
+  QUOTED[13] = 1;
+  QUOTED[34] = 1;
+  QUOTED[44] = 1;
+
+  /**
+   * Writes a text's UTF-8 bytes at `at` (as the server's Buffer.from encodes it: a lone surrogate
+   * as U+FFFD) and answers where they end; with `plain`, answers -1 instead at a character that
+   * makes a cell quoted. `out` has room for three bytes per character.
+   */
+  function putText(out, at, text, plain) {
+    let p = at;
+    for (let i = 0; i < text.length; i++) {
+      let c = text.charCodeAt(i);
+      if (c < 0x80) {
+        if (plain && QUOTED[c] === 1) return -1;
+        out[p++] = c;
+        continue;
+      }
+      if (c < 0x800) {
+        out[p++] = 0xc0 | (c >> 6);
+        out[p++] = 0x80 | (c & 63);
+        continue;
+      }
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const d = text.charCodeAt(i + 1);
+        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+          const point = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          out[p++] = 0xf0 | (point >> 18);
+          out[p++] = 0x80 | ((point >> 12) & 63);
+          out[p++] = 0x80 | ((point >> 6) & 63);
+          out[p++] = 0x80 | (point & 63);
+          i++;
+          continue;
+        }
+        c = 0xfffd;
+      } else if (plain && c === 0xfeff) {
+        return -1;
+      }
+      out[p++] = 0xe0 | (c >> 12);
+      out[p++] = 0x80 | ((c >> 6) & 63);
+      out[p++] = 0x80 | (c & 63);
+    }
+    return p;
+  }
+
+  /** Writes the decimal digits of a whole number 0 ≤ n < 1e15 at `at`; answers where they end. */
+  function putDigits(out, at, n) {
+    let end = at;
+    for (let rest = n; rest >= 10; rest = floor(rest / 10)) end++;
+    let p = end;
+    let rest = n;
+    do {
+      out[p--] = 48 + (rest % 10);
+      rest = floor(rest / 10);
+    } while (rest > 0);
+    return end + 1;
+  }
+
+  /**
+   * Writes a number as String(number) writes it, and answers where it ends. Whole numbers and
+   * amounts in hundredths (a double equal to k / 100 below 1e13: its shortest form has those digits)
+   * are written digit by digit; any other number through String.
+   */
+  function putNumber(out, at, value) {
+    const size = value < 0 ? -value : value;
+    if (size < 1e13) {
+      let p = at;
+      const cents = round(size * 100);
+      if (cents / 100 === size) {
+        if (value < 0) out[p++] = 45;
+        const whole = floor(cents / 100);
+        p = putDigits(out, p, whole);
+        const frac = cents - whole * 100;
+        if (frac !== 0) {
+          out[p++] = 46;
+          out[p++] = 48 + floor(frac / 10);
+          if (frac % 10 !== 0) out[p++] = 48 + (frac % 10);
+        }
+        return p;
       }
     }
-    if (lines.length > 0) chunks.push(`${lines.join('\n')}\n`);
-    return chunks.join('');
+    return putText(out, at, StringCtor(value), false);
+  }
+
+  /**
+   * The CSV file of a column table as UTF-8 bytes, written cell by cell into one buffer: no cell,
+   * line or file text is built for cells written as they are (building the lines and joining them
+   * took twice as long). A text is looked at as it is written, and written again through `csvCell`
+   * when it needs quoting or escaping.
+   */
+  function csvBytes(table) {
+    const { data } = table;
+    const header = table.columns.map(csvCell).join(',');
+    const rows = data[0].length;
+    const width = data.length;
+    // Room for texts at a byte per character, numbers at eight, and separators; more on demand.
+    let size = 3 * header.length + 1;
+    for (let c = 0; c < width; c++) {
+      const column = data[c];
+      for (let r = 0; r < rows; r++) {
+        const value = column[r];
+        size += (typeof value === 'string' ? value.length : 8) + 1;
+      }
+    }
+    let out = new Uint8ArrayCtor(size + 64);
+    let p = putText(out, 0, header, false);
+    out[p++] = 10;
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < width; c++) {
+        const value = data[c][r];
+        const text = typeof value === 'string' ? value : null;
+        const need = p + (text === null ? 32 : 3 * text.length + 8);
+        if (need > out.length) out = grown(out, p, need);
+        if (text !== null) {
+          const end = text.length === 0 || edgy(text) ? -1 : putText(out, p, text, true);
+          if (end >= 0) {
+            p = end;
+          } else if (text.length > 0) {
+            const cell = csvCell(text);
+            if (p + 3 * cell.length + 8 > out.length) out = grown(out, p, p + 3 * cell.length + 8);
+            p = putText(out, p, cell, false);
+          }
+        } else if (typeof value === 'number') {
+          p = putNumber(out, p, value);
+        } else if (value === true || value === false) {
+          p = putText(out, p, value ? 'true' : 'false', false);
+        }
+        out[p++] = c === width - 1 ? 10 : 44;
+      }
+    }
+    return out.slice(0, p);
+  }
+
+  /** A bigger buffer holding the first `used` bytes of `out`, with room for at least `need`. */
+  function grown(out, used, need) {
+    const bigger = new Uint8ArrayCtor(max(need, out.length + (out.length >> 1)));
+    bigger.set(out.subarray(0, used));
+    return bigger;
   }
 
   // ── entry points the server calls with text, answered with text ──
@@ -791,7 +909,7 @@ return true;`,
         const { value, tables, csv } = tablesOf(output, isArray(options.csv) ? options.csv : []);
         const text = writeOutput(value, options);
         let chars = text.length;
-        for (const key of keysOf(csv)) chars += csv[key].length;
+        for (const key of keysOf(csv)) chars += csv[key].byteLength;
         if (chars > options.maxOutputChars) {
           throw new RunError(`The output is larger than ${options.maxOutputChars} characters of JSON.`, 'output');
         }
