@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { csvRecords, writeSinkFile } from '../modules/imports/sink-files.ts';
-import { asColumnTable, rowsOfTable, tableJson } from '../modules/uploads/row-tables.ts';
+import { asColumnTable, rowsOfTable, storedTableJson, tableJson } from '../modules/uploads/row-tables.ts';
 import { component, MemorySource, memoryRuntime } from './test-support.ts';
 
 // Runs asked with `tables` (imports): the input's rows arrive as lists of tables and leave as
@@ -40,6 +40,27 @@ describe('rows as tables', () => {
     // Without tables the same text is the value itself.
     const plain = await rt.runComponent({ componentId: echo._id, inputJson: input });
     expect(JSON.parse(plain.logs[0]?.message ?? '').length).toBe(3);
+  });
+
+  test('a stored table with coded columns reaches the component as the rows it was written from', async () => {
+    const echo = instruction('EchoCoded', 'ctx.log(JSON.stringify(ctx.input.rows)); ctx.output.rows = null;');
+    const many = Array.from({ length: 40 }, (_, i) => ({ code: i % 2 ? 'AB' : 'CD', n: i, note: `n${i}`, same: '' }));
+    const table = storedTableJson(
+      Object.keys(many[0] ?? {}),
+      ['code', 'n', 'note', 'same'].map((f) => many.map((r) => r[f as keyof typeof r])),
+    );
+    // Texts that repeat are coded, the others left as they are.
+    expect(JSON.parse(table).data.map((c: unknown) => Array.isArray(c))).toEqual([false, true, true, false]);
+    const r = await runTables(echo._id, `{"rows":[${table},${tableJson(rows)}]}`);
+    expect(JSON.parse(r.logs[0] ?? '')).toEqual([...many, ...rows]);
+    // A coded column as long as the others, or the table is refused.
+    await expect(
+      rt.runComponent({
+        componentId: echo._id,
+        inputJson: '{"rows":[{"columns":["a","b"],"data":[{"values":["x"],"codes":[0]},[1,2]]}]}',
+        tables: true,
+      }),
+    ).rejects.toThrow('Input rows: the rows cannot be read.');
   });
 
   test('a field named __proto__ stays an own field of each row, and a port named __proto__ a port', async () => {

@@ -6,6 +6,7 @@ import {
   rowsOfTable,
   storedRowsBytes,
   storedRowsJson,
+  storedTableJson,
   storedTablesText,
   tableJson,
 } from './row-tables.ts';
@@ -50,6 +51,27 @@ describe('row tables', () => {
     for (const list of unlike) {
       expect(columnTable(list)).toBeNull();
       expect(tableJson(list)).toBe(JSON.stringify(list));
+    }
+  });
+
+  it('codes the columns of texts that repeat in a stored table, and reads them back', () => {
+    const many = Array.from({ length: 100 }, (_, i) => ({ brand: ['A', 'B', ''][i % 3], part: `P${i}`, qty: i % 4 }));
+    const text = storedTableJson(
+      ['brand', 'part', 'qty'],
+      ['brand', 'part', 'qty'].map((f) => many.map((r) => r[f as keyof typeof r])),
+    );
+    const stored = JSON.parse(text);
+    expect(stored.data[0]).toEqual({ values: ['A', 'B', ''], codes: many.map((_, i) => i % 3) });
+    // Texts that do not repeat enough, and numbers, are left as they are.
+    expect(stored.data[1]).toEqual(many.map((r) => r.part));
+    expect(stored.data[2]).toEqual(many.map((r) => r.qty));
+    expect(text.length).toBeLessThan(tableJson(many).length);
+    expect(rowsOfStored(storedRowsJson([text, tableJson(rows)]))).toEqual([...many, ...rows]);
+    // A code out of range, or not a whole number, makes the file unreadable.
+    for (const codes of ['[3]', '[-1]', '[0.5]', '["0"]']) {
+      expect(() =>
+        rowsOfStored(storedRowsJson([`{"columns":["a"],"data":[{"values":["x","y","z"],"codes":${codes}}]}`])),
+      ).toThrow('A stored table is not readable.');
     }
   });
 

@@ -20,6 +20,62 @@ function isPlain(value: unknown): boolean {
   return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
+/** A stored column of repeated texts: each distinct text once, and each row's index among them. */
+export interface CodedColumn {
+  values: string[];
+  codes: number[];
+}
+
+/** A column is coded when it holds at most one distinct text per this many rows. */
+const CODE_SHARE = 4;
+
+/**
+ * A column as stored: coded when its values are all texts and repeat enough (at most one distinct
+ * text in `CODE_SHARE` rows); otherwise as it is.
+ */
+function storedColumn(values: readonly unknown[]): readonly unknown[] | CodedColumn {
+  const limit = Math.floor(values.length / CODE_SHARE);
+  const index = new Map<string, number>();
+  const codes = new Array<number>(values.length);
+  for (let r = 0; r < values.length; r++) {
+    const value = values[r];
+    if (typeof value !== 'string') return values;
+    let code = index.get(value);
+    if (code === undefined) {
+      if (index.size >= limit) return values;
+      code = index.size;
+      index.set(value, code);
+    }
+    codes[r] = code;
+  }
+  return { values: [...index.keys()], codes };
+}
+
+/** JSON text of a stored table of columns (the field names and each field's values, in order), repeated texts coded. */
+export function storedTableJson(columns: readonly string[], data: readonly (readonly unknown[])[]): string {
+  return JSON.stringify({ columns, data: data.map(storedColumn) });
+}
+
+function isCoded(value: unknown): value is CodedColumn {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { values, codes } = value as Record<string, unknown>;
+  return Array.isArray(values) && Array.isArray(codes);
+}
+
+/** A stored column's values, one per row (a coded column decoded). */
+function columnValues(column: unknown): unknown[] | null {
+  if (Array.isArray(column)) return column;
+  if (!isCoded(column)) return null;
+  const { values, codes } = column;
+  const out = new Array<unknown>(codes.length);
+  for (let r = 0; r < codes.length; r++) {
+    const code = codes[r];
+    if (!Number.isInteger(code) || (code as number) < 0 || (code as number) >= values.length) return null;
+    out[r] = values[code as number];
+  }
+  return out;
+}
+
 /** The rows as a column table, or null when they do not all have the same fields or hold other values. */
 export function columnTable(rows: readonly Record<string, unknown>[]): ColumnTable | null {
   const [first] = rows;
@@ -123,7 +179,10 @@ export function rowsOfStored(text: string): Record<string, unknown>[] {
   if (!Array.isArray(tables)) throw new Error('The text is not a stored rows file.');
   return tables.flatMap((t: unknown) => {
     if (Array.isArray(t)) return t as Record<string, unknown>[];
-    const table = asColumnTable(t);
+    const stored = typeof t === 'object' && t !== null ? (t as Record<string, unknown>) : null;
+    const table = asColumnTable(
+      stored && Array.isArray(stored.data) ? { columns: stored.columns, data: stored.data.map(columnValues) } : t,
+    );
     if (!table) throw new Error('A stored table is not readable.');
     return rowsOfTable(table);
   });

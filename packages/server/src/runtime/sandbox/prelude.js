@@ -576,15 +576,32 @@ const __gdb = (() => {
 
   // ── rows as tables (the server's uploads/row-tables.ts says what a table is) ──
 
-  /** A function appending the rows of a column table to a list: one object literal per row, fields in order. */
-  function rowMaker(columns) {
+  /** A stored column of repeated texts: each distinct text once, and each row's index among them. */
+  function isCoded(column) {
+    return isObject(column) && isArray(column.values) && isArray(column.codes);
+  }
+
+  function columnLength(column) {
+    return isArray(column) ? column.length : column.codes.length;
+  }
+
+  /**
+   * A function appending the rows of a column table to a list: one object literal per row, fields
+   * in order, a coded column's texts looked up by their codes.
+   */
+  function rowMaker(columns, data) {
     // An own field named __proto__ (as JSON.parse makes it) needs a computed name in a literal.
-    const fields = columns.map((name, i) => `${name === '__proto__' ? `[${toJson(name)}]` : toJson(name)}: c${i}[i]`);
-    const names = columns.map((_, i) => `c${i}`).join(', ');
+    const fields = columns.map((name, c) => {
+      const key = name === '__proto__' ? `[${toJson(name)}]` : toJson(name);
+      return `${key}: ${isArray(data[c]) ? `c${c}[i]` : `v${c}[c${c}[i]]`}`;
+    });
+    const reads = columns.map((_, c) =>
+      isArray(data[c]) ? `const c${c} = data[${c}];` : `const c${c} = data[${c}].codes, v${c} = data[${c}].values;`,
+    );
     return new FunctionCtor(
       'data',
       'rows',
-      `const [${names}] = data;\nfor (let i = 0; i < c0.length; i++) rows.push({ ${fields.join(', ')} });`,
+      `${reads.join('\n')}\nfor (let i = 0; i < c0.length; i++) rows.push({ ${fields.join(', ')} });`,
     );
   }
 
@@ -593,7 +610,8 @@ const __gdb = (() => {
     const { columns, data } = table;
     if (columns.length === 0 || data.length !== columns.length) return false;
     for (let c = 0; c < columns.length; c++) {
-      if (typeof columns[c] !== 'string' || !isArray(data[c]) || data[c].length !== data[0].length) return false;
+      if (typeof columns[c] !== 'string' || !(isArray(data[c]) || isCoded(data[c]))) return false;
+      if (columnLength(data[c]) !== columnLength(data[0])) return false;
     }
     return true;
   }
@@ -607,7 +625,7 @@ const __gdb = (() => {
       if (isArray(table)) {
         for (let i = 0; i < table.length; i++) rows.push(table[i]);
       } else if (isColumnTable(table)) {
-        rowMaker(table.columns)(table.data, rows);
+        rowMaker(table.columns, table.data)(table.data, rows);
       } else {
         throw new RunError(`Input ${port}: the rows cannot be read.`);
       }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import * as XLSX from '@e965/xlsx';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { rowsOfStored, storedRowsJson, tableJson } from '../row-tables.ts';
+import { rowsOfStored } from '../row-tables.ts';
 import { checkRows } from './check-rows.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { parseFile } from './parse-file.ts';
@@ -106,7 +106,7 @@ describe('parseFile: checks against the data model', () => {
         day: { type: 'string', format: 'date' },
       },
     };
-    const csv = 'code,qty,price,ok,day\nAB, 1 ,1e2,true,2026-01-31\nCD,0,-0.5,false,2024-02-29\n';
+    const csv = `code,qty,price,ok,day\nAB, 1 ,1e2,true,2026-01-31\nCD,0,-0.5,false,2024-02-29\n${'EF,3,2.5,true,2026-11-23\n'.repeat(20)}`;
     // The same model with a keyword the column check leaves to the row check.
     const unknown = { ...typed, minProperties: 1 };
     // Fields the rows put in another order (array indexes first): the rows' table lists them as the rows do.
@@ -121,9 +121,10 @@ describe('parseFile: checks against the data model', () => {
       if (dataModel) expect(checkRows(rows, dataModel, { coerce: true, maxProblems: 10 }).invalidRows).toBe(0);
       const out = parseFile({ bytes: enc(text), group: 'csv', dataModel });
       expect(out.status).toBe('valid');
-      expect(out.rowsJson).toBe(storedRowsJson([tableJson(rows)]));
+      // The same rows, fields in the same order (the stored text may code repeated texts).
+      expect(JSON.stringify(rowsOfStored(out.rowsJson ?? ''))).toBe(JSON.stringify(rows));
     }
-    expect(rowsOfStored(parseFile({ bytes: enc(csv), group: 'csv', dataModel: typed }).rowsJson ?? '')).toEqual([
+    expect(rowsOfStored(parseFile({ bytes: enc(csv), group: 'csv', dataModel: typed }).rowsJson ?? '').slice(0, 2)).toEqual([
       { code: 'AB', qty: 1, price: 100, ok: true, day: '2026-01-31' },
       { code: 'CD', qty: 0, price: -0.5, ok: false, day: '2024-02-29' },
     ]);

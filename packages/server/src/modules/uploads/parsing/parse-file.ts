@@ -1,5 +1,5 @@
 import { MIME_GROUPS, type MimeGroup } from '@gdb/shared/reference/mimetypes';
-import { storedRowsBytes, storedRowsJson, tableJson } from '../row-tables.ts';
+import { storedRowsBytes, storedRowsJson, storedTableJson, tableJson } from '../row-tables.ts';
 import { checkColumns } from './check-columns.ts';
 import { type CheckResult, checkRows, type Problem } from './check-rows.ts';
 import { type DetectedFormat, detectFormat, formatsOf } from './detect.ts';
@@ -103,7 +103,7 @@ function checkRead(
 ): { check: CheckResult; table: string | null } {
   if (!Array.isArray(read) && read.columns && columnsInOrder(read.fields)) {
     const data = dataModel ? checkColumns(read.fields, read.columns, dataModel) : read.columns;
-    if (data) return { check: NO_PROBLEM, table: JSON.stringify({ columns: read.fields, data }) };
+    if (data) return { check: NO_PROBLEM, table: storedTableJson(read.fields, data) };
   }
   const rows = Array.isArray(read) ? read : rowsOf(read);
   const check = checkOf(rows, dataModel, coerce, limits);
