@@ -27,7 +27,7 @@ export interface CodedColumn {
 }
 
 /** A column is coded when it holds at most one distinct text per this many rows. */
-const CODE_SHARE = 4;
+export const CODE_SHARE = 4;
 
 /**
  * A column as stored: coded when its values are all texts and repeat enough (at most one distinct
@@ -51,9 +51,12 @@ function storedColumn(values: readonly unknown[]): readonly unknown[] | CodedCol
   return { values: [...index.keys()], codes };
 }
 
-/** JSON text of a stored table of columns (the field names and each field's values, in order), repeated texts coded. */
-export function storedTableJson(columns: readonly string[], data: readonly (readonly unknown[])[]): string {
-  return JSON.stringify({ columns, data: data.map(storedColumn) });
+/**
+ * JSON text of a stored table of columns (the field names and each field's values, in order, or
+ * already coded), repeated texts coded.
+ */
+export function storedTableJson(columns: readonly string[], data: readonly (readonly unknown[] | CodedColumn)[]): string {
+  return JSON.stringify({ columns, data: data.map((column) => (isCoded(column) ? column : storedColumn(column))) });
 }
 
 function isCoded(value: unknown): value is CodedColumn {
@@ -62,8 +65,8 @@ function isCoded(value: unknown): value is CodedColumn {
   return Array.isArray(values) && Array.isArray(codes);
 }
 
-/** A stored column's values, one per row (a coded column decoded). */
-function columnValues(column: unknown): unknown[] | null {
+/** A stored column's values, one per row (a coded column decoded); null when it is not a readable column. */
+export function columnValues(column: unknown): unknown[] | null {
   if (Array.isArray(column)) return column;
   if (!isCoded(column)) return null;
   const { values, codes } = column;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { columnValues } from '../row-tables.ts';
 import { checkColumns } from './check-columns.ts';
 import { checkRows } from './check-rows.ts';
 import { rowsOfColumns } from './fast-csv.ts';
@@ -12,6 +13,11 @@ function random(seed: number) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** The values of checked columns, coded ones decoded. */
+function decoded(data: ReturnType<typeof checkColumns>) {
+  return data?.map(columnValues) ?? null;
 }
 
 /** The row check's verdict and coerced values for the same texts. */
@@ -59,6 +65,23 @@ describe('the column check', () => {
     expect(data?.[3]).toEqual([true, false, true]);
   });
 
+  it('answers a column of texts that repeat coded, as a stored table holds it', () => {
+    const fields = ['code', 'qty'];
+    const columns = [
+      Array.from({ length: 40 }, (_, i) => ['AB123', 'CD456'][i % 2] as string),
+      Array.from({ length: 40 }, (_, i) => String(i % 3)),
+    ];
+    const data = checkColumns(fields, columns, MODEL);
+    expect(data?.[0]).toEqual({ values: ['AB123', 'CD456'], codes: columns[0]?.map((_, i) => i % 2) });
+    // Numbers are not coded.
+    expect(data?.[1]).toEqual(columns[1]?.map(Number));
+    expect(decoded(data)).toEqual(byRows(fields, columns, MODEL).data);
+    // A value that fails among repeated ones fails the file.
+    columns[0]?.push('AB12');
+    columns[1]?.push('1');
+    expect(checkColumns(fields, columns, MODEL)).toBeNull();
+  });
+
   it('declines a file with any invalid value, a missing required field or a field the model does not allow', () => {
     const fields = ['code', 'qty'];
     expect(checkColumns(fields, [['AB123'], ['1.5']], MODEL)).toBeNull();
@@ -85,7 +108,7 @@ describe('the column check', () => {
     }
     // The items of an array data model are the rows' schema, as for the row check.
     const array = { type: 'array', items: { type: 'object', properties: { a: { type: 'number' } } } };
-    expect(checkColumns(fields, columns, array)).toEqual([[1]]);
+    expect(decoded(checkColumns(fields, columns, array))).toEqual([[1]]);
   });
 
   it('passes what the row check passes and nothing else, coercing as it does, on hundreds of generated files', () => {
@@ -141,7 +164,7 @@ describe('the column check', () => {
       const model: Record<string, unknown> = { type: 'object', properties };
       if (next() < 0.3) model.additionalProperties = false;
       if (next() < 0.3) model.required = [pick(fields)];
-      const rowCount = 1 + Math.floor(next() * 4);
+      const rowCount = 1 + Math.floor(next() * 9);
       // Mostly one value repeated per column, so that many files pass.
       const columns = fields.map(() => {
         const one = pick(texts);
@@ -154,7 +177,7 @@ describe('the column check', () => {
       if (data === null) continue;
       vouched++;
       expect(rows.valid, JSON.stringify({ model, columns })).toBe(true);
-      expect(data, JSON.stringify({ model, columns })).toEqual(rows.data);
+      expect(decoded(data), JSON.stringify({ model, columns })).toEqual(rows.data);
     }
     expect(vouched).toBeGreaterThan(40);
   }, 120_000);

@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { CODE_SHARE, type CodedColumn } from '../row-tables.ts';
 import { rowSchemaOf } from './check-rows.ts';
 
 // A CSV file's values checked a column at a time, without building a row object: for data models
@@ -83,19 +84,20 @@ function fieldChecks(dataModel: Record<string, unknown>): Map<string, FieldCheck
   return checks;
 }
 
-/** Distinct texts remembered per column: a column of a few distinct values is checked once per value. */
+/** Distinct texts remembered per column of values to coerce: a column of a few distinct values is checked once per value. */
 const MEMO_LIMIT = 4096;
 
 /**
  * The columns' values checked against the data model and coerced to its types (a new array for a
- * column whose values change), when every row passes; null when a row does not, or when the data
- * model holds more than this check knows: the rows are then checked one by one.
+ * column whose values change; a column of texts that repeat coded as a stored table codes it, see
+ * row-tables.ts), when every row passes; null when a row does not, or when the data model holds
+ * more than this check knows: the rows are then checked one by one.
  */
 export function checkColumns(
   fields: readonly string[],
   columns: readonly string[][],
   dataModel: Record<string, unknown>,
-): unknown[][] | null {
+): (unknown[] | CodedColumn)[] | null {
   const checks = fieldChecks(dataModel);
   if (checks === null) return null;
   const schema = rowSchemaOf(dataModel);
@@ -105,7 +107,7 @@ export function checkColumns(
   if (schema.additionalProperties !== undefined && schema.additionalProperties !== true) {
     if (schema.additionalProperties !== false || !fields.every((f) => checks.has(f))) return null;
   }
-  const out: unknown[][] = [];
+  const out: (unknown[] | CodedColumn)[] = [];
   for (let c = 0; c < fields.length; c++) {
     const values = columns[c] as string[];
     const check = checks.get(fields[c] as string);
@@ -120,9 +122,10 @@ export function checkColumns(
   return out;
 }
 
-function columnChecked(values: readonly string[], { type, validate }: FieldCheck): unknown[] | null {
-  const passThrough = type === 'string' || type === 'any';
-  const out: unknown[] = passThrough ? (values as unknown[]) : new Array(values.length);
+function columnChecked(values: string[], check: FieldCheck): unknown[] | CodedColumn | null {
+  const { type, validate } = check;
+  if (type === 'string' || type === 'any') return textsChecked(values, validate);
+  const out = new Array<unknown>(values.length);
   let memo: Map<string, unknown> | null = new Map();
   for (let r = 0; r < values.length; r++) {
     const text = values[r] as string;
@@ -135,7 +138,36 @@ function columnChecked(values: readonly string[], { type, validate }: FieldCheck
         else memo = null;
       }
     }
-    if (!passThrough) out[r] = value;
+    out[r] = value;
   }
   return out;
+}
+
+/**
+ * A column of texts checked as they are, each distinct text once while they repeat enough to be
+ * coded (and then answered coded), every text once they do not.
+ */
+function textsChecked(values: string[], validate: ValidateFunction): string[] | CodedColumn | null {
+  const limit = Math.floor(values.length / CODE_SHARE);
+  let index: Map<string, number> | null = new Map();
+  const codes = new Array<number>(values.length);
+  for (let r = 0; r < values.length; r++) {
+    const text = values[r] as string;
+    if (index !== null) {
+      const code = index.get(text);
+      if (code !== undefined) {
+        codes[r] = code;
+        continue;
+      }
+      if (!validate(text)) return null;
+      if (index.size >= limit) index = null;
+      else {
+        codes[r] = index.size;
+        index.set(text, index.size);
+      }
+      continue;
+    }
+    if (!validate(text)) return null;
+  }
+  return index === null ? values : { values: [...index.keys()], codes };
 }
