@@ -157,6 +157,31 @@ describe('rows as tables', () => {
     expect(outcome.outputTables).toEqual(['kept']);
   });
 
+  test('rows a column table could not hold, asked as CSV, come back as JSON for the server to write', async () => {
+    // Each case as the component's code writes it: a nested value, an undefined one, an array row,
+    // fields in another order, a row with toJSON, a row without fields.
+    const odd = [
+      '[{ a: 1 }, { a: { x: 1 } }]',
+      '[{ a: 1 }, { a: undefined }]',
+      '[{ a: 1 }, [1]]',
+      '[{ a: 1, b: 2 }, { b: 2, a: 1 }]',
+      "[{ a: 1 }, { a: 2, toJSON: () => 'x' }]",
+      '[{}]',
+    ];
+    const out = instruction('Odd', `ctx.output.rows = [${odd.join(', ')}][ctx.rt_context.which];`);
+    for (let which = 0; which < odd.length; which++) {
+      const outcome = await rt.runComponent({
+        componentId: out._id,
+        inputJson: '{}',
+        rtContextJson: JSON.stringify({ which }),
+        tables: true,
+        csvPorts: ['rows'],
+      });
+      expect(outcome.outputCsv, String(which)).toEqual({});
+      expect(JSON.parse(outcome.outputJson).rows, String(which)).toBeDefined();
+    }
+  });
+
   test('numbers in a CSV file written by the sandbox are written as String writes them', async () => {
     // Amounts in hundredths and whole numbers are written digit by digit, the rest through String.
     const code = `

@@ -688,11 +688,12 @@ return true;`,
     const csv = {};
     for (const key of keysOf(output)) {
       const port = output[key];
-      const table = isArray(port) ? toTable(port) : null;
-      if (table !== null && csvPorts.includes(key)) {
-        defineProperty(csv, key, { value: csvBytes(table), enumerable: true, writable: true, configurable: true });
+      const file = isArray(port) && csvPorts.includes(key) ? csvFileOfRows(port) : null;
+      if (file !== null) {
+        defineProperty(csv, key, { value: file, enumerable: true, writable: true, configurable: true });
         continue;
       }
+      const table = isArray(port) ? toTable(port) : null;
       if (table !== null) tables.push(key);
       defineProperty(value, key, { value: table ?? port, enumerable: true, writable: true, configurable: true });
     }
@@ -820,57 +821,80 @@ return true;`,
   }
 
   /**
-   * The CSV file of a column table as UTF-8 bytes, written cell by cell into one buffer: no cell,
-   * line or file text is built for cells written as they are (building the lines and joining them
-   * took twice as long). A text is looked at as it is written, and written again through `csvCell`
-   * when it needs quoting or escaping.
+   * Writes one value's CSV cell (and room for the separator after it) into the file being written,
+   * `file.out` from `file.p`; answers false for a value a column table could not hold (the rows
+   * then go to the server as JSON). A text is looked at as its bytes are written, and written again
+   * through `csvCell` when it needs quoting or escaping.
    */
-  function csvBytes(table) {
-    const { data } = table;
-    const header = table.columns.map(csvCell).join(',');
-    const rows = data[0].length;
-    const width = data.length;
-    // Room for texts at a byte per character, numbers at eight, and separators; more on demand.
-    let size = 3 * header.length + 1;
-    for (let c = 0; c < width; c++) {
-      const column = data[c];
-      for (let r = 0; r < rows; r++) {
-        const value = column[r];
-        size += (typeof value === 'string' ? value.length : 8) + 1;
+  function putCell(file, value) {
+    if (typeof value === 'string') {
+      if (file.p + 3 * value.length + 8 > file.out.length) file.out = grown(file.out, file.p, 3 * value.length + 8);
+      const end = value.length === 0 || edgy(value) ? -1 : putText(file.out, file.p, value, true);
+      if (end >= 0) {
+        file.p = end;
+      } else if (value.length > 0) {
+        const cell = csvCell(value);
+        if (file.p + 3 * cell.length + 8 > file.out.length) file.out = grown(file.out, file.p, 3 * cell.length + 8);
+        file.p = putText(file.out, file.p, cell, false);
       }
+      return true;
     }
-    let out = new Uint8ArrayCtor(size + 64);
-    let p = putText(out, 0, header, false);
-    out[p++] = 10;
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < width; c++) {
-        const value = data[c][r];
-        const text = typeof value === 'string' ? value : null;
-        const need = p + (text === null ? 32 : 3 * text.length + 8);
-        if (need > out.length) out = grown(out, p, need);
-        if (text !== null) {
-          const end = text.length === 0 || edgy(text) ? -1 : putText(out, p, text, true);
-          if (end >= 0) {
-            p = end;
-          } else if (text.length > 0) {
-            const cell = csvCell(text);
-            if (p + 3 * cell.length + 8 > out.length) out = grown(out, p, p + 3 * cell.length + 8);
-            p = putText(out, p, cell, false);
-          }
-        } else if (typeof value === 'number') {
-          p = putNumber(out, p, value);
-        } else if (value === true || value === false) {
-          p = putText(out, p, value ? 'true' : 'false', false);
-        }
-        out[p++] = c === width - 1 ? 10 : 44;
-      }
-    }
-    return out.slice(0, p);
+    if (file.p + 40 > file.out.length) file.out = grown(file.out, file.p, 40);
+    if (typeof value === 'number') file.p = putNumber(file.out, file.p, value);
+    else if (value === true || value === false) file.p = putText(file.out, file.p, value ? 'true' : 'false', false);
+    else if (value !== null) return false;
+    return true;
   }
 
-  /** A bigger buffer holding the first `used` bytes of `out`, with room for at least `need`. */
-  function grown(out, used, need) {
-    const bigger = new Uint8ArrayCtor(max(need, out.length + (out.length >> 1)));
+  /**
+   * The CSV file of an output port's rows as UTF-8 bytes, written cell by cell into one buffer, or
+   * null when the rows would not make a column table (see `toTable`: the same rows, the same
+   * file). No cell, line or file text is built for cells written as they are, and no column either.
+   */
+  function csvFileOfRows(rows) {
+    if (rows.length === 0 || typeof rows.toJSON === 'function') return null;
+    const first = rows[0];
+    if (!isObject(first)) return null;
+    const columns = keysOf(first);
+    if (columns.length === 0) return null;
+    const header = columns.map(csvCell).join(',');
+    const file = { out: new Uint8ArrayCtor(3 * header.length + 16 * rows.length + 64), p: 0 };
+    file.p = putText(file.out, 0, header, false);
+    file.out[file.p++] = 10;
+    return csvRowsWriter(columns)(rows, file, putCell, isArray, keysOf) ? file.out.slice(0, file.p) : null;
+  }
+
+  /**
+   * A function writing the CSV lines of rows that all have exactly these fields, in this order,
+   * with plain values; it answers false at the first row that does not. Generated per list of
+   * fields so that each field is read by name.
+   */
+  function csvRowsWriter(columns) {
+    const sameKeys = columns.map((name, c) => `keys[${c}] !== ${toJson(name)}`).join(' || ');
+    const cells = columns.map(
+      (name, c) =>
+        `if (!putCell(file, row[${toJson(name)}])) return false;\n  file.out[file.p++] = ${c === columns.length - 1 ? 10 : 44};`,
+    );
+    return new FunctionCtor(
+      'rows',
+      'file',
+      'putCell',
+      'isArray',
+      'keysOf',
+      `for (let r = 0; r < rows.length; r++) {
+  const row = rows[r];
+  if (row === null || typeof row !== 'object' || isArray(row) || typeof row.toJSON === 'function') return false;
+  const keys = keysOf(row);
+  if (keys.length !== ${columns.length} || ${sameKeys}) return false;
+  ${cells.join('\n  ')}
+}
+return true;`,
+    );
+  }
+
+  /** A bigger buffer holding the first `used` bytes of `out`, with room for at least `more` after them. */
+  function grown(out, used, more) {
+    const bigger = new Uint8ArrayCtor(max(used + more, 2 * out.length));
     bigger.set(out.subarray(0, used));
     return bigger;
   }
