@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,14 @@ describe.each([
     expect([...(await store.get(key))]).toEqual([...bytes]);
     await store.delete(key);
     await expect(store.get(key)).rejects.toThrow();
+  });
+
+  it('gives back a large file byte for byte', async () => {
+    const store = make();
+    const bytes = crypto.randomBytes(3 * 1024 * 1024 + 7);
+    const key = await store.put(bytes);
+    expect(Buffer.from(await store.get(key)).equals(bytes)).toBe(true);
+    await store.delete(key);
   });
 
   it('refuses keys that could leave its folder', async () => {

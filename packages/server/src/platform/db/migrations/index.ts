@@ -8,6 +8,7 @@ import * as liveTriggers from './20261122T0810_live_triggers.ts';
 import * as accounts from './20261122T0820_accounts.ts';
 import * as importsJobs from './20261122T0900_imports_jobs.ts';
 import * as jobTimezone from './20261122T0910_job_timezone.ts';
+import * as fileBlobsUncompressed from './20261123T0900_file_blobs_uncompressed.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '20261122T0820_accounts': accounts,
   '20261122T0900_imports_jobs': importsJobs,
   '20261122T0910_job_timezone': jobTimezone,
+  '20261123T0900_file_blobs_uncompressed': fileBlobsUncompressed,
 };
