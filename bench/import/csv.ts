@@ -21,6 +21,7 @@ import {
   storedTableJson,
 } from '../../packages/server/src/modules/uploads/row-tables.ts';
 import { loadConfig } from '../../packages/server/src/platform/config.ts';
+import { seededRandom } from '../../packages/server/test/seeded-random.ts';
 
 const rowCount = Number(process.env.BENCH_ROWS ?? 200_000);
 const runCount = Number(process.env.BENCH_RUNS ?? 3);
@@ -82,19 +83,8 @@ for (let i = 0; i < rows.length; i++) {
 ctx.output.prices = out;
 ctx.log.info(out.length + ' price rows mapped.');`;
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function generateCsv(rows: number): string {
-  const next = random(20261122);
+  const next = seededRandom(20261122);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   const int = (n: number) => Math.floor(next() * n);
   const letters = [...'ABCDEFGHJKLMNPRSTUVWXYZ'];

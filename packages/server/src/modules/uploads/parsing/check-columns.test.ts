@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../../test/seeded-random.ts';
 import { columnValues } from '../row-tables.ts';
 import { checkColumns } from './check-columns.ts';
 import { checkRows } from './check-rows.ts';
 import { rowsOfColumns } from './fast-csv.ts';
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The values of checked columns, coded ones decoded. */
 function decoded(data: ReturnType<typeof checkColumns>) {
@@ -112,7 +102,7 @@ describe('the column check', () => {
   });
 
   it('passes what the row check passes and nothing else, coercing as it does, on hundreds of generated files', () => {
-    const next = random(20261123);
+    const next = seededRandom(20261123);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
     const texts = [
       '',

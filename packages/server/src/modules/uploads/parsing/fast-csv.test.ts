@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../../test/seeded-random.ts';
 import { type CsvLayout, readPlainCsv, rowsOfColumns } from './fast-csv.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { readCsv } from './parse-text.ts';
@@ -20,17 +21,6 @@ function both(text: string, maxRows = 1_000_000) {
   const fast = plain ? rowsOfColumns(layout.fields, plain.columns, plain.rowCount) : null;
   const full = Papa.parse<Record<string, string>>(text, { ...OPTIONS, preview: maxRows + 1 }).data;
   return { fast, full };
-}
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('the fast CSV reader', () => {
@@ -78,7 +68,7 @@ describe('the fast CSV reader', () => {
   });
 
   it('agrees with papaparse on thousands of generated texts, whenever it reads them', () => {
-    const next = random(20261123);
+    const next = seededRandom(20261123);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
     const pieces = ['a', 'bc', ' ', '', '\u00e9', '\t', '"', '""', ',', ';', '\r', '\u00a0', '\u3000', 'x y'];
     const cell = (delim: string): string => {
