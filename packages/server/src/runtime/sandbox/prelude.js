@@ -634,40 +634,35 @@ const __gdb = (() => {
   }
 
   /**
-   * A column table of an output port's rows, or null when JSON text must carry them: rows that are
-   * not all plain objects with the same fields in the same order holding text, numbers, booleans or
-   * null, or that (or whose array) have a toJSON. A column table rebuilds the rows JSON.stringify
-   * would have written.
+   * The fields of rows that may make a column table (the first row's), or null when they cannot:
+   * no rows, a first row that is not a plain object or has no fields, an array with a toJSON.
    */
-  function toTable(rows) {
+  function tableFields(rows) {
     if (rows.length === 0 || typeof rows.toJSON === 'function') return null;
     const first = rows[0];
     if (!isObject(first)) return null;
     const columns = keysOf(first);
-    if (columns.length === 0) return null;
-    const data = [];
-    for (let c = 0; c < columns.length; c++) data.push(new Array(rows.length));
-    return columnFiller(columns)(rows, data, isArray, keysOf) ? { columns, data } : null;
+    return columns.length === 0 ? null : columns;
   }
 
   /**
-   * A function filling the columns of a table from rows that all have exactly these fields, in this
-   * order, with plain values; it answers false at the first row that does not. Generated per list of
-   * fields so that each field is read by name.
+   * A function going through rows that all have exactly these fields, in this order, with plain
+   * values (text, numbers, booleans, null), and no toJSON; it answers false at the first row that
+   * does not. It takes `params`, then isArray and keysOf; `start` runs first, and `visit(c)` is the
+   * statement run with the value `v` of field c of row `r`. Generated per list of fields so that
+   * each field is read by name.
    */
-  function columnFiller(columns) {
-    const names = columns.map((_, c) => `c${c}`).join(', ');
+  function rowWalker(columns, params, start, visit) {
     const sameKeys = columns.map((name, c) => `keys[${c}] !== ${toJson(name)}`).join(' || ');
     const reads = columns.map(
       (name, c) =>
-        `v = row[${toJson(name)}]; if (v !== null && (t = typeof v) !== 'string' && t !== 'number' && t !== 'boolean') return false; c${c}[r] = v;`,
+        `v = row[${toJson(name)}]; if (v !== null && (t = typeof v) !== 'string' && t !== 'number' && t !== 'boolean') return false; ${visit(c)}`,
     );
     return new FunctionCtor(
-      'rows',
-      'data',
+      ...params,
       'isArray',
       'keysOf',
-      `const [${names}] = data;
+      `${start}
 let v, t;
 for (let r = 0; r < rows.length; r++) {
   const row = rows[r];
@@ -678,6 +673,21 @@ for (let r = 0; r < rows.length; r++) {
 }
 return true;`,
     );
+  }
+
+  /**
+   * A column table of an output port's rows, or null when JSON text must carry them (see
+   * `rowWalker` for the rows it takes). A column table rebuilds the rows JSON.stringify would have
+   * written.
+   */
+  function toTable(rows) {
+    const columns = tableFields(rows);
+    if (columns === null) return null;
+    const data = [];
+    for (let c = 0; c < columns.length; c++) data.push(new Array(rows.length));
+    const names = columns.map((_, c) => `c${c}`).join(', ');
+    const fill = rowWalker(columns, ['rows', 'data'], `const [${names}] = data;`, (c) => `c${c}[r] = v;`);
+    return fill(rows, data, isArray, keysOf) ? { columns, data } : null;
   }
 
   /** The output with its ports of rows as column tables where they allow it, and the names of those ports. */
@@ -821,10 +831,9 @@ return true;`,
   }
 
   /**
-   * Writes one value's CSV cell (and room for the separator after it) into the file being written,
-   * `file.out` from `file.p`; answers false for a value a column table could not hold (the rows
-   * then go to the server as JSON). A text is looked at as its bytes are written, and written again
-   * through `csvCell` when it needs quoting or escaping.
+   * Writes one plain value's CSV cell (and room for the separator after it) into the file being
+   * written, `file.out` from `file.p`. A text is looked at as its bytes are written, and written
+   * again through `csvCell` when it needs quoting or escaping.
    */
   function putCell(file, value) {
     if (typeof value === 'string') {
@@ -837,59 +846,34 @@ return true;`,
         if (file.p + 3 * cell.length + 8 > file.out.length) file.out = grown(file.out, file.p, 3 * cell.length + 8);
         file.p = putText(file.out, file.p, cell, false);
       }
-      return true;
+      return;
     }
     if (file.p + 40 > file.out.length) file.out = grown(file.out, file.p, 40);
     if (typeof value === 'number') file.p = putNumber(file.out, file.p, value);
-    else if (value === true || value === false) file.p = putText(file.out, file.p, value ? 'true' : 'false', false);
-    else if (value !== null) return false;
-    return true;
+    else if (value !== null) file.p = putText(file.out, file.p, value ? 'true' : 'false', false);
   }
 
   /**
    * The CSV file of an output port's rows as UTF-8 bytes, written cell by cell into one buffer, or
-   * null when the rows would not make a column table (see `toTable`: the same rows, the same
-   * file). No cell, line or file text is built for cells written as they are, and no column either.
+   * null when the rows would not make a column table (the same rows as `toTable`, the same file as
+   * the server writes from one). No cell, line or file text is built for cells written as they
+   * are, and no column either.
    */
   function csvFileOfRows(rows) {
-    if (rows.length === 0 || typeof rows.toJSON === 'function') return null;
-    const first = rows[0];
-    if (!isObject(first)) return null;
-    const columns = keysOf(first);
-    if (columns.length === 0) return null;
+    const columns = tableFields(rows);
+    if (columns === null) return null;
     const header = columns.map(csvCell).join(',');
     const file = { out: new Uint8ArrayCtor(3 * header.length + 16 * rows.length + 64), p: 0 };
     file.p = putText(file.out, 0, header, false);
     file.out[file.p++] = 10;
-    return csvRowsWriter(columns)(rows, file, putCell, isArray, keysOf) ? file.out.slice(0, file.p) : null;
-  }
-
-  /**
-   * A function writing the CSV lines of rows that all have exactly these fields, in this order,
-   * with plain values; it answers false at the first row that does not. Generated per list of
-   * fields so that each field is read by name.
-   */
-  function csvRowsWriter(columns) {
-    const sameKeys = columns.map((name, c) => `keys[${c}] !== ${toJson(name)}`).join(' || ');
-    const cells = columns.map(
-      (name, c) =>
-        `if (!putCell(file, row[${toJson(name)}])) return false;\n  file.out[file.p++] = ${c === columns.length - 1 ? 10 : 44};`,
+    const last = columns.length - 1;
+    const write = rowWalker(
+      columns,
+      ['rows', 'file', 'putCell'],
+      '',
+      (c) => `putCell(file, v); file.out[file.p++] = ${c === last ? 10 : 44};`,
     );
-    return new FunctionCtor(
-      'rows',
-      'file',
-      'putCell',
-      'isArray',
-      'keysOf',
-      `for (let r = 0; r < rows.length; r++) {
-  const row = rows[r];
-  if (row === null || typeof row !== 'object' || isArray(row) || typeof row.toJSON === 'function') return false;
-  const keys = keysOf(row);
-  if (keys.length !== ${columns.length} || ${sameKeys}) return false;
-  ${cells.join('\n  ')}
-}
-return true;`,
-    );
+    return write(rows, file, putCell, isArray, keysOf) ? file.out.slice(0, file.p) : null;
   }
 
   /** A bigger buffer holding the first `used` bytes of `out`, with room for at least `more` after them. */
