@@ -17,7 +17,7 @@ import { type ImportRow, importsRepo, type JobRow, jobsRepo, leasesRepo } from '
 import type { JobQueue } from './job-queue.ts';
 import { RunStepError } from './run-errors.ts';
 import { gatherInputs } from './run-inputs.ts';
-import { csvRecords, type SinkFile, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
+import { csvRecords, csvSinkFile, type SinkFile, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
 
 /** Runs of one import (the first and the restarts on error). */
 export const MAX_ATTEMPTS = 3;
@@ -64,8 +64,6 @@ interface SandboxOutput {
   tables: ReadonlyMap<string, ColumnTable>;
   csv: ReadonlyMap<string, Uint8Array>;
 }
-
-const csvType = { contentType: 'text/csv', extension: '.csv' };
 
 /** Output ports whose every data sink writes a CSV file and nothing else: the sandbox may write that file. */
 function csvOnlyPorts(sinks: readonly DataSink[]): string[] {
@@ -201,7 +199,7 @@ export function importRunner(deps: RunnerDeps) {
         // Only asked for sinks that write nothing but this CSV file.
         const records = csvRecords(csv);
         if (records === null) throw new RunStepError(`Data sink ${sink.name}: the CSV the component wrote cannot be stored.`);
-        file = { bytes: csv, ...csvType };
+        file = csvSinkFile(csv);
         rowCount = records;
       } else if (table) {
         rows = sink.target ? rowsOfTable(table) : [];

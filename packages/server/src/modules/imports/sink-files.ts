@@ -103,18 +103,13 @@ function csvFile(header: string) {
 export function csvBytes(columns: readonly string[], rows: readonly Record<string, unknown>[]): Buffer {
   // Without columns every line is empty (and there is no header line).
   if (columns.length === 0) return Buffer.from('\n'.repeat(Math.max(rows.length, 1)));
-  const file = csvFile(columns.map(csvCell).join(','));
-  const [first, ...rest] = columns as [string, ...string[]];
-  for (const row of rows) {
-    let line = csvCell(row[first]);
-    for (const column of rest) line = `${line},${csvCell(row[column])}`;
-    file.add(line);
-  }
-  return file.bytes();
+  return csvBytesOfTable({ columns: [...columns], data: columns.map((c) => rows.map((row) => row[c])) });
 }
 
-/** The first characters of a text that make `csvCell` look closer at it: = + - @ tab CR space. */
-const EDGE_START = new Set([61, 43, 45, 64, 9, 13, SPACE]);
+/** First characters of a cell papaparse's `escapeFormulae` looks at: = + - @ tab CR. */
+const FORMULA_CHARS = [61, 43, 45, 64, 9, 13];
+/** The first characters of a text that make `csvCell` look closer at it: those and a space. */
+const EDGE_START = new Set([...FORMULA_CHARS, SPACE]);
 
 /** A text whose first or last character makes `csvCell` look closer at it (a formula, a space). */
 function edgy(text: string): boolean {
@@ -189,9 +184,9 @@ export function writeSinkFile(rows: readonly Record<string, unknown>[], sink: Pi
 const QUOTE = 34;
 const COMMA = 44;
 const LF = 10;
-/** First characters of a cell papaparse's `escapeFormulae` looks at: = + - @ tab CR. */
+/** FORMULA_CHARS as a table of bytes. */
 const FORMULA_START = new Uint8Array(128);
-for (const c of [61, 43, 45, 64, 9, 13]) FORMULA_START[c] = 1;
+for (const c of FORMULA_CHARS) FORMULA_START[c] = 1;
 
 /** A cell a spreadsheet would read as a formula: papaparse's pattern, less numbers (written as they are, -3 is no formula). */
 function isFormula(cell: string): boolean {
@@ -251,6 +246,11 @@ export function csvRecords(file: Uint8Array): number | null {
     i++;
     if (i === n) return lines - 1;
   }
+}
+
+/** A CSV file written elsewhere (by a component's sandbox), once `csvRecords` has checked it. */
+export function csvSinkFile(bytes: Uint8Array): SinkFile {
+  return { bytes, ...CONTENT_TYPES.CSV };
 }
 
 /** The CSV file of a column table; other formats are written from its rows. */
