@@ -4,8 +4,11 @@
 // rows. Each table T is either the rows themselves (a JSON array of objects) or, when every row has
 // the same fields in the same order and only plain values (text, numbers, booleans, null), a column
 // table `{"columns":[names],"data":[[values of the first field], …]}`: half the text of the rows,
-// and rows are rebuilt from it faster than JSON.parse builds them. The component's sandbox reads
-// and writes the same tables (src/runtime/sandbox/prelude.js, `fromTables` and `toTable`).
+// and rows are rebuilt from it faster than JSON.parse builds them. In a stored file, a column of
+// texts that repeat is coded: `{"values":[each distinct text once],"codes":[each row's index among
+// them]}` — less text again, and one string per repeated text once read. The component's sandbox
+// reads the same tables (src/runtime/sandbox/prelude.js, `fromTables`) and answers plain column
+// tables (`toTable`).
 
 /** Rows sharing their fields: the names once, then one array of values per field. */
 export interface ColumnTable {
@@ -101,9 +104,10 @@ export function columnTable(rows: readonly Record<string, unknown>[]): ColumnTab
   return { columns, data };
 }
 
-/** JSON text of one table of the rows: a column table when they allow it, else the rows. */
+/** JSON text of one stored table of the rows: a column table (repeated texts coded) when they allow it, else the rows. */
 export function tableJson(rows: readonly Record<string, unknown>[]): string {
-  return JSON.stringify(columnTable(rows) ?? rows);
+  const table = columnTable(rows);
+  return table ? storedTableJson(table.columns, table.data) : JSON.stringify(rows);
 }
 
 /** A stored rows file of tables given as JSON text. */
