@@ -1,3 +1,4 @@
+import { isRecord } from '@gdb/shared/values/is-record';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db/index.ts';
@@ -26,10 +27,6 @@ export class DataStoreError extends Error {
 /** True for a table name the data store accepts. */
 export function isTableName(name: string): boolean {
   return TABLE_NAME.test(name) && !name.startsWith('pg_');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

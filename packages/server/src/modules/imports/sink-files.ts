@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import * as XLSX from '@e965/xlsx';
 import type { DataSink } from '@gdb/shared/pipelines/pipeline.schemas';
+import { isRecord } from '@gdb/shared/values/is-record';
 import { type ColumnTable, rowsOfTable, tableLength } from '../uploads/row-tables.ts';
 import { RunStepError } from './run-errors.ts';
 
@@ -16,10 +17,6 @@ const CONTENT_TYPES: Record<DataSink['format'], { contentType: string; extension
   JSON: { contentType: 'application/json', extension: '.json' },
   XLSX: { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extension: '.xlsx' },
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Every field name of the rows, in the order they first appear. */
 export function columnsOf(rows: readonly Record<string, unknown>[]): string[] {

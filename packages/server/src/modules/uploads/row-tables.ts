@@ -10,6 +10,8 @@
 // reads the same tables (src/runtime/sandbox/prelude.js, `fromTables`) and answers plain column
 // tables (`toTable`).
 
+import { isRecord } from '@gdb/shared/values/is-record';
+
 /** Rows sharing their fields: the names once, then one array of values per field. */
 export interface ColumnTable {
   columns: string[];
@@ -63,9 +65,7 @@ export function storedTableJson(columns: readonly string[], data: readonly (read
 }
 
 function isCoded(value: unknown): value is CodedColumn {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const { values, codes } = value as Record<string, unknown>;
-  return Array.isArray(values) && Array.isArray(codes);
+  return isRecord(value) && Array.isArray(value.values) && Array.isArray(value.codes);
 }
 
 /** A stored column's values, one per row (a coded column decoded); null when it is not a readable column. */
@@ -145,8 +145,8 @@ export function storedTablesText(text: string): string | null {
 
 /** A column table read from untrusted JSON (a component's answer): null when it is not a well-formed one. */
 export function asColumnTable(value: unknown): ColumnTable | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const { columns, data } = value as Record<string, unknown>;
+  if (!isRecord(value)) return null;
+  const { columns, data } = value;
   if (!Array.isArray(columns) || !Array.isArray(data) || columns.length === 0 || data.length !== columns.length) return null;
   if (!columns.every((c) => typeof c === 'string') || new Set(columns).size !== columns.length) return null;
   const [first] = data;
@@ -186,9 +186,8 @@ export function rowsOfStored(text: string): Record<string, unknown>[] {
   if (!Array.isArray(tables)) throw new Error('The text is not a stored rows file.');
   return tables.flatMap((t: unknown) => {
     if (Array.isArray(t)) return t as Record<string, unknown>[];
-    const stored = typeof t === 'object' && t !== null ? (t as Record<string, unknown>) : null;
     const table = asColumnTable(
-      stored && Array.isArray(stored.data) ? { columns: stored.columns, data: stored.data.map(columnValues) } : t,
+      isRecord(t) && Array.isArray(t.data) ? { columns: t.columns, data: t.data.map(columnValues) } : t,
     );
     if (!table) throw new Error('A stored table is not readable.');
     return rowsOfTable(table);

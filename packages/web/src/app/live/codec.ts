@@ -1,12 +1,9 @@
 import { LIVE_OPERATIONS, type LiveChange, type LiveOperation } from '@gdb/shared/live/live.schemas';
+import { isRecord } from '@gdb/shared/values/is-record';
 import { decode } from '@msgpack/msgpack';
 
 /** A document as the channel sends it: an `_id` and whatever fields the projection kept. */
 export type LiveDoc = { _id: string } & Record<string, unknown>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function isLiveDoc(value: unknown): value is LiveDoc {
   return isRecord(value) && typeof value._id === 'string';

@@ -1,5 +1,6 @@
 import { CODES, type Issue, LOGOUT_CODES } from '@gdb/shared/api/envelope';
 import { refreshAnswerSchema } from '@gdb/shared/auth/session.schemas';
+import { isRecord } from '@gdb/shared/values/is-record';
 import { requestUi } from './request-ui.ts';
 import { clearTokens, getRefreshToken, getToken, isExpired, saveTokens } from './token-store.ts';
 
@@ -83,10 +84,6 @@ function buildUrl(path: string, query: RequestOptions['query']): string {
   }
   const qs = params.toString();
   return `${BASE_PATH}${path}${qs ? `?${qs}` : ''}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function issuesOf(data: unknown): Issue[] {

@@ -1,3 +1,4 @@
+import { isRecord } from '@gdb/shared/values/is-record';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { CODE_SHARE, type CodedColumn } from '../row-tables.ts';
@@ -59,8 +60,6 @@ function coerce(type: FieldType, text: string): unknown {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 interface FieldCheck {
   type: FieldType;
   validate: ValidateFunction;
@@ -72,12 +71,12 @@ function fieldChecks(dataModel: Record<string, unknown>): Map<string, FieldCheck
   if (!Object.keys(schema).every((k) => ROW_KEYWORDS.has(k))) return null;
   if (schema.type !== undefined && schema.type !== 'object') return null;
   const properties = schema.properties ?? {};
-  if (!isObject(properties)) return null;
+  if (!isRecord(properties)) return null;
   const ajv = new Ajv({ allErrors: false, coerceTypes: false, strict: false, useDefaults: false });
   addFormats(ajv);
   const checks = new Map<string, FieldCheck>();
   for (const [name, field] of Object.entries(properties)) {
-    if (!isObject(field) || !Object.keys(field).every((k) => FIELD_KEYWORDS.has(k))) return null;
+    if (!isRecord(field) || !Object.keys(field).every((k) => FIELD_KEYWORDS.has(k))) return null;
     if (field.type !== undefined && !FIELD_TYPES.has(field.type)) return null;
     checks.set(name, { type: (field.type as FieldType | undefined) ?? 'any', validate: ajv.compile(field) });
   }
