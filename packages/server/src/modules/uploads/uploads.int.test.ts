@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import type { FileStore } from '../../platform/files/file-store.ts';
 import { newId } from '../../platform/ids.ts';
+import type { ParsePool } from './parsing/parse-pool.ts';
+import { createParsePool } from './parsing/parse-pool.ts';
+import { uploadsService } from './uploads.service.ts';
 
 let t: TestApp;
 let pipelineId: string;
@@ -234,5 +238,80 @@ describe('uploads', () => {
       .execute();
     expect(await t.services.uploads.resume()).toBeGreaterThanOrEqual(1);
     expect((await statusOf(manager.token, id)).status).toBe('valid');
+  });
+
+  describe('checks a file while it is being stored', () => {
+    /** An uploads service whose file store waits for `release` before it stores anything, and whose parser says when it starts. */
+    function withSlowStore(fail = false) {
+      let parseStarted!: () => void;
+      const parsing = new Promise<void>((resolve) => {
+        parseStarted = resolve;
+      });
+      const pool = createParsePool({ concurrency: 1 });
+      const parser: ParsePool = {
+        parse: (request) => {
+          parseStarted();
+          return pool.parse(request);
+        },
+        counts: () => pool.counts(),
+      };
+      const files: FileStore = {
+        ...t.services.files,
+        put: async (bytes) => {
+          await parsing;
+          if (fail) throw new Error('disk full');
+          return t.services.files.put(bytes);
+        },
+      };
+      const logs: string[] = [];
+      const service = uploadsService(t.ctx, {
+        pipelines: t.services.pipelines,
+        files,
+        parser,
+        log: async (lines) => {
+          logs.push(...lines.map((l) => l.message));
+          await t.services.logs.append(lines);
+        },
+        loadDataModel: async (id) => (await t.services.schemas.byIds([id]))[0]?.jsonSchema ?? null,
+      });
+      return { service, logs };
+    }
+
+    const file = (content: string) => ({
+      dataSubKind: 'prices',
+      filename: 'early.csv',
+      mimetype: 'text/csv',
+      bytes: Buffer.from(content),
+    });
+
+    const managerAuth = async () => {
+      const { user } = await t.signedIn(['manager']);
+      return { userId: user.id, sessionId: newId(), userName: user.user_name, roles: ['manager'] };
+    };
+
+    it('starts the check before the file is stored and records it once the upload is', async () => {
+      const { service, logs } = withSlowStore();
+      // The store waits for the check to start: the upload would never be answered otherwise.
+      const [id] = await service.receive(await managerAuth(), pipelineId, [file('code,price\nS1,1\nS2,2\n')]);
+      await service.settled();
+      const row = await t.ctx.db.kysely
+        .selectFrom('uploads')
+        .selectAll()
+        .where('id', '=', id ?? '')
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ status: 'valid', row_count: 2 });
+      expect(row.rows_key).toBeTruthy();
+      expect(logs).toEqual(['File early.csv received (21 bytes).', '2 rows read, all valid.']);
+    });
+
+    it('leaves nothing behind when the file cannot be stored, whatever its check found', async () => {
+      const { service, logs } = withSlowStore(true);
+      const before = await t.ctx.db.kysely.selectFrom('uploads').select('id').execute();
+      await expect(service.receive(await managerAuth(), pipelineId, [file('code,price\nS1,x\n')])).rejects.toThrow('disk full');
+      await service.settled();
+      const after = await t.ctx.db.kysely.selectFrom('uploads').select('id').execute();
+      expect(after.length).toBe(before.length);
+      expect(logs).toEqual([]);
+    });
   });
 });

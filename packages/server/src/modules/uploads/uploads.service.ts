@@ -10,6 +10,7 @@ import type { FileStore } from '../../platform/files/file-store.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
+import type { PooledOutcome } from './parsing/parse-file.ts';
 import type { ParsePool } from './parsing/parse-pool.ts';
 import { type UploadRow, uploadsRepo } from './uploads.repo.ts';
 
@@ -30,6 +31,15 @@ export interface UploadsDeps {
   loadDataModel: (id: string) => Promise<Record<string, unknown> | null>;
   /** Hosts real-time sources may be fetched from (empty: any). */
   realtimeHosts?: readonly string[];
+}
+
+/** A log line of a file's check: its level and message. */
+type CheckLine = [level: UploadLogLine['level'], message: string];
+
+/** A file's check: its log lines, and the parse's outcome (null when the data source cannot check it). */
+interface CheckOutcome {
+  lines: CheckLine[];
+  outcome: PooledOutcome | null;
 }
 
 export interface IncomingFile {
@@ -85,40 +95,58 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     return rows;
   }
 
-  /** Checks one upload; `received` are its bytes when they are still in hand (else they are read back). */
-  async function parseOne(id: string, received?: Uint8Array): Promise<void> {
+  /**
+   * Checks a file against its data source (the content type and the data model the pipeline gives
+   * it now): the log lines and the parse's outcome, without touching the upload's row. `bytes` are
+   * the file's, or a way to read them back from the store.
+   */
+  async function check(
+    pipelineId: string,
+    dataSubKind: string,
+    filename: string | null,
+    bytes: Uint8Array | (() => Promise<Uint8Array>),
+  ): Promise<CheckOutcome> {
+    const lines: CheckLine[] = [];
+    const pipelineRow = await deps.pipelines.repo.byId(pipelineId);
+    const source = pipelineRow
+      ? deps.pipelines.toView(pipelineRow).dataSources.find((s) => s.dataSubKind === dataSubKind)
+      : undefined;
+    if (!source) return { lines: [['error', `No data source ${dataSubKind} in pipeline`]], outcome: null };
+    let dataModel: Record<string, unknown> | null = null;
+    if (source.dataModel) {
+      dataModel = await deps.loadDataModel(source.dataModel);
+      if (!dataModel) return { lines: [['error', `Cannot load schema ${source.dataModel} from server`]], outcome: null };
+    }
+    const extension = path.extname(filename ?? '').toLowerCase();
+    const allowed: readonly string[] = MIME_GROUPS[source.contentType].extensions;
+    if (extension && !allowed.includes(extension)) {
+      lines.push(['warn', `The file name ends in ${extension}, not ${allowed.join(' or ')}; its content decides.`]);
+    }
+    const file = typeof bytes === 'function' ? await bytes() : bytes;
+    return { lines, outcome: await deps.parser.parse({ bytes: file, group: source.contentType, dataModel }) };
+  }
+
+  /**
+   * Checks one upload and records the result; `started` is its check when it began as the file
+   * arrived (else the file is read back from the store and checked now).
+   */
+  async function parseOne(id: string, started?: Promise<CheckOutcome>): Promise<void> {
     if (!(await repo.claim(id))) return;
     const row = await repo.byId(id);
     if (!row?.file_key) return;
+    const fileKey = row.file_key;
     const lines: UploadLogLine[] = [];
     const say = (level: UploadLogLine['level'], message: string) =>
       lines.push({ level, message, dataSubKind: row.data_sub_kind, uploadId: id });
     try {
-      const pipelineRow = await deps.pipelines.repo.byId(row.pipeline_id);
-      const source = pipelineRow
-        ? deps.pipelines.toView(pipelineRow).dataSources.find((s) => s.dataSubKind === row.data_sub_kind)
-        : undefined;
-      if (!source) {
-        say('error', `No data source ${row.data_sub_kind} in pipeline`);
+      const checked = await (started ??
+        check(row.pipeline_id, row.data_sub_kind, row.original_filename, () => deps.files.get(fileKey)));
+      for (const [level, message] of checked.lines) say(level, message);
+      const { outcome } = checked;
+      if (outcome === null) {
         await repo.update(id, { status: 'invalid' });
         return;
       }
-      let dataModel: Record<string, unknown> | null = null;
-      if (source.dataModel) {
-        dataModel = await deps.loadDataModel(source.dataModel);
-        if (!dataModel) {
-          say('error', `Cannot load schema ${source.dataModel} from server`);
-          await repo.update(id, { status: 'invalid' });
-          return;
-        }
-      }
-      const extension = path.extname(row.original_filename ?? '').toLowerCase();
-      const allowed: readonly string[] = MIME_GROUPS[source.contentType].extensions;
-      if (extension && !allowed.includes(extension)) {
-        say('warn', `The file name ends in ${extension}, not ${allowed.join(' or ')}; its content decides.`);
-      }
-      const bytes = received ?? (await deps.files.get(row.file_key));
-      const outcome = await deps.parser.parse({ bytes, group: source.contentType, dataModel });
       for (const p of outcome.problems) say('error', p.message);
       if (outcome.status === 'valid' && outcome.rowsBytes !== null) {
         const rowsKey = await deps.files.put(outcome.rowsBytes);
@@ -138,14 +166,21 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
   }
 
   /** Parses an upload in the background; failures are logged and the upload is left to resume. */
-  function schedule(id: string, received?: Uint8Array): void {
-    const task = parseOne(id, received).catch(() => undefined);
+  function schedule(id: string, started?: Promise<CheckOutcome>): void {
+    const task = parseOne(id, started).catch(() => undefined);
     running.add(task);
     void task.finally(() => running.delete(task));
   }
 
   async function store(pipeline: PipelineView, auth: AuthContext, files: IncomingFile[]): Promise<string[]> {
     const rows = [];
+    // Each file's check starts now, while the files are being stored: its outcome is recorded
+    // only once the upload is (see parseOne). A check left behind by a failed store ends unread.
+    const checks = files.map((f) => {
+      const started = check(pipeline._id, f.dataSubKind, f.filename, f.bytes);
+      started.catch(() => undefined);
+      return started;
+    });
     for (const f of files) {
       const key = await deps.files.put(f.bytes);
       rows.push({
@@ -174,8 +209,8 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
         uploadId: r.id,
       })),
     );
-    const bytesOf = new Map(rows.map((r, i) => [r.id, files[i]?.bytes]));
-    for (const r of inserted) schedule(r.id, bytesOf.get(r.id));
+    const checkOf = new Map(rows.map((r, i) => [r.id, checks[i]]));
+    for (const r of inserted) schedule(r.id, checkOf.get(r.id));
     return inserted.map((r) => r.id);
   }
 
