@@ -175,6 +175,23 @@ export function importRunner(deps: RunnerDeps) {
     return released;
   }
 
+  /** A CSV file a sandbox wrote, stored once `csvRecords` passes it (checked while it is being written): its key and records. */
+  async function storeCheckedCsv(file: SinkFile, sinkName: string): Promise<{ key: string; rowCount: number }> {
+    const storing = deps.files.put(file.bytes);
+    let records: number | null = null;
+    try {
+      records = csvRecords(file.bytes);
+    } finally {
+      // A file that does not pass is deleted once stored; a store that failed has nothing to delete.
+      if (records === null) {
+        const stored = await storing.catch(() => null);
+        if (stored !== null) await deps.files.delete(stored);
+      }
+    }
+    if (records === null) throw new RunStepError(`Data sink ${sinkName}: the CSV the component wrote cannot be stored.`);
+    return { key: await storing, rowCount: records };
+  }
+
   /**
    * Stores one file per data sink that got an output, as destination uploads of the import. An
    * output the sandbox wrote as CSV is stored once checked; one it answered as a column table is
@@ -195,22 +212,24 @@ export function importRunner(deps: RunnerDeps) {
       let rows: Record<string, unknown>[] = [];
       let file: SinkFile;
       let rowCount: number;
+      let key: string;
       if (csv !== undefined) {
-        // Only asked for sinks that write nothing but this CSV file.
-        const records = csvRecords(csv);
-        if (records === null) throw new RunStepError(`Data sink ${sink.name}: the CSV the component wrote cannot be stored.`);
+        // Only asked for sinks that write nothing but this CSV file. It is checked while it is
+        // being stored, and the stored copy deleted when it does not pass.
         file = csvSinkFile(csv);
-        rowCount = records;
-      } else if (table) {
-        rows = sink.target ? rowsOfTable(table) : [];
-        file = writeSinkTable(table, sink);
-        rowCount = tableLength(table);
+        ({ key, rowCount } = await storeCheckedCsv(file, sink.name));
       } else {
-        rows = tableRows(value, sink.name);
-        file = writeSinkFile(rows, sink);
-        rowCount = rows.length;
+        if (table) {
+          rows = sink.target ? rowsOfTable(table) : [];
+          file = writeSinkTable(table, sink);
+          rowCount = tableLength(table);
+        } else {
+          rows = tableRows(value, sink.name);
+          file = writeSinkFile(rows, sink);
+          rowCount = rows.length;
+        }
+        key = await deps.files.put(file.bytes);
       }
-      const key = await deps.files.put(file.bytes);
       const fileName = sinkFileName(pipeline.name, sink.name, new Date(), file.extension);
       const uploadId = newId();
       await deps.uploads.repo.insert([

@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseDownloadReference } from '@gdb/shared/imports/import-rules';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { csvSource, importKit, sink } from './imports.test-kit.ts';
@@ -7,6 +10,17 @@ let t: TestApp;
 let kit: Awaited<ReturnType<typeof importKit>>;
 let user: { token: string; id: string };
 let manager: { token: string; id: string };
+
+/** How many files the app's file store holds. */
+async function storedFiles(): Promise<number> {
+  if (t.services.files.kind === 'database') {
+    const r = await sql<{ n: string }>`select count(*) as n from file_blobs`.execute(t.ctx.db.kysely);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+  const root = path.join(t.ctx.config.dataDir, 'files');
+  if (!fs.existsSync(root)) return 0;
+  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+}
 
 const DOUBLE = `ctx.output.out = ctx.input.prices.map((r) => ({ code: r.code, price: r.price * 2 }));
 ctx.output.store = ctx.input.prices.map((r) => ({ code: r.code, price: r.price }));
@@ -177,12 +191,13 @@ describe('an immediate import', () => {
         sinks: [sink('out')],
       });
       await kit.upload(manager.token, pipelineId, 'prices', 'code,price\nA,1\n');
+      const storedBefore = await storedFiles();
       const { importId } = (await t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } }))
         .body.data;
       const ended = await kit.waitFor(importId, ['done', 'failed']);
       const logs = (await t.services.logs.forImport(importId)).map((l) => l.message);
       const files = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('import_id', '=', importId).execute();
-      return { ended, logs, files };
+      return { ended, logs, files, storedFiles: (await storedFiles()) - storedBefore };
     };
     const formula = `ctx.output.out = [{ code: '=HYPERLINK("http://evil")', price: -2 }];`;
     const plain = await escaped(formula);
@@ -200,6 +215,9 @@ describe('an immediate import', () => {
     expect(disarmed.ended).toMatchObject({ state: 'failed', success: false });
     expect(disarmed.logs).toContain('Data sink out: the CSV the component wrote cannot be stored.');
     expect(disarmed.files).toEqual([]);
+    // Stored while it was checked, then deleted: the file store keeps nothing of it.
+    expect(disarmed.storedFiles).toBe(0);
+    expect(plain.storedFiles).toBe(1);
 
     // A sandbox made to write CSV for a port whose sink is a JSON file: that text is not taken.
     const component = await kit.component(
