@@ -75,7 +75,7 @@ export function buildServices(ctx: AppContext) {
   });
   const logs = logsService(ctx);
   const pipelines = pipelinesService(ctx, { users, reference });
-  const files = openFileStore(ctx.config.fileStore, ctx.db, ctx.config.dataDir);
+  const files = openFileStore(ctx.config.fileStore, ctx.db, ctx.config.dataDir, ctx.config.fileCacheBytes);
   const uploads = uploadsService(ctx, {
     pipelines,
     files,

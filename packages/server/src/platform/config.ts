@@ -37,6 +37,7 @@ const envSchema = z.object({
   TFA_REQUIRED: z.enum(['admins', 'all', 'none']).default('admins'),
   DEMO_DATA: bool.default(true),
   FILE_STORE: z.enum(['local', 'database']).optional(),
+  FILE_CACHE_MIB: z.coerce.number().int().min(0).max(4096).default(64),
   IMPORT_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(4),
   IMPORT_RUN_MEMORY_MIB: z.coerce.number().int().min(16).max(16384).default(512),
   IMPORT_RUN_TIMEOUT_MIN: z.coerce
@@ -76,6 +77,8 @@ export type Config = {
   /** Whether a new install gets the demo pipelines. */
   demoData: boolean;
   fileStore: 'local' | 'database' | undefined;
+  /** Recent files the database file store keeps in memory, in bytes (0: none). */
+  fileCacheBytes: number;
   /** Import runs one process works at once; 0: the HTTP server works no jobs (dedicated `npm run worker` processes do). */
   importConcurrency: number;
   /** Limits of a pipeline's component in an import run (test runs keep the runtime's own). */
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     tfaRequired: e.TFA_REQUIRED,
     demoData: e.DEMO_DATA,
     fileStore: e.FILE_STORE,
+    fileCacheBytes: e.FILE_CACHE_MIB * 1024 * 1024,
     importConcurrency: e.IMPORT_CONCURRENCY,
     importRun: { memoryMiB: e.IMPORT_RUN_MEMORY_MIB, timeoutMs: e.IMPORT_RUN_TIMEOUT_MIN * 60_000 },
     runtime: {

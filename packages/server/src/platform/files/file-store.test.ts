@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb } from '../../../test/test-db.ts';
-import { databaseFileStore, type FileStore, localFileStore } from './file-store.ts';
+import { cachedFileStore, databaseFileStore, type FileStore, localFileStore } from './file-store.ts';
 
 let testDb: Awaited<ReturnType<typeof createTestDb>>;
 let dir: string;
@@ -20,6 +20,7 @@ afterAll(async () => {
 describe.each([
   ['local', () => localFileStore(dir)],
   ['database', () => databaseFileStore(testDb.db)],
+  ['cached database', () => cachedFileStore(databaseFileStore(testDb.db), 1024 * 1024)],
 ] as const)('%s file store', (_kind, make: () => FileStore) => {
   it('keeps the bytes it acknowledged and deletes them on request', async () => {
     const store = make();
@@ -42,5 +43,64 @@ describe.each([
     const store = make();
     await expect(store.get('../../etc/passwd')).rejects.toThrow('Invalid file key');
     await expect(store.delete('/etc/passwd')).rejects.toThrow('Invalid file key');
+  });
+});
+
+describe('cached file store', () => {
+  /** A cached store over the database one, counting the reads that reach the database. */
+  function counted(maxBytes: number) {
+    const inner = databaseFileStore(testDb.db);
+    const reads: string[] = [];
+    const store = cachedFileStore(
+      {
+        ...inner,
+        get: (key) => {
+          reads.push(key);
+          return inner.get(key);
+        },
+      },
+      maxBytes,
+    );
+    return { store, reads };
+  }
+
+  it('answers a file it stored or read from memory, and each caller gets bytes of its own', async () => {
+    const { store, reads } = counted(1000);
+    const bytes = Buffer.from('code,price\nA,1\n');
+    const key = await store.put(bytes);
+    bytes.fill(0);
+    const first = await store.get(key);
+    expect(first.toString()).toBe('code,price\nA,1\n');
+    first.fill(0);
+    expect((await store.get(key)).toString()).toBe('code,price\nA,1\n');
+    expect(reads).toEqual([]);
+  });
+
+  it('keeps no more than its bound, dropping the least recently used first, and never a large file', async () => {
+    const { store, reads } = counted(1000);
+    const a = await store.put(Buffer.alloc(200, 1));
+    const b = await store.put(Buffer.alloc(200, 2));
+    const c = await store.put(Buffer.alloc(200, 3));
+    await store.get(a);
+    const d = await store.put(Buffer.alloc(200, 4));
+    const e = await store.put(Buffer.alloc(200, 5));
+    // Five files fill the 1,000 bytes; a sixth drops the least recently used: b (a was read since).
+    await store.put(Buffer.alloc(200, 6));
+    for (const key of [a, c, d, e]) await store.get(key);
+    expect(reads).toEqual([]);
+    expect([...(await store.get(b))].every((x) => x === 2)).toBe(true);
+    expect(reads).toEqual([b]);
+    // Above a quarter of the bound: read from the database every time.
+    const large = await store.put(Buffer.alloc(251, 7));
+    await store.get(large);
+    await store.get(large);
+    expect(reads).toEqual([b, large, large]);
+  });
+
+  it('forgets a file it deletes', async () => {
+    const { store } = counted(1000);
+    const key = await store.put(Buffer.from('gone'));
+    await store.delete(key);
+    await expect(store.get(key)).rejects.toThrow('No stored file');
   });
 });
