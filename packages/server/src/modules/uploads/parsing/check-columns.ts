@@ -47,14 +47,17 @@ function coerce(type: FieldType, text: string): unknown {
     case 'string':
     case 'any':
       return text;
-    case 'number':
-      // ajv: `data && data == +data` → `+data`.
-      // biome-ignore lint/suspicious/noDoubleEquals: the same loose comparison as ajv's coercion
-      return text && text == (+text as unknown as string) ? +text : undefined;
-    case 'integer':
-      // ajv: `data && data == +data && !(data % 1)` → `+data`.
-      // biome-ignore lint/suspicious/noDoubleEquals: the same loose comparison as ajv's coercion
-      return text && text == (+text as unknown as string) && !(+text % 1) ? +text : undefined;
+    case 'number': {
+      // ajv: `data && data == +data` → `+data`. A text equals its own number unless that is NaN,
+      // so the text is converted once.
+      const n = +text;
+      return text !== '' && !Number.isNaN(n) ? n : undefined;
+    }
+    case 'integer': {
+      // ajv: `data && data == +data && !(data % 1)` → `+data` (converted once, as above).
+      const n = +text;
+      return text !== '' && !Number.isNaN(n) && !(n % 1) ? n : undefined;
+    }
     case 'boolean':
       return text === 'true' ? true : text === 'false' ? false : undefined;
   }
