@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { CODES } from '@gdb/shared/api/envelope';
-import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import type { DataSource, PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { MIME_GROUPS } from '@gdb/shared/reference/mimetypes';
 import { LAST_LIST_SIZE, type LastList, MAX_FILE_BYTES, type UploadView } from '@gdb/shared/uploads/upload.schemas';
 import { zipSync } from 'fflate';
@@ -95,22 +95,24 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     return rows;
   }
 
+  /** A pipeline's data source as it is now, or undefined when the pipeline or the source is gone. */
+  async function sourceOf(pipelineId: string, dataSubKind: string): Promise<DataSource | undefined> {
+    const pipelineRow = await deps.pipelines.repo.byId(pipelineId);
+    return pipelineRow ? deps.pipelines.toView(pipelineRow).dataSources.find((s) => s.dataSubKind === dataSubKind) : undefined;
+  }
+
   /**
-   * Checks a file against its data source (the content type and the data model the pipeline gives
-   * it now): the log lines and the parse's outcome, without touching the upload's row. `bytes` are
-   * the file's, or a way to read them back from the store.
+   * Checks a file against its data source (its content type and data model): the log lines and
+   * the parse's outcome, without touching the upload's row. `bytes` are the file's, or a way to
+   * read them back from the store.
    */
   async function check(
-    pipelineId: string,
+    source: DataSource | undefined,
     dataSubKind: string,
     filename: string | null,
     bytes: Uint8Array | (() => Promise<Uint8Array>),
   ): Promise<CheckOutcome> {
     const lines: CheckLine[] = [];
-    const pipelineRow = await deps.pipelines.repo.byId(pipelineId);
-    const source = pipelineRow
-      ? deps.pipelines.toView(pipelineRow).dataSources.find((s) => s.dataSubKind === dataSubKind)
-      : undefined;
     if (!source) return { lines: [['error', `No data source ${dataSubKind} in pipeline`]], outcome: null };
     let dataModel: Record<string, unknown> | null = null;
     if (source.dataModel) {
@@ -140,7 +142,9 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
       lines.push({ level, message, dataSubKind: row.data_sub_kind, uploadId: id });
     try {
       const checked = await (started ??
-        check(row.pipeline_id, row.data_sub_kind, row.original_filename, () => deps.files.get(fileKey)));
+        check(await sourceOf(row.pipeline_id, row.data_sub_kind), row.data_sub_kind, row.original_filename, () =>
+          deps.files.get(fileKey),
+        ));
       for (const [level, message] of checked.lines) say(level, message);
       const { outcome } = checked;
       if (outcome === null) {
@@ -174,10 +178,12 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
 
   async function store(pipeline: PipelineView, auth: AuthContext, files: IncomingFile[]): Promise<string[]> {
     const rows = [];
-    // Each file's check starts now, while the files are being stored: its outcome is recorded
-    // only once the upload is (see parseOne). A check left behind by a failed store ends unread.
+    // Each file's check starts now, against the pipeline in hand, while the files are being
+    // stored: its outcome is recorded only once the upload is (see parseOne). A check left behind
+    // by a failed store ends unread.
     const checks = files.map((f) => {
-      const started = check(pipeline._id, f.dataSubKind, f.filename, f.bytes);
+      const source = pipeline.dataSources.find((s) => s.dataSubKind === f.dataSubKind);
+      const started = check(source, f.dataSubKind, f.filename, f.bytes);
       started.catch(() => undefined);
       return started;
     });
