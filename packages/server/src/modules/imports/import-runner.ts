@@ -175,20 +175,18 @@ export function importRunner(deps: RunnerDeps) {
     return released;
   }
 
-  /** A CSV file a sandbox wrote, stored once `csvRecords` passes it (checked while it is being written): its key and records. */
+  /**
+   * A CSV file a sandbox wrote, stored if `csvRecords` passes it (checked while it is being
+   * written, and deleted from the store when it does not pass): its key and records.
+   */
   async function storeCheckedCsv(file: SinkFile, sinkName: string): Promise<{ key: string; rowCount: number }> {
     const storing = deps.files.put(file.bytes);
-    let records: number | null = null;
-    try {
-      records = csvRecords(file.bytes);
-    } finally {
-      // A file that does not pass is deleted once stored; a store that failed has nothing to delete.
-      if (records === null) {
-        const stored = await storing.catch(() => null);
-        if (stored !== null) await deps.files.delete(stored);
-      }
+    const records = csvRecords(file.bytes);
+    if (records === null) {
+      const stored = await storing.catch(() => null);
+      if (stored !== null) await deps.files.delete(stored);
+      throw new RunStepError(`Data sink ${sinkName}: the CSV the component wrote cannot be stored.`);
     }
-    if (records === null) throw new RunStepError(`Data sink ${sinkName}: the CSV the component wrote cannot be stored.`);
     return { key: await storing, rowCount: records };
   }
 

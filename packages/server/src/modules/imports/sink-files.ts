@@ -245,7 +245,7 @@ export function csvRecords(file: Uint8Array): number | null {
   }
 }
 
-/** A CSV file written elsewhere (by a component's sandbox), once `csvRecords` has checked it. */
+/** A CSV file written elsewhere (by a component's sandbox), to store once `csvRecords` passes it. */
 export function csvSinkFile(bytes: Uint8Array): SinkFile {
   return { bytes, ...CONTENT_TYPES.CSV };
 }
