@@ -17,7 +17,7 @@ describe('parse pool', () => {
     ]);
   });
 
-  it('leaves the caller its bytes, and parses the next files in the workers it booted once idle', async () => {
+  it('leaves the caller its bytes, gives the next files to the workers that answered, and boots spares once idle', async () => {
     const pool = createParsePool({ concurrency: 1, csvSlices: 2, spareDelayMs: 100 });
     // A buffer of its own (not a slice of Node's shared pool), as a file read answers.
     const bytes = Buffer.alloc(8, 'a,b\n1,2\n');
@@ -25,15 +25,23 @@ describe('parse pool', () => {
       const out = await pool.parse({ bytes, group: 'csv', dataModel: null });
       expect(out.status).toBe('valid');
       expect(bytes.toString()).toBe('a,b\n1,2\n');
-      // Right after a file, nothing boots; once the pool is idle, it has two booted spares again.
+      // Right after a file, nothing boots; once the pool is idle, it has two booted workers again:
+      // the one that answered and, after the first file, one more.
       const after = pool.counts().workers;
       await new Promise((r) => setTimeout(r, 50));
       expect(pool.counts().workers).toBe(after);
       await new Promise((r) => setTimeout(r, 200));
-      expect(pool.counts().workers).toBe(after + (i === 0 ? 2 : 1));
+      expect(pool.counts().workers).toBe(after + (i === 0 ? 1 : 0));
     }
-    // Each later file took a booted spare instead of starting a worker.
-    expect(pool.counts()).toEqual({ files: 3, sliced: 0, workers: 1 + 2 + 1 + 1 });
+    expect(pool.counts()).toEqual({ files: 3, sliced: 0, workers: 2 });
+  });
+
+  it('ends a worker after it has parsed its share of files', async () => {
+    const pool = createParsePool({ concurrency: 1, csvSlices: 1, spareDelayMs: 60_000 });
+    for (let i = 0; i < 51; i++) {
+      expect((await pool.parse({ bytes: enc('a\n1\n'), group: 'csv', dataModel: null })).status).toBe('valid');
+    }
+    expect(pool.counts()).toEqual({ files: 51, sliced: 0, workers: 2 });
   });
 
   it('answers invalid when a parse exceeds its memory cap, and keeps working', async () => {
@@ -42,8 +50,11 @@ describe('parse pool', () => {
     const out = await pool.parse({ bytes: enc(wide), group: 'csv', dataModel: null });
     expect(out.status).toBe('invalid');
     expect(out.summary).toBe('The file needs too much memory to read.');
+    // A worker that failed is not given the next file.
+    const failed = pool.counts().workers;
     const next = await pool.parse({ bytes: enc('a\n1\n'), group: 'csv', dataModel: null });
     expect(next.status).toBe('valid');
+    expect(pool.counts().workers).toBe(failed + 1);
   });
 
   it('answers invalid when a parse takes too long', async () => {

@@ -35,6 +35,9 @@ export interface PoolOptions {
  */
 const SPARE_DELAY_MS = 2000;
 
+/** Files a worker parses before it is ended (a new one starts with a clean heap). */
+const FILES_PER_WORKER = 50;
+
 /** CSV files from this size on are parsed in slices when there is more than one core. */
 const SLICE_FROM_BYTES = 4 * 1024 * 1024;
 
@@ -50,11 +53,12 @@ const entry = pathToFileURL(path.join(import.meta.dirname, 'parse.worker.ts')).h
 /** Why a worker ended before it answered: an error, or its exit code. */
 type Ended = { error: Error & { code?: string } } | { code: number };
 
-/** A parse worker: booting or booted, with how it ended when it did. */
+/** A parse worker: booting or booted, with how it ended when it did and the files it was given. */
 interface Started {
   worker: Worker;
   ended?: Ended;
   onEnd?: (ended: Ended) => void;
+  files: number;
 }
 
 function failure(ended: Ended): PooledOutcome {
@@ -67,11 +71,13 @@ function failure(ended: Ended): PooledOutcome {
 }
 
 /**
- * Parses files in worker threads with a memory cap and a time limit, a few at a time. Every file
- * gets a fresh worker, ended after it answers; a large CSV file is cut into slices of whole records
- * parsed side by side, one worker each, and joined (or parsed whole when the slices disagree).
- * Booting a worker (TypeScript loader, parsers) costs most of a second, so once the pool has parsed
- * a file it keeps the workers for the next one booted and idle.
+ * Parses files in worker threads with a memory cap and a time limit, a few at a time; a large CSV
+ * file is cut into slices of whole records parsed side by side, one worker each, and joined (or
+ * parsed whole when the slices disagree). Booting a worker (TypeScript loader, parsers) costs most
+ * of a second, and a new worker's heap is new memory, which costs as much again to fill as to use
+ * on some machines, so a worker that answered goes back to the pool for the next file, up to
+ * {@link FILES_PER_WORKER} files; one that failed, hit a limit or ran out of time is ended. Once the
+ * pool has been idle a while it boots what the next file needs.
  */
 export function createParsePool(options: PoolOptions = {}) {
   const concurrency = options.concurrency ?? Math.max(1, os.availableParallelism() - 1);
@@ -103,7 +109,7 @@ export function createParsePool(options: PoolOptions = {}) {
       workerData: { tsx: tsxApi, entry },
       resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
     });
-    const started: Started = { worker };
+    const started: Started = { worker, files: 0 };
     counts.workers++;
     const end = (ended: Ended) => {
       if (started.ended) return;
@@ -113,6 +119,17 @@ export function createParsePool(options: PoolOptions = {}) {
     worker.once('error', (error: Error & { code?: string }) => end({ error }));
     worker.once('exit', (code) => end({ code }));
     return started;
+  }
+
+  /** Gives a worker that answered back to the pool for the next file, or ends it. */
+  function giveBack(started: Started): void {
+    started.onEnd = undefined;
+    if (started.ended || started.files >= FILES_PER_WORKER || spares.length >= Math.max(1, csvSlices)) {
+      void started.worker.terminate();
+      return;
+    }
+    started.worker.unref();
+    spares.push(started);
   }
 
   /** A booted spare when one is still alive, else a new worker. */
@@ -141,26 +158,32 @@ export function createParsePool(options: PoolOptions = {}) {
     }
   }
 
+  /** Parses in a worker; `owned` bytes (a slice cut here, a buffer of their own) are handed to it, not copied. */
   function runOne(request: ParseRequest): Promise<PooledOutcome>;
-  function runOne(request: CsvPartRequest): Promise<PartOutcome | PooledOutcome>;
-  function runOne(request: ParseRequest | CsvPartRequest): Promise<PartOutcome | PooledOutcome> {
+  function runOne(request: CsvPartRequest, owned: true): Promise<PartOutcome | PooledOutcome>;
+  function runOne(request: ParseRequest | CsvPartRequest, owned = false): Promise<PartOutcome | PooledOutcome> {
     return new Promise((resolve) => {
       const started = take();
       const { worker } = started;
+      started.files++;
       let settled = false;
-      const finish = (outcome: PartOutcome | PooledOutcome) => {
+      const finish = (outcome: PartOutcome | PooledOutcome, reusable: boolean) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        void worker.terminate();
+        worker.off('message', answered);
+        if (reusable) giveBack(started);
+        else void worker.terminate();
         resolve(outcome);
       };
-      const timer = setTimeout(() => finish(pooled(invalid('binary', 'The file took too long to read.'))), timeoutMs);
-      worker.once('message', (outcome: PartOutcome | PooledOutcome) => finish(outcome));
-      started.onEnd = (ended) => finish(failure(ended));
-      // A copy: the caller keeps its bytes (a Buffer's slice() would share them, and transfer them).
-      const bytes = new Uint8Array(request.bytes);
-      worker.postMessage({ ...request, bytes }, [bytes.buffer]);
+      const answered = (outcome: PartOutcome | PooledOutcome) => finish(outcome, true);
+      const timer = setTimeout(() => finish(pooled(invalid('binary', 'The file took too long to read.')), false), timeoutMs);
+      worker.once('message', answered);
+      started.onEnd = (ended) => finish(failure(ended), false);
+      // The caller's bytes stay its own: a slice cut here is handed over, anything else is copied
+      // (a Buffer's slice() would share them, and transfer them).
+      const bytes = owned ? request.bytes : new Uint8Array(request.bytes);
+      worker.postMessage({ ...request, bytes }, [bytes.buffer as ArrayBuffer]);
     });
   }
 
@@ -171,7 +194,9 @@ export function createParsePool(options: PoolOptions = {}) {
     const slices = splitCsv(bytes, csvSlices);
     if (!slices) return null;
     const answers = await Promise.all(
-      slices.map((slice) => runOne({ kind: 'csv-part', bytes: slice, dataModel: request.dataModel, limits: request.limits })),
+      slices.map((slice) =>
+        runOne({ kind: 'csv-part', bytes: slice, dataModel: request.dataModel, limits: request.limits }, true),
+      ),
     );
     // A slice over the memory cap or the time limit: the whole file would be too.
     const failed = answers.find((a): a is PooledOutcome => !('kind' in a));
