@@ -157,6 +157,30 @@ describe('rows as tables', () => {
     expect(outcome.outputTables).toEqual(['kept']);
   });
 
+  test('a CSV file whose sampled rows are unlike the others is written whole, whatever its buffer was first sized at', async () => {
+    // The sandbox sizes the file's buffer from every few rows: here the rows between are ten times
+    // longer (the buffer must grow), or ten times shorter (the buffer is mostly empty).
+    for (const longBetween of [true, false]) {
+      const code = `ctx.output.rows = Array.from({ length: 3000 }, (_, i) => {
+        const sampled = i % Math.floor(3000 / 256) === 0;
+        return { i, text: (sampled === ${longBetween} ? 'ab' : 'abcdefghij'.repeat(20)) + ', "q"' };
+      });`;
+      const outcome = await rt.runComponent({
+        componentId: instruction('Uneven', code)._id,
+        inputJson: '{}',
+        tables: true,
+        csvPorts: ['rows'],
+      });
+      const step = Math.floor(3000 / 256);
+      const rowsOut = Array.from({ length: 3000 }, (_, i) => ({
+        i,
+        text: `${(i % step === 0) === longBetween ? 'ab' : 'abcdefghij'.repeat(20)}, "q"`,
+      }));
+      const expected = Buffer.from(writeSinkFile(rowsOut, { name: 'rows', format: 'CSV' }).bytes);
+      expect(Buffer.from(outcome.outputCsv.rows ?? []).equals(expected), String(longBetween)).toBe(true);
+    }
+  });
+
   test('rows a column table could not hold, asked as CSV, come back as JSON for the server to write', async () => {
     // Each case as the component's code writes it: a nested value, an undefined one, an array row,
     // fields in another order, a row with toJSON, a row without fields.

@@ -15,6 +15,9 @@ const __gdb = (() => {
   const floor = Math.floor;
   const round = Math.round;
   const max = Math.max;
+  const ceil = Math.ceil;
+  /** Rows written ahead to size a CSV file's buffer. */
+  const CSV_SAMPLE_ROWS = 256;
   const DateCtor = Date;
   const ErrorCtor = Error;
   const PROGRAM_FILE = 'gdb-program.js';
@@ -857,15 +860,14 @@ return true;`,
    * The CSV file of an output port's rows as UTF-8 bytes, written cell by cell into one buffer, or
    * null when the rows would not make a column table (the same rows as `toTable`, the same file as
    * the server writes from one). No cell, line or file text is built for cells written as they
-   * are, and no column either.
+   * are, and no column either. The buffer is sized from a sample of the rows: memory new to the
+   * process costs about as much to fill as the writing itself, so it is taken once, not doubled
+   * and copied as the file grows, nor copied again at the end when it is nearly full.
    */
   function csvFileOfRows(rows) {
     const columns = tableFields(rows);
     if (columns === null) return null;
     const header = columns.map(csvCell).join(',');
-    const file = { out: new Uint8ArrayCtor(3 * header.length + 16 * rows.length + 64), p: 0 };
-    file.p = putText(file.out, 0, header, false);
-    file.out[file.p++] = 10;
     const last = columns.length - 1;
     const write = rowWalker(
       columns,
@@ -873,7 +875,17 @@ return true;`,
       '',
       (c) => `putCell(file, v); file.out[file.p++] = ${c === last ? 10 : 44};`,
     );
-    return write(rows, file, putCell, isArray, keysOf) ? file.out.slice(0, file.p) : null;
+    const sample = [];
+    const step = max(1, floor(rows.length / CSV_SAMPLE_ROWS));
+    for (let r = 0; r < rows.length; r += step) sample.push(rows[r]);
+    const probe = { out: new Uint8ArrayCtor(64 * sample.length + 64), p: 0 };
+    if (!write(sample, probe, putCell, isArray, keysOf)) return null;
+    const perRow = sample.length === 0 ? 0 : probe.p / sample.length;
+    const file = { out: new Uint8ArrayCtor(3 * header.length + ceil(perRow * rows.length * 1.05) + 64), p: 0 };
+    file.p = putText(file.out, 0, header, false);
+    file.out[file.p++] = 10;
+    if (!write(rows, file, putCell, isArray, keysOf)) return null;
+    return file.p >= 0.9 * file.out.length ? file.out.subarray(0, file.p) : file.out.slice(0, file.p);
   }
 
   /** A bigger buffer holding the first `used` bytes of `out`, with room for at least `more` after them. */
