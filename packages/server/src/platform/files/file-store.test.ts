@@ -39,6 +39,15 @@ describe.each([
     await store.delete(key);
   });
 
+  it('stores the bytes of a view, not the rest of the buffer under it', async () => {
+    const store = make();
+    const under = crypto.randomBytes(64 * 1024);
+    const view = new Uint8Array(under.buffer, under.byteOffset + 100, 1000);
+    const key = await store.put(view);
+    expect(Buffer.from(await store.get(key)).equals(view)).toBe(true);
+    await store.delete(key);
+  });
+
   it('refuses keys that could leave its folder', async () => {
     const store = make();
     await expect(store.get('../../etc/passwd')).rejects.toThrow('Invalid file key');

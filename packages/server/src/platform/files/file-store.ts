@@ -57,9 +57,9 @@ export function databaseFileStore(db: Db): FileStore {
     kind: 'database',
     async put(bytes) {
       const key = newKey();
-      await sql`insert into file_blobs (key, bytes, size) values (${key}, ${Buffer.from(bytes)}, ${bytes.length})`.execute(
-        db.kysely,
-      );
+      // The caller's bytes as they are, not a copy of them (the driver writes them out before this answers).
+      const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      await sql`insert into file_blobs (key, bytes, size) values (${key}, ${view}, ${bytes.length})`.execute(db.kysely);
       return key;
     },
     async get(key) {
