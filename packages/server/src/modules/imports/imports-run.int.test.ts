@@ -14,7 +14,7 @@ let manager: { token: string; id: string };
 /** How many files the app's file store holds. */
 async function storedFiles(): Promise<number> {
   if (t.services.files.kind === 'database') {
-    const r = await sql<{ n: string }>`select count(*) as n from file_blobs`.execute(t.ctx.db.kysely);
+    const r = await sql<{ n: string }>`select count(distinct key) as n from file_blobs`.execute(t.ctx.db.kysely);
     return Number(r.rows[0]?.n ?? 0);
   }
   const root = path.join(t.ctx.config.dataDir, 'files');

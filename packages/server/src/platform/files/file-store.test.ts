@@ -2,9 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb } from '../../../test/test-db.ts';
-import { cachedFileStore, databaseFileStore, type FileStore, localFileStore } from './file-store.ts';
+import { cachedFileStore, databaseFileStore, FILE_PART_BYTES, type FileStore, localFileStore } from './file-store.ts';
 
 let testDb: Awaited<ReturnType<typeof createTestDb>>;
 let dir: string;
@@ -33,10 +34,18 @@ describe.each([
 
   it('gives back a large file byte for byte', async () => {
     const store = make();
-    const bytes = crypto.randomBytes(3 * 1024 * 1024 + 7);
+    const bytes = crypto.randomBytes(3 * FILE_PART_BYTES + 7);
     const key = await store.put(bytes);
+    if (store.kind === 'database') {
+      // In parts of at most FILE_PART_BYTES, one row each.
+      const parts = await sql<{
+        size: number;
+      }>`select length(bytes) as size from file_blobs where key = ${key} order by part`.execute(testDb.db.kysely);
+      expect(parts.rows.map((p) => Number(p.size))).toEqual([FILE_PART_BYTES, FILE_PART_BYTES, FILE_PART_BYTES, 7]);
+    }
     expect(Buffer.from(await store.get(key)).equals(bytes)).toBe(true);
     await store.delete(key);
+    await expect(store.get(key)).rejects.toThrow();
   });
 
   it('stores the bytes of a view, not the rest of the buffer under it', async () => {

@@ -51,7 +51,13 @@ export function localFileStore(root: string): FileStore {
   };
 }
 
-/** Files as rows of `file_blobs`, committed before the key is answered. */
+/** The largest part of a file in one row of `file_blobs`. */
+export const FILE_PART_BYTES = 1024 * 1024;
+
+/**
+ * Files as rows of `file_blobs`, a part of at most {@link FILE_PART_BYTES} each, all committed
+ * before the key is answered.
+ */
 export function databaseFileStore(db: Db): FileStore {
   return {
     kind: 'database',
@@ -59,14 +65,24 @@ export function databaseFileStore(db: Db): FileStore {
       const key = newKey();
       // The caller's bytes as they are, not a copy of them (the driver writes them out before this answers).
       const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      await sql`insert into file_blobs (key, bytes, size) values (${key}, ${view}, ${bytes.length})`.execute(db.kysely);
+      await db.kysely.transaction().execute(async (tx) => {
+        let part = 0;
+        do {
+          const bytesOfPart = view.subarray(part * FILE_PART_BYTES, (part + 1) * FILE_PART_BYTES);
+          await sql`insert into file_blobs (key, part, bytes, size) values (${key}, ${part}, ${bytesOfPart}, ${bytes.length})`.execute(
+            tx,
+          );
+          part++;
+        } while (part * FILE_PART_BYTES < view.length);
+      });
       return key;
     },
     async get(key) {
-      const r = await sql<{ bytes: Uint8Array }>`select bytes from file_blobs where key = ${checkKey(key)}`.execute(db.kysely);
-      const row = r.rows[0];
-      if (!row) throw new Error(`No stored file ${key}`);
-      return Buffer.from(row.bytes);
+      const r = await sql<{ bytes: Uint8Array }>`select bytes from file_blobs where key = ${checkKey(key)} order by part`.execute(
+        db.kysely,
+      );
+      if (r.rows.length === 0) throw new Error(`No stored file ${key}`);
+      return Buffer.concat(r.rows.map((row) => row.bytes));
     },
     async delete(key) {
       await sql`delete from file_blobs where key = ${checkKey(key)}`.execute(db.kysely);
