@@ -43,7 +43,7 @@ const answerSchema = z.object({
   error: z.string(),
   failure: z.enum(['code', 'output']).catch('code'),
   tables: z.array(z.string()).max(10_000).catch([]),
-  csv: z.record(z.string(), z.instanceof(Uint8Array)).catch({}),
+  csv: z.array(z.string()).max(10_000).catch([]),
   rtContext: z.string(),
   logs: z.array(z.object({ level: z.string(), message: z.string(), date: z.string() })),
 });
@@ -63,17 +63,14 @@ function boundedLogs(logs: { level: string; message: string; date: string }[], l
   return out;
 }
 
-function readAnswer(value: unknown, limits: RunLimits): RawAnswer {
+/** The program's answer, read and bounded, with the names of the CSV files it wrote (taken after, one by one). */
+function readAnswer(value: unknown, limits: RunLimits): Omit<RawAnswer, 'csv'> & { csvPorts: string[] } {
   const logs = value !== null && typeof value === 'object' && 'logs' in value && Array.isArray(value.logs) ? value.logs : [];
   const parsed = answerSchema.safeParse(
     value === null || typeof value !== 'object' ? value : { ...value, logs: logs.slice(0, limits.maxLogEntries + 1) },
   );
-  if (!parsed.success) throw new RunFailure('crash', 'The program answered something that is not a run result.');
+  if (!parsed.success) throw notAnswer();
   const a = parsed.data;
-  const csvChars = Object.values(a.csv).reduce((n, bytes) => n + bytes.byteLength, 0);
-  if (a.output.length + csvChars > limits.maxOutputChars) {
-    throw new RunFailure('output', `The output is larger than ${limits.maxOutputChars} characters of JSON.`);
-  }
   if (a.rtContext.length > limits.maxOutputChars) {
     throw new RunFailure('output', `The rt_context is larger than ${limits.maxOutputChars} characters of JSON.`);
   }
@@ -81,12 +78,51 @@ function readAnswer(value: unknown, limits: RunLimits): RawAnswer {
     ok: a.ok,
     output: a.output,
     tables: a.tables,
-    csv: a.csv,
+    csvPorts: a.csv,
     error: a.error.slice(0, 10_000),
     failure: a.failure,
     rtContext: a.rtContext,
     logs: boundedLogs(a.logs, limits),
   };
+}
+
+function notAnswer(): RunFailure {
+  return new RunFailure('crash', 'The program answered something that is not a run result.');
+}
+
+/**
+ * The CSV files the answer names among the ports asked for, each taken from the program as one
+ * copy handed over to this side; then the output, CSV bytes included, checked against its limit.
+ */
+async function csvFiles(
+  context: ivm.Context,
+  named: readonly string[],
+  asked: readonly string[],
+  outputChars: number,
+  limits: RunLimits,
+  remaining: () => number,
+): Promise<Record<string, Uint8Array>> {
+  const csv: Record<string, Uint8Array> = {};
+  let chars = outputChars;
+  for (const port of new Set(named)) {
+    if (!asked.includes(port) || chars > limits.maxOutputChars) continue;
+    const copy: unknown = await context.evalClosure('return __gdbMain.csvFile($0);', [port], {
+      result: { externalCopy: true },
+      timeout: remaining(),
+    });
+    const bytes = isExternalCopy(copy) ? copy.copy({ transferIn: true }) : undefined;
+    if (!(bytes instanceof Uint8Array)) throw notAnswer();
+    chars += bytes.byteLength;
+    csv[port] = bytes;
+  }
+  if (chars > limits.maxOutputChars) {
+    throw new RunFailure('output', `The output is larger than ${limits.maxOutputChars} characters of JSON.`);
+  }
+  return csv;
+}
+
+function isExternalCopy(value: unknown): value is ivm.ExternalCopy<unknown> {
+  return value !== null && typeof value === 'object' && 'copy' in value && typeof value.copy === 'function';
 }
 
 function seconds(ms: number): string {
@@ -167,9 +203,10 @@ export async function execute(
       result: { promise: true, copy: true },
       timeout: remaining(),
     });
-    const answer = readAnswer(value, limits);
+    const { csvPorts, ...answer } = readAnswer(value, limits);
+    const csv = await csvFiles(context, csvPorts, args.csv, answer.output.length, limits, remaining);
     reusable = true;
-    return answer;
+    return { ...answer, csv };
   } catch (error) {
     throw classify(error, killedBy, limits);
   } finally {

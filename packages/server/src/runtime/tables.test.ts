@@ -231,6 +231,23 @@ describe('rows as tables', () => {
     }
   });
 
+  test('a component that replaces the entry point cannot hand the server anything but bytes, nor more than the limit', async () => {
+    const rows = 'ctx.output.rows = [{ a: 1 }];';
+    const notBytes = instruction('NotBytes', `${rows} globalThis.__gdbMain = { csvFile: () => ({ a: 1 }) };`);
+    await expect(
+      rt.runComponent({ componentId: notBytes._id, inputJson: '{}', tables: true, csvPorts: ['rows'] }),
+    ).rejects.toThrow('The program answered something that is not a run result.');
+    const small = memoryRuntime(source, { maxOutputChars: 2000 });
+    try {
+      const tooMany = instruction('TooMany', `${rows} globalThis.__gdbMain = { csvFile: () => new Uint8Array(5000) };`);
+      await expect(
+        small.runComponent({ componentId: tooMany._id, inputJson: '{}', tables: true, csvPorts: ['rows'] }),
+      ).rejects.toThrow('The output is larger than 2000 characters of JSON.');
+    } finally {
+      await small.close();
+    }
+  });
+
   test('CSV text counts toward the output limit', async () => {
     const small = memoryRuntime(source, { maxOutputChars: 2000 });
     try {

@@ -908,7 +908,7 @@ return true;`,
     } catch {
       rtContext = 'null';
     }
-    return assign({ ok, output: '', tables: [], csv: {}, error: '', failure: 'code', rtContext, logs: logger.entries() }, fields);
+    return assign({ ok, output: '', tables: [], csv: [], error: '', failure: 'code', rtContext, logs: logger.entries() }, fields);
   }
 
   function writeOutput(value, options) {
@@ -924,8 +924,16 @@ return true;`,
     return text;
   }
 
+  /**
+   * The entry point of a component's program. Its answer names the CSV files it wrote; the server
+   * then takes each one by itself with `csvFile`, a copy of its bytes it receives as they are, where
+   * a file inside the answer would be copied twice (written into the answer's serialised form, then
+   * read out of it).
+   */
   function entry(root) {
-    return async (inputText, rtText, optionsText) => {
+    let files = {};
+    const run = async (inputText, rtText, optionsText) => {
+      files = {};
       const options = parseJson(optionsText);
       const logger = createLogger(options);
       globalThis.console = logger.console;
@@ -951,11 +959,19 @@ return true;`,
         if (chars > options.maxOutputChars) {
           throw new RunError(`The output is larger than ${options.maxOutputChars} characters of JSON.`, 'output');
         }
-        return answer(true, { output: text, tables, csv }, logger, env);
+        files = csv;
+        return answer(true, { output: text, tables, csv: keysOf(csv) }, logger, env);
       } catch (error) {
         return answer(false, { error: errorText(error), failure: error instanceof RunError ? error.kind : 'code' }, logger, env);
       }
     };
+    /** A CSV file of the last run, once: the server holds its copy after. */
+    const csvFile = (port) => {
+      const file = files[port];
+      files[port] = undefined;
+      return file;
+    };
+    return freeze(assign(run, { csvFile }));
   }
 
   function sdkEntry(name, fn) {
