@@ -1,5 +1,5 @@
 import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
-import type ivm from 'isolated-vm';
+import ivm from 'isolated-vm';
 import { z } from 'zod';
 import type { Program } from './codegen.ts';
 import type { IsolatePool, Lease } from './isolate-pool.ts';
@@ -110,7 +110,7 @@ async function csvFiles(
       result: { externalCopy: true },
       timeout: remaining(),
     });
-    const bytes = isExternalCopy(copy) ? copy.copy({ transferIn: true }) : undefined;
+    const bytes = copy instanceof ivm.ExternalCopy ? copy.copy({ transferIn: true }) : undefined;
     if (!(bytes instanceof Uint8Array)) throw notAnswer();
     chars += bytes.byteLength;
     csv[port] = bytes;
@@ -119,10 +119,6 @@ async function csvFiles(
     throw new RunFailure('output', `The output is larger than ${limits.maxOutputChars} characters of JSON.`);
   }
   return csv;
-}
-
-function isExternalCopy(value: unknown): value is ivm.ExternalCopy<unknown> {
-  return value !== null && typeof value === 'object' && 'copy' in value && typeof value.copy === 'function';
 }
 
 function seconds(ms: number): string {

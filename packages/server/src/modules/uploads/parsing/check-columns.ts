@@ -41,22 +41,27 @@ const FIELD_KEYWORDS = new Set([
 type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'any';
 const FIELD_TYPES = new Set<unknown>(['string', 'number', 'integer', 'boolean']);
 
+/**
+ * A text's number as ajv's coercion reads it (`data && data == +data` → `+data`), or undefined. A
+ * text equals its own number unless that is NaN, so the text is converted once.
+ */
+function numberOf(text: string): number | undefined {
+  const n = +text;
+  return text !== '' && !Number.isNaN(n) ? n : undefined;
+}
+
 /** A text's value in a field of the type, coerced as ajv's `coerceTypes` does; undefined when it cannot be. */
 function coerce(type: FieldType, text: string): unknown {
   switch (type) {
     case 'string':
     case 'any':
       return text;
-    case 'number': {
-      // ajv: `data && data == +data` → `+data`. A text equals its own number unless that is NaN,
-      // so the text is converted once.
-      const n = +text;
-      return text !== '' && !Number.isNaN(n) ? n : undefined;
-    }
+    case 'number':
+      return numberOf(text);
     case 'integer': {
-      // ajv: `data && data == +data && !(data % 1)` → `+data` (converted once, as above).
-      const n = +text;
-      return text !== '' && !Number.isNaN(n) && !(n % 1) ? n : undefined;
+      // ajv: `data && data == +data && !(data % 1)` → `+data`.
+      const n = numberOf(text);
+      return n !== undefined && !(n % 1) ? n : undefined;
     }
     case 'boolean':
       return text === 'true' ? true : text === 'false' ? false : undefined;

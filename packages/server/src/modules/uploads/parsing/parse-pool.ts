@@ -84,6 +84,8 @@ export function createParsePool(options: PoolOptions = {}) {
   const maxMemoryMb = options.maxMemoryMb ?? 1024;
   const timeoutMs = options.timeoutMs ?? 120_000;
   const csvSlices = options.csvSlices ?? Math.min(2, os.availableParallelism());
+  /** Booted workers kept idle for the next file: as many as a file's slices. */
+  const spareCount = Math.max(1, csvSlices);
   const sliceFromBytes = options.sliceFromBytes ?? SLICE_FROM_BYTES;
   let running = 0;
   const waiting: Array<() => void> = [];
@@ -124,7 +126,7 @@ export function createParsePool(options: PoolOptions = {}) {
   /** Gives a worker that answered back to the pool for the next file, or ends it. */
   function giveBack(started: Started): void {
     started.onEnd = undefined;
-    if (started.ended || started.files >= FILES_PER_WORKER || spares.length >= Math.max(1, csvSlices)) {
+    if (started.ended || started.files >= FILES_PER_WORKER || spares.length >= spareCount) {
       void started.worker.terminate();
       return;
     }
@@ -151,7 +153,7 @@ export function createParsePool(options: PoolOptions = {}) {
 
   function prepareSpares(): void {
     if (running > 0) return;
-    while (spares.length < Math.max(1, csvSlices)) {
+    while (spares.length < spareCount) {
       const spare = start();
       spare.worker.unref();
       spares.push(spare);
