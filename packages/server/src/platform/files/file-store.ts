@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'kysely';
-import type { Db } from '../db/index.ts';
+import { type Kysely, sql } from 'kysely';
+import type { Database, Db } from '../db/index.ts';
 
 /** Where file bytes live: a local folder (one instance) or the database (any number). */
 export interface FileStore {
@@ -65,16 +65,17 @@ export function databaseFileStore(db: Db): FileStore {
       const key = newKey();
       // The caller's bytes as they are, not a copy of them (the driver writes them out before this answers).
       const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      await db.kysely.transaction().execute(async (tx) => {
-        let part = 0;
-        do {
+      const insertParts = async (into: Kysely<Database>) => {
+        for (let part = 0; part === 0 || part * FILE_PART_BYTES < view.length; part++) {
           const bytesOfPart = view.subarray(part * FILE_PART_BYTES, (part + 1) * FILE_PART_BYTES);
           await sql`insert into file_blobs (key, part, bytes, size) values (${key}, ${part}, ${bytesOfPart}, ${bytes.length})`.execute(
-            tx,
+            into,
           );
-          part++;
-        } while (part * FILE_PART_BYTES < view.length);
-      });
+        }
+      };
+      // One statement is atomic on its own; several parts are written in one transaction.
+      if (view.length <= FILE_PART_BYTES) await insertParts(db.kysely);
+      else await db.kysely.transaction().execute(insertParts);
       return key;
     },
     async get(key) {
