@@ -11,7 +11,7 @@ export interface RunLimits {
   memoryMiB: number;
   /** Wall-clock time of the run, in milliseconds. */
   timeoutMs: number;
-  /** Longest answer, in characters of JSON. */
+  /** Longest answer, in characters of JSON (and bytes of the CSV files it names). */
   maxOutputChars: number;
   maxLogEntries: number;
   /** Characters of all log messages together. */
@@ -116,7 +116,7 @@ async function csvFiles(
     csv[port] = bytes;
   }
   if (chars > limits.maxOutputChars) {
-    throw new RunFailure('output', `The output is larger than ${limits.maxOutputChars} characters of JSON.`);
+    throw new RunFailure('output', `The output is larger than ${limits.maxOutputChars} characters of JSON and bytes of CSV.`);
   }
   return csv;
 }

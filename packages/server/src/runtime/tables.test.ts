@@ -242,7 +242,7 @@ describe('rows as tables', () => {
       const tooMany = instruction('TooMany', `${rows} globalThis.__gdbMain = { csvFile: () => new Uint8Array(5000) };`);
       await expect(
         small.runComponent({ componentId: tooMany._id, inputJson: '{}', tables: true, csvPorts: ['rows'] }),
-      ).rejects.toThrow('The output is larger than 2000 characters of JSON.');
+      ).rejects.toThrow('The output is larger than 2000 characters of JSON and bytes of CSV.');
     } finally {
       await small.close();
     }
@@ -254,7 +254,7 @@ describe('rows as tables', () => {
       const big = instruction('Big', 'ctx.output.rows = Array.from({ length: 200 }, (_, i) => ({ n: i, text: "abcdefghij" }));');
       await expect(
         small.runComponent({ componentId: big._id, inputJson: '{}', tables: true, csvPorts: ['rows'] }),
-      ).rejects.toThrow('The output is larger than 2000 characters of JSON.');
+      ).rejects.toThrow('The output is larger than 2000 characters of JSON and bytes of CSV.');
     } finally {
       await small.close();
     }

@@ -957,7 +957,10 @@ return true;`,
         let chars = text.length;
         for (const key of keysOf(csv)) chars += csv[key].byteLength;
         if (chars > options.maxOutputChars) {
-          throw new RunError(`The output is larger than ${options.maxOutputChars} characters of JSON.`, 'output');
+          throw new RunError(
+            `The output is larger than ${options.maxOutputChars} characters of JSON and bytes of CSV.`,
+            'output',
+          );
         }
         files = csv;
         return answer(true, { output: text, tables, csv: keysOf(csv) }, logger, env);
