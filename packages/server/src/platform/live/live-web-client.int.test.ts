@@ -1,6 +1,6 @@
 // The browser's live client (packages/web/src/app/live) against the real hub: what the hooks rely on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveClient, type LiveStatus } from '../../../../web/src/app/live/live-client.ts';
+import { LiveClient, type LiveStatus, type TokenGetter } from '../../../../web/src/app/live/live-client.ts';
 import { socketIoFactory } from '../../../../web/src/app/live/live-socket.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { assignPipeline, listenLocal, seedImport, seedPipeline, seedUpload, waitFor } from './live-test-kit.ts';
@@ -17,7 +17,7 @@ afterAll(async () => {
   await t.close();
 });
 
-function browserClient(token: () => string | null) {
+function browserClient(token: TokenGetter) {
   return new LiveClient({
     getToken: token,
     createSocket: socketIoFactory(url),
@@ -54,19 +54,77 @@ describe('the web live client against the hub', () => {
       { init: (docs) => b.push(...docs.map((d) => `init ${d.message}`)), insert: (d) => b.push(`insert ${d.message}`) },
     );
     const uploads: string[] = [];
-    const hu = client.subscribe('uploads', { filter: { _id: uploadId } }, { update: (d) => uploads.push(String(d.status)) });
-    await waitFor(() => statuses.includes('live') && a.length > 0 && b.length > 0);
+    const hu = client.subscribe(
+      'uploads',
+      { filter: { _id: uploadId } },
+      {
+        init: (docs) => uploads.push(...docs.map((d) => `init ${String(d.status)}`)),
+        update: (d) => uploads.push(`update ${String(d.status)}`),
+      },
+    );
+    // The hub authorises and reads each subscription on its own, so the uploads one may still be
+    // pending when the logs init arrives; a change committed then is in its init, not a change.
+    await waitFor(() => statuses.includes('live') && a.length > 0 && b.length > 0 && uploads.length > 0);
     expect(client.serverSubscriptions()).toHaveLength(2);
+    expect(uploads).toEqual(['init pending']);
 
     await t.services.logs.append({ level: 'info', message: 'after', importId });
     await k.updateTable('uploads').set({ status: 'valid' }).where('id', '=', uploadId).execute();
-    await waitFor(() => a.includes('insert after') && b.includes('insert after') && uploads.length === 1);
+    await waitFor(() => a.includes('insert after') && b.includes('insert after') && uploads.includes('update valid'));
     expect(a).toEqual(['init before', 'insert after']);
     expect(b).toEqual(['init before', 'insert after']);
-    expect(uploads).toEqual(['valid']);
+    expect(uploads).toEqual(['init pending', 'update valid']);
 
     for (const h of [ha, hb, hu]) client.unsubscribe(h);
     await waitFor(() => !client.open);
+  });
+
+  it('gives a subscription still being set up the change committed meanwhile in its init, not as a change', async () => {
+    const { token } = await t.signedIn(['manager']);
+    const k = t.ctx.db.kysely;
+    const { id: pipelineId } = await seedPipeline(k);
+    const importId = await seedImport(k, pipelineId);
+    const uploadId = await seedUpload(k, pipelineId);
+    // Holding the token holds the client's next message: the uploads subscribe.
+    let held: Promise<void> | undefined;
+    const client = browserClient(async () => {
+      await held;
+      return token;
+    });
+    const lines: string[] = [];
+    const hl = client.subscribe(
+      'logs',
+      { filter: { importId } },
+      { status: (s) => lines.push(s), insert: (d) => lines.push(String(d.message)) },
+    );
+    await waitFor(() => lines.includes('live'));
+    let release = () => {};
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+
+    const seen: string[] = [];
+    const hu = client.subscribe(
+      'uploads',
+      { filter: { _id: uploadId } },
+      {
+        status: (s) => seen.push(s),
+        init: (docs) => seen.push(...docs.map((d) => `init ${String(d.status)}`)),
+        update: (d) => seen.push(`update ${String(d.status)}`),
+      },
+    );
+    await k.updateTable('uploads').set({ status: 'valid' }).where('id', '=', uploadId).execute();
+    await t.services.logs.append({ level: 'info', message: 'meanwhile', importId });
+    // Notifications are handled in commit order: the upload's was handled before this line arrived.
+    await waitFor(() => lines.includes('meanwhile'));
+    expect(seen).toEqual(['connecting']);
+
+    release();
+    await waitFor(() => seen.includes('live'));
+    expect(seen).toEqual(['connecting', 'live', 'init valid']);
+    await k.updateTable('uploads').set({ status: 'invalid' }).where('id', '=', uploadId).execute();
+    await waitFor(() => seen.includes('update invalid'));
+    for (const h of [hl, hu]) client.unsubscribe(h);
   });
 
   it('reads once with find, and reports a refused subscription as an error', async () => {
