@@ -28,7 +28,10 @@ export interface RawAnswer {
   error: string;
   /** Output ports answered as column tables (runs asked with `tables`). */
   tables: string[];
-  /** Output ports answered as CSV files, UTF-8 bytes (runs asked with `csv` ports), unchecked. */
+  /**
+   * Output ports answered as CSV files, UTF-8 bytes (runs asked with `csv` ports), unchecked: what
+   * is left of each file after the pieces sent while it was written (see `CsvPieces`).
+   */
   csv: Record<string, Uint8Array>;
   /** Whether a failed run failed in its code or in writing its answer. */
   failure: 'code' | 'output';
@@ -37,6 +40,20 @@ export interface RawAnswer {
   logs: RunLogEntry[];
 }
 
+/**
+ * How a run hands over the CSV files it writes while it writes them: a piece of about `bytes` bytes
+ * of whole lines at a time, given to `onPiece` in order as it comes (the file's first piece starts
+ * with its header line), each one checked by nothing but its port, its order and the output limit:
+ * the receiver checks the bytes. A file's last piece is the one answered in `csv`.
+ */
+export interface CsvPieces {
+  bytes: number;
+  onPiece: (port: string, bytes: Uint8Array) => void;
+}
+
+/** Pieces of CSV file a run may send, all ports together. */
+const MAX_CSV_PIECES = 100_000;
+
 const answerSchema = z.object({
   ok: z.boolean(),
   output: z.string(),
@@ -44,6 +61,7 @@ const answerSchema = z.object({
   failure: z.enum(['code', 'output']).catch('code'),
   tables: z.array(z.string()).max(10_000).catch([]),
   csv: z.array(z.string()).max(10_000).catch([]),
+  csvPieces: z.record(z.string(), z.number()).catch({}),
   rtContext: z.string(),
   logs: z.array(z.object({ level: z.string(), message: z.string(), date: z.string() })),
 });
@@ -63,8 +81,14 @@ function boundedLogs(logs: { level: string; message: string; date: string }[], l
   return out;
 }
 
-/** The program's answer, read and bounded, with the names of the CSV files it wrote (taken after, one by one). */
-function readAnswer(value: unknown, limits: RunLimits): Omit<RawAnswer, 'csv'> & { csvPorts: string[] } {
+/**
+ * The program's answer, read and bounded, with the names of the CSV files it wrote (taken after,
+ * one by one) and the pieces it says it sent of each.
+ */
+function readAnswer(
+  value: unknown,
+  limits: RunLimits,
+): Omit<RawAnswer, 'csv'> & { csvPorts: string[]; csvPieces: Record<string, number> } {
   const logs = value !== null && typeof value === 'object' && 'logs' in value && Array.isArray(value.logs) ? value.logs : [];
   const parsed = answerSchema.safeParse(
     value === null || typeof value !== 'object' ? value : { ...value, logs: logs.slice(0, limits.maxLogEntries + 1) },
@@ -79,6 +103,7 @@ function readAnswer(value: unknown, limits: RunLimits): Omit<RawAnswer, 'csv'> &
     output: a.output,
     tables: a.tables,
     csvPorts: a.csv,
+    csvPieces: a.csvPieces,
     error: a.error.slice(0, 10_000),
     failure: a.failure,
     rtContext: a.rtContext,
@@ -88,6 +113,56 @@ function readAnswer(value: unknown, limits: RunLimits): Omit<RawAnswer, 'csv'> &
 
 function notAnswer(): RunFailure {
   return new RunFailure('crash', 'The program answered something that is not a run result.');
+}
+
+function tooLarge(limits: RunLimits): RunFailure {
+  return new RunFailure('output', `The output is larger than ${limits.maxOutputChars} characters of JSON and bytes of CSV.`);
+}
+
+/**
+ * The receiving end of the pieces of CSV file a run sends (see `CsvPieces`): a piece out of order,
+ * for a port not asked for, not bytes, past the output limit or past the number of pieces ends
+ * the run with `failed`, and nothing more is passed on. Closed, it passes nothing on.
+ */
+function pieceReceiver(pieces: CsvPieces | undefined, asked: readonly string[], limits: RunLimits, stop: () => void) {
+  const received = new Map<string, number>();
+  let count = 0;
+  let size = 0;
+  let open = true;
+  let failed: RunFailure | undefined;
+  const fail = (failure: RunFailure) => {
+    failed ??= failure;
+    stop();
+  };
+  const receive = (port: unknown, seq: unknown, bytes: unknown) => {
+    if (!open || failed || !pieces) return;
+    if (typeof port !== 'string' || !asked.includes(port) || !(bytes instanceof Uint8Array)) return fail(notAnswer());
+    if (seq !== (received.get(port) ?? 0) || ++count > MAX_CSV_PIECES) return fail(notAnswer());
+    size += bytes.byteLength;
+    if (size > limits.maxOutputChars) return fail(tooLarge(limits));
+    received.set(port, (received.get(port) ?? 0) + 1);
+    pieces.onPiece(port, bytes);
+  };
+  return {
+    callback: new ivm.Callback(receive, { ignored: true }),
+    /** The pieces received of a port. */
+    of: (port: string) => received.get(port) ?? 0,
+    size: () => size,
+    failed: () => failed,
+    close() {
+      open = false;
+    },
+  };
+}
+
+/**
+ * Waits until every piece a run says it sent has been received: each is passed on as it is sent,
+ * before the answer comes back; a few turns of the event loop are given to any still on its way.
+ */
+async function allPiecesIn(said: Record<string, number>, ports: readonly string[], of: (port: string) => number) {
+  const missing = () => ports.some((port) => (Object.hasOwn(said, port) ? said[port] : 0) !== of(port));
+  for (let turn = 0; turn < 10 && missing(); turn++) await new Promise((resolve) => setImmediate(resolve));
+  if (missing()) throw notAnswer();
 }
 
 /**
@@ -115,9 +190,7 @@ async function csvFiles(
     chars += bytes.byteLength;
     csv[port] = bytes;
   }
-  if (chars > limits.maxOutputChars) {
-    throw new RunFailure('output', `The output is larger than ${limits.maxOutputChars} characters of JSON and bytes of CSV.`);
-  }
+  if (chars > limits.maxOutputChars) throw tooLarge(limits);
   return csv;
 }
 
@@ -163,7 +236,7 @@ function stillHealthy(lease: Lease): boolean {
 export async function execute(
   pool: IsolatePool,
   program: Program,
-  args: { input: string; rtContext: string; check: boolean; tables: boolean; csv: string[] },
+  args: { input: string; rtContext: string; check: boolean; tables: boolean; csv: string[]; csvPieces?: CsvPieces },
   limits: RunLimits,
   signal?: AbortSignal,
 ): Promise<RawAnswer> {
@@ -181,6 +254,7 @@ export async function execute(
   const backstop = setTimeout(() => kill('timeout'), limits.timeoutMs + 250);
   let context: ivm.Context | undefined;
   let reusable = false;
+  const pieces = pieceReceiver(args.csvPieces, args.csv, limits, () => kill('cancel'));
   try {
     if (signal?.aborted) kill('cancel');
     const script = await pool.script(lease, program);
@@ -194,18 +268,25 @@ export async function execute(
       maxLogEntries: limits.maxLogEntries,
       maxLogChars: limits.maxLogChars,
       maxLogEntryChars: limits.maxLogEntryChars,
+      csvPieceBytes: args.csvPieces?.bytes ?? 0,
     });
-    const value: unknown = await context.evalClosure('return __gdbMain($0, $1, $2);', [args.input, args.rtContext, options], {
-      result: { promise: true, copy: true },
-      timeout: remaining(),
-    });
-    const { csvPorts, ...answer } = readAnswer(value, limits);
-    const csv = await csvFiles(context, csvPorts, args.csv, answer.output.length, limits, remaining);
+    const value: unknown = await context.evalClosure(
+      'return __gdbMain($0, $1, $2, $3);',
+      [args.input, args.rtContext, options, pieces.callback],
+      { result: { promise: true, copy: true }, timeout: remaining() },
+    );
+    const { csvPorts, csvPieces, ...answer } = readAnswer(value, limits);
+    await allPiecesIn(csvPieces, csvPorts, pieces.of);
+    pieces.close();
+    const failed = pieces.failed();
+    if (failed) throw failed;
+    const csv = await csvFiles(context, csvPorts, args.csv, answer.output.length + pieces.size(), limits, remaining);
     reusable = true;
     return { ...answer, csv };
   } catch (error) {
-    throw classify(error, killedBy, limits);
+    throw pieces.failed() ?? classify(error, killedBy, limits);
   } finally {
+    pieces.close();
     clearTimeout(backstop);
     signal?.removeEventListener('abort', onAbort);
     lease.runs += 1;

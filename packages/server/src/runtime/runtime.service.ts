@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../platform/config.ts';
 import { checkGraph, label } from './checks.ts';
 import { generateProgram, generateSdkProgram, type Program, RUNTIME_REVISION } from './codegen.ts';
-import { execute, type RunLimits } from './executor.ts';
+import { type CsvPieces, execute, type RunLimits } from './executor.ts';
 import { type ComponentGraph, type DocumentSource, fingerprint, loadGraph } from './graph.ts';
 import { IsolatePool } from './isolate-pool.ts';
 import { buildModels } from './models.ts';
@@ -33,6 +33,11 @@ export interface ComponentRunRequest {
    * (imports/sink-files.ts `csvRecords`).
    */
   csvPorts?: string[];
+  /**
+   * With `csvPorts`: the CSV files handed over in pieces while they are written, each as it comes
+   * (see the executor's `CsvPieces`); `outputCsv` then holds what is left of each file.
+   */
+  csvPieces?: CsvPieces;
   /** Limits of this run; the configured test-run limits fill what is not given. */
   limits?: Partial<RunLimits>;
   /** Aborting it cancels the run at once and frees its isolate. */
@@ -44,7 +49,10 @@ export interface ComponentRunOutcome {
   outputJson: string;
   /** Output ports whose value in `outputJson` is a column table (runs asked with `tables`). */
   outputTables: string[];
-  /** CSV files of output ports asked as `csvPorts` (UTF-8 bytes), by port: not checked yet. */
+  /**
+   * CSV files of output ports asked as `csvPorts` (UTF-8 bytes), by port: not checked yet; the last
+   * piece of each when the run was asked for `csvPieces`.
+   */
   outputCsv: Record<string, Uint8Array>;
   /** JSON text of the final ctx.rt_context. */
   rtContextJson: string;
@@ -165,6 +173,7 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
         check: request.checkPorts !== false,
         tables: request.tables === true,
         csv: request.csvPorts ?? [],
+        csvPieces: request.csvPieces,
       },
       limitsOf(request.limits),
       request.signal,

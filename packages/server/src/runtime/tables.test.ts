@@ -181,6 +181,68 @@ describe('rows as tables', () => {
     }
   });
 
+  test('a CSV file handed over in pieces while it is written makes, with its last piece, the same bytes', async () => {
+    const code = `ctx.output.rows = Array.from({ length: 3000 }, (_, i) => ({
+      i, text: i % 7 ? 'plain ' + i : 'quoted, "q"\\n\u00e9t\u00e9 ' + i, price: i / 100 }));
+      ctx.output.small = [{ a: 1 }];`;
+    const out = instruction('Pieces', code, ['rows', 'small']);
+    const whole = await rt.runComponent({ componentId: out._id, inputJson: '{}', tables: true, csvPorts: ['rows', 'small'] });
+    const received: { port: string; bytes: Uint8Array }[] = [];
+    const inPieces = await rt.runComponent({
+      componentId: out._id,
+      inputJson: '{}',
+      tables: true,
+      csvPorts: ['rows', 'small'],
+      csvPieces: { bytes: 4096, onPiece: (port, bytes) => received.push({ port, bytes }) },
+    });
+    expect(received.length).toBeGreaterThan(10);
+    expect(new Set(received.map((r) => r.port))).toEqual(new Set(['rows']));
+    // Each piece is whole lines, the first one starting with the header.
+    expect(received.every((r) => r.bytes[r.bytes.length - 1] === 10 && r.bytes.length >= 4096)).toBe(true);
+    const joined = Buffer.concat([...received.map((r) => r.bytes), inPieces.outputCsv.rows ?? new Uint8Array()]);
+    expect(joined.equals(Buffer.from(whole.outputCsv.rows ?? []))).toBe(true);
+    expect(csvRecords(joined)).toBe(3000);
+    // A file smaller than two pieces comes whole, as its last piece.
+    expect(Buffer.from(inPieces.outputCsv.small ?? []).equals(Buffer.from(whole.outputCsv.small ?? []))).toBe(true);
+  });
+
+  test('pieces of CSV file count toward the output limit, and what is sent as a piece must be bytes', async () => {
+    const many = 'ctx.output.rows = Array.from({ length: 2000 }, (_, i) => ({ i, text: "abcdefghij" }));';
+    const small = memoryRuntime(source, { maxOutputChars: 10_000 });
+    try {
+      const pieces: number[] = [];
+      await expect(
+        small.runComponent({
+          componentId: instruction('TooManyPieces', many)._id,
+          inputJson: '{}',
+          tables: true,
+          csvPorts: ['rows'],
+          csvPieces: { bytes: 2048, onPiece: (_port, bytes) => pieces.push(bytes.length) },
+        }),
+      ).rejects.toThrow('The output is larger than 10000 characters of JSON and bytes of CSV.');
+      // What was passed on stayed within the limit.
+      expect(pieces.reduce((n, b) => n + b, 0)).toBeLessThanOrEqual(10_000);
+    } finally {
+      await small.close();
+    }
+    // A component that changes how the pieces are cut hands over whatever it likes: not bytes ends the run.
+    const forged = instruction(
+      'ForgedPieces',
+      `${many} Uint8Array.prototype.subarray = function () { return { length: 1, 0: 61 }; };`,
+    );
+    const passed: unknown[] = [];
+    await expect(
+      rt.runComponent({
+        componentId: forged._id,
+        inputJson: '{}',
+        tables: true,
+        csvPorts: ['rows'],
+        csvPieces: { bytes: 2048, onPiece: (_port, bytes) => passed.push(bytes) },
+      }),
+    ).rejects.toThrow('The program answered something that is not a run result.');
+    expect(passed).toEqual([]);
+  });
+
   test('rows a column table could not hold, asked as CSV, come back as JSON for the server to write', async () => {
     // Each case as the component's code writes it: a nested value, an undefined one, an array row,
     // fields in another order, a row with toJSON, a row without fields.

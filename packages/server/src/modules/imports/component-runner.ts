@@ -11,6 +11,8 @@ export interface ComponentRunRequest {
   tables?: boolean;
   /** Output ports to answer as CSV files when their rows allow it (see the runtime's `csvPorts`). */
   csvPorts?: string[];
+  /** Those files handed over in pieces as they are written (see the runtime's `csvPieces`). */
+  csvPieces?: { bytes: number; onPiece: (port: string, bytes: Uint8Array) => void };
   /** Limits of this run: isolate heap and wall-clock time. */
   limits?: { memoryMiB?: number; timeoutMs?: number };
   signal?: AbortSignal;
@@ -21,7 +23,7 @@ export interface ComponentRunAnswer {
   outputJson: string;
   /** Output ports whose value is a column table (runs asked with `tables`). */
   outputTables?: string[];
-  /** CSV files (UTF-8 bytes) of output ports asked as `csvPorts`, unchecked. */
+  /** CSV files (UTF-8 bytes) of output ports asked as `csvPorts`, unchecked: the last piece of each with `csvPieces`. */
   outputCsv?: Record<string, Uint8Array>;
   logs: RunLogEntry[];
 }

@@ -17,7 +17,7 @@ import { type ImportRow, importsRepo, type JobRow, jobsRepo, leasesRepo } from '
 import type { JobQueue } from './job-queue.ts';
 import { RunStepError } from './run-errors.ts';
 import { gatherInputs } from './run-inputs.ts';
-import { csvRecords, csvSinkFile, type SinkFile, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
+import { csvLines, csvSinkFile, type SinkFile, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
 
 /** Runs of one import (the first and the restarts on error). */
 export const MAX_ATTEMPTS = 3;
@@ -62,8 +62,53 @@ function reasonOf(signal: AbortSignal): StopReason {
 interface SandboxOutput {
   ports: Record<string, unknown>;
   tables: ReadonlyMap<string, ColumnTable>;
-  csv: ReadonlyMap<string, Uint8Array>;
+  /** Each CSV file's upload, holding the pieces sent while the file was written, and its last piece. */
+  csv: ReadonlyMap<string, { upload: CsvUpload; last: Uint8Array }>;
 }
+
+/** Bytes of a piece of CSV file the sandbox hands over while it writes the rest. */
+const CSV_PIECE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A CSV file a sandbox writes, stored piece by piece as the pieces come, while the next ones are
+ * being written: each is checked (`csvLines`, the first starting with the header line) before it
+ * is written, and the file is kept only when every piece passed.
+ */
+function csvUpload(files: FileStore) {
+  const writer = files.writer();
+  let width: number | null = null;
+  let records = 0;
+  let size = 0;
+  let passed = true;
+  const add = (bytes: Uint8Array) => {
+    if (!passed || bytes.length === 0) return;
+    const lines = csvLines(bytes, width);
+    if (lines === null) {
+      passed = false;
+      return;
+    }
+    records += width === null ? lines.count - 1 : lines.count;
+    width = lines.width;
+    size += bytes.length;
+    writer.write(bytes);
+  };
+  return {
+    add,
+    /** Adds the last piece: the stored file's key, records and size, or null (nothing stored) when a piece did not pass. */
+    async finish(last: Uint8Array): Promise<{ key: string; rowCount: number; size: number } | null> {
+      add(last);
+      if (!passed || width === null) {
+        await writer.abort();
+        return null;
+      }
+      return { key: await writer.done(), rowCount: records, size };
+    },
+    /** Leaves nothing stored of a file not finished (no effect on one that was). */
+    abort: () => writer.abort(),
+  };
+}
+
+type CsvUpload = ReturnType<typeof csvUpload>;
 
 /** Output ports whose every data sink writes a CSV file and nothing else: the sandbox may write that file. */
 function csvOnlyPorts(sinks: readonly DataSink[]): string[] {
@@ -176,21 +221,6 @@ export function importRunner(deps: RunnerDeps) {
   }
 
   /**
-   * A CSV file a sandbox wrote, stored if `csvRecords` passes it (checked while it is being
-   * written, and deleted from the store when it does not pass): its key and records.
-   */
-  async function storeCheckedCsv(file: SinkFile, sinkName: string): Promise<{ key: string; rowCount: number }> {
-    const storing = deps.files.put(file.bytes);
-    const records = csvRecords(file.bytes);
-    if (records === null) {
-      const stored = await storing.catch(() => null);
-      if (stored !== null) await deps.files.delete(stored);
-      throw new RunStepError(`Data sink ${sinkName}: the CSV the component wrote cannot be stored.`);
-    }
-    return { key: await storing, rowCount: records };
-  }
-
-  /**
    * Stores one file per data sink that got an output, as destination uploads of the import. An
    * output the sandbox wrote as CSV is stored once checked; one it answered as a column table is
    * written as CSV without building its rows; they are built for the other formats and for a
@@ -211,11 +241,14 @@ export function importRunner(deps: RunnerDeps) {
       let file: SinkFile;
       let rowCount: number;
       let key: string;
+      let size: number;
       if (csv !== undefined) {
-        // Only asked for sinks that write nothing but this CSV file. It is checked while it is
-        // being stored, and the stored copy deleted when it does not pass.
-        file = csvSinkFile(csv);
-        ({ key, rowCount } = await storeCheckedCsv(file, sink.name));
+        // Only asked for sinks that write nothing but this CSV file. Its pieces were checked and
+        // stored as they came; nothing of it is kept when one of them did not pass.
+        file = csvSinkFile(csv.last);
+        const stored = await csv.upload.finish(csv.last);
+        if (!stored) throw new RunStepError(`Data sink ${sink.name}: the CSV the component wrote cannot be stored.`);
+        ({ key, rowCount, size } = stored);
       } else {
         if (table) {
           rows = sink.target ? rowsOfTable(table) : [];
@@ -227,6 +260,7 @@ export function importRunner(deps: RunnerDeps) {
           rowCount = rows.length;
         }
         key = await deps.files.put(file.bytes);
+        size = file.bytes.length;
       }
       const fileName = sinkFileName(pipeline.name, sink.name, new Date(), file.extension);
       const uploadId = newId();
@@ -239,7 +273,7 @@ export function importRunner(deps: RunnerDeps) {
           status: 'valid',
           original_filename: fileName,
           content_type: file.contentType,
-          size: file.bytes.length,
+          size,
           file_key: key,
           row_count: rowCount,
           import_id: row.id,
@@ -260,6 +294,12 @@ export function importRunner(deps: RunnerDeps) {
     const log = say(row.id);
     let targets: Output[] = [];
     const lines: LogLine[] = [];
+    const csvUploads = new Map<string, CsvUpload>();
+    const csvUploadOf = (port: string) => {
+      const upload = csvUploads.get(port) ?? csvUpload(deps.files);
+      csvUploads.set(port, upload);
+      return upload;
+    };
     try {
       const pipelineRow = row.pipeline_id ? await deps.pipelines.repo.byId(row.pipeline_id) : undefined;
       if (!pipelineRow) throw new RunStepError('The pipeline of this import no longer exists.');
@@ -293,6 +333,7 @@ export function importRunner(deps: RunnerDeps) {
         rtContextJson: JSON.stringify(rtContext),
         tables: true,
         csvPorts,
+        csvPieces: { bytes: CSV_PIECE_BYTES, onPiece: (port, bytes) => csvUploadOf(port).add(bytes) },
         limits: ctx.config.importRun,
         signal,
       });
@@ -308,13 +349,20 @@ export function importRunner(deps: RunnerDeps) {
         ports,
         tables: columnTablesOf(ports, answer.outputTables ?? []),
         // Only the ports asked for: the sandbox's answer is not trusted to keep to them.
-        csv: new Map(Object.entries(answer.outputCsv ?? {}).filter(([port]) => csvPorts.includes(port))),
+        csv: new Map(
+          Object.entries(answer.outputCsv ?? {})
+            .filter(([port]) => csvPorts.includes(port))
+            .map(([port, last]) => [port, { upload: csvUploadOf(port), last }]),
+        ),
       };
       targets = await writeOutputs(row, pipeline, sandboxOutput, lines);
       signal.throwIfAborted();
       await importsRepo(db).updateHeld(row.id, workerId, { progress: 90 });
     } catch (error) {
       return ended(row, job, signal, error);
+    } finally {
+      // The CSV files not stored whole (a failed run, a port the answer did not name a file) leave nothing.
+      await Promise.all([...csvUploads.values()].map((upload) => upload.abort()));
     }
     lines.push(line(row.id, 'success', 'Import done.'));
     try {

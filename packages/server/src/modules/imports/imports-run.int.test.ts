@@ -215,7 +215,7 @@ describe('an immediate import', () => {
     expect(disarmed.ended).toMatchObject({ state: 'failed', success: false });
     expect(disarmed.logs).toContain('Data sink out: the CSV the component wrote cannot be stored.');
     expect(disarmed.files).toEqual([]);
-    // Stored while it was checked, then deleted: the file store keeps nothing of it.
+    // Checked before it is stored: the file store keeps nothing of it.
     expect(disarmed.storedFiles).toBe(0);
     expect(plain.storedFiles).toBe(1);
 
@@ -237,6 +237,42 @@ describe('an immediate import', () => {
     await kit.waitFor(importId, ['done', 'failed']);
     const files = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('import_id', '=', importId).execute();
     expect(files.filter((f) => f.content_type === 'text/csv')).toEqual([]);
+  });
+
+  it('stores a CSV file the sandbox hands over in pieces as it writes it, and nothing of one whose later piece fails', async () => {
+    const run = async (jsCode: string) => {
+      const component = await kit.component(jsCode, ['prices'], ['out']);
+      const pipelineId = await kit.pipeline({ name: 'pieces', component, sources: [csvSource('prices')], sinks: [sink('out')] });
+      await kit.upload(manager.token, pipelineId, 'prices', 'code,price\nA,1\n');
+      const storedBefore = await storedFiles();
+      const { importId } = (await t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } }))
+        .body.data;
+      const ended = await kit.waitFor(importId, ['done', 'failed']);
+      const logs = (await t.services.logs.forImport(importId)).map((l) => l.message);
+      const files = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('import_id', '=', importId).execute();
+      return { ended, logs, files, storedFiles: (await storedFiles()) - storedBefore };
+    };
+    // About 5 MiB of CSV: more than two pieces of 2 MiB.
+    const rows = (last: string) => `const text = 'x'.repeat(80);
+      ctx.output.out = Array.from({ length: 60000 }, (_, i) => ({ code: i === 59999 ? ${last} : 'C' + i, text }));`;
+    const whole = await run(rows("'last'"));
+    expect(whole.ended.state).toBe('done');
+    const [file] = whole.files;
+    expect(file).toMatchObject({ row_count: 60000, content_type: 'text/csv' });
+    const bytes = await t.services.files.get(file?.file_key ?? '');
+    expect(file?.size).toBe(bytes.length);
+    expect(bytes.length).toBeGreaterThan(4 * 1024 * 1024);
+    const lines = bytes.toString().split('\n');
+    expect(lines.slice(0, 2)).toEqual(['code,text', `C0,${'x'.repeat(80)}`]);
+    expect(lines.slice(-2)).toEqual([`last,${'x'.repeat(80)}`, '']);
+    expect(whole.storedFiles).toBe(1);
+
+    // The escaping disarmed and a formula in the last piece: the pieces before it were taken, then dropped.
+    const disarmed = await run(`RegExp.prototype.test = () => false;\n${rows("'=1+2'")}`);
+    expect(disarmed.ended.state).toBe('failed');
+    expect(disarmed.logs).toContain('Data sink out: the CSV the component wrote cannot be stored.');
+    expect(disarmed.files).toEqual([]);
+    expect(disarmed.storedFiles).toBe(0);
   });
 
   it('writes every data-store target of a run or none of them', async () => {

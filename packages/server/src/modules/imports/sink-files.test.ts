@@ -3,7 +3,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { columnTable } from '../uploads/row-tables.ts';
 import { RunStepError } from './run-errors.ts';
-import { columnsOf, csvRecords, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
+import { columnsOf, csvLines, csvRecords, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
 
 const rows = [
   { code: 'A1', price: 1.5, tags: ['x', 'y'] },
@@ -130,6 +130,28 @@ describe('output files', () => {
     ]) {
       expect(csvRecords(bytes(bad)), JSON.stringify(bad)).toBeNull();
     }
+  });
+
+  it('checks a CSV written elsewhere piece by piece as it checks it whole, pieces cut after a line', () => {
+    const text = 'a,b\nx,"line\nbreak"\n"q""uote",2\n\u00e9t\u00e9,3\n-4,5\n';
+    const bytes = Buffer.from(text);
+    // Every way of cutting the file in two after a line feed that ends a record.
+    const ends = [4, 19, 31, 39, bytes.length];
+    for (const cut of ends.slice(0, -1)) {
+      const head = csvLines(bytes.subarray(0, cut), null);
+      const rest = csvLines(bytes.subarray(cut), head?.width ?? null);
+      expect(head?.width).toBe(2);
+      expect((head?.count ?? 0) + (rest?.count ?? 0) - 1).toBe(csvRecords(bytes));
+    }
+    // A piece as wide as the header, not one of another width; a piece ends with a line feed, and
+    // not inside quotes or a character.
+    expect(csvLines(Buffer.from('1,2\n3,4\n'), 2)).toEqual({ count: 2, width: 2 });
+    expect(csvLines(Buffer.from('1,2,3\n'), 2)).toBeNull();
+    expect(csvLines(bytes.subarray(0, 10), null)).toBeNull();
+    expect(csvLines(Buffer.from('x,"open\n'), 2)).toBeNull();
+    expect(csvLines(bytes.subarray(4, 12), 2)).toBeNull();
+    expect(csvLines(Buffer.concat([bytes.subarray(31, 32), Buffer.from('\n')]), 1)).toBeNull();
+    expect(csvLines(Buffer.from('=1,2\n'), 2)).toBeNull();
   });
 
   it('lists every field of the rows once, in the order they first appear', () => {

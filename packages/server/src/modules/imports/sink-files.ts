@@ -195,15 +195,26 @@ function isFormula(cell: string): boolean {
  * sandbox), or null unless it is what this module's writer writes: UTF-8, comma-separated cells,
  * quoted ones with doubled quotes, every line ended by a line feed and as wide as the header, and
  * no cell a spreadsheet would read as a formula (papaparse's pattern, the escaped ones start with a
- * quote). Read byte by byte: quotes, commas and line feeds are single bytes in UTF-8.
+ * quote).
  */
 export function csvRecords(file: Uint8Array): number | null {
-  const bytes = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
+  const lines = csvLines(file, null);
+  return lines === null ? null : lines.count - 1;
+}
+
+/**
+ * A run of whole lines of such a file, checked as `csvRecords` checks a file: how many lines, and
+ * how wide they are; null unless every line is well-formed, ends with a line feed, and is `width`
+ * cells wide (as wide as the first line when `width` is null: the run starts with the header).
+ * Read byte by byte: quotes, commas and line feeds are single bytes in UTF-8.
+ */
+export function csvLines(run: Uint8Array, width: number | null): { count: number; width: number } | null {
+  const bytes = Buffer.from(run.buffer, run.byteOffset, run.byteLength);
   if (!isUtf8(bytes)) return null;
   const n = bytes.length;
   let i = 0;
   let lines = 0;
-  let width = -1;
+  let wide = width ?? -1;
   let cells = 0;
   for (;;) {
     const start = i;
@@ -236,12 +247,12 @@ export function csvRecords(file: Uint8Array): number | null {
       continue;
     }
     if (c !== LF) return null;
-    if (width === -1) width = cells;
-    else if (cells !== width) return null;
+    if (wide === -1) wide = cells;
+    else if (cells !== wide) return null;
     lines++;
     cells = 0;
     i++;
-    if (i === n) return lines - 1;
+    if (i === n) return { count: lines, width: wide };
   }
 }
 

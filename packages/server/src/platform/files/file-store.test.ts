@@ -18,6 +18,13 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** What the stores hold: the files under the local folder (temporary ones included) and the database's rows. */
+async function leftovers() {
+  const files = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+  const rows = await sql<{ n: number }>`select count(*)::int as n from file_blobs`.execute(testDb.db.kysely);
+  return { files, rows: Number(rows.rows[0]?.n) };
+}
+
 describe.each([
   ['local', () => localFileStore(dir)],
   ['database', () => databaseFileStore(testDb.db)],
@@ -55,6 +62,32 @@ describe.each([
     const key = await store.put(view);
     expect(Buffer.from(await store.get(key)).equals(view)).toBe(true);
     await store.delete(key);
+  });
+
+  it('stores a file written piece by piece, and nothing of one aborted', async () => {
+    const store = make();
+    const pieces = [crypto.randomBytes(10), new Uint8Array(0), crypto.randomBytes(FILE_PART_BYTES + 3), crypto.randomBytes(5)];
+    const before = await leftovers();
+    const writer = store.writer();
+    for (const piece of pieces) writer.write(piece);
+    const key = await writer.done();
+    expect(Buffer.from(await store.get(key)).equals(Buffer.concat(pieces))).toBe(true);
+    if (store.kind === 'database') {
+      const sizes = await sql<{ size: number }>`select size from file_blobs where key = ${key}`.execute(testDb.db.kysely);
+      expect(new Set(sizes.rows.map((r) => Number(r.size)))).toEqual(new Set([FILE_PART_BYTES + 18]));
+    }
+    await store.delete(key);
+
+    const empty = store.writer();
+    const none = await empty.done();
+    expect((await store.get(none)).length).toBe(0);
+    await store.delete(none);
+
+    const aborted = store.writer();
+    aborted.write(crypto.randomBytes(FILE_PART_BYTES * 2));
+    aborted.write(crypto.randomBytes(7));
+    await aborted.abort();
+    expect(await leftovers()).toEqual(before);
   });
 
   it('refuses keys that could leave its folder', async () => {

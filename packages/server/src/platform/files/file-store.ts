@@ -9,8 +9,65 @@ export interface FileStore {
   readonly kind: 'local' | 'database';
   /** Stores the bytes under a new key and answers the key once they are durable. */
   put(bytes: Uint8Array): Promise<string>;
+  /** Stores a file given piece by piece, as the pieces come (see {@link FileWriter}). */
+  writer(): FileWriter;
   get(key: string): Promise<Buffer>;
   delete(key: string): Promise<void>;
+}
+
+/**
+ * A file stored piece by piece: each piece is written as it comes, in order, while the next ones
+ * are still being made (a piece given is the writer's: the caller does not change it after); `done`
+ * answers the key once the whole file is durable, `abort` leaves nothing behind. A failed write
+ * shows at `done`.
+ */
+export interface FileWriter {
+  write(bytes: Uint8Array): void;
+  done(): Promise<string>;
+  abort(): Promise<void>;
+}
+
+/** A writer keeping the pieces in memory and storing them with one `put` at the end. */
+export function bufferedWriter(store: Pick<FileStore, 'put'>): FileWriter {
+  let pieces: Uint8Array[] = [];
+  return {
+    write(bytes) {
+      pieces.push(bytes);
+    },
+    async done() {
+      const whole = Buffer.concat(pieces);
+      pieces = [];
+      return store.put(whole);
+    },
+    async abort() {
+      pieces = [];
+    },
+  };
+}
+
+/**
+ * Runs the steps given to it one after the other; the first failure skips the steps after it and
+ * is thrown by `settled`.
+ */
+function inOrder() {
+  let chain: Promise<void> = Promise.resolve();
+  let failed: { error: unknown } | null = null;
+  return {
+    add(step: () => Promise<void>): void {
+      chain = chain.then(async () => {
+        if (failed) return;
+        try {
+          await step();
+        } catch (error) {
+          failed = { error };
+        }
+      });
+    },
+    async settled(): Promise<void> {
+      await chain;
+      if (failed) throw failed.error;
+    },
+  };
 }
 
 const KEY = /^[0-9a-f]{2}\/[0-9a-f]{32}$/;
@@ -44,6 +101,46 @@ export function localFileStore(root: string): FileStore {
       await fs.rename(temp, target);
       return key;
     },
+    writer() {
+      const key = newKey();
+      const target = path.join(root, key);
+      const temp = `${target}.${process.pid}.tmp`;
+      const steps = inOrder();
+      let handle: fs.FileHandle | undefined;
+      steps.add(async () => {
+        await fs.mkdir(path.dirname(target), { recursive: true });
+        handle = await fs.open(temp, 'wx', 0o600);
+      });
+      const abort = async () => {
+        await steps.settled().catch(() => undefined);
+        await handle?.close().catch(() => undefined);
+        handle = undefined;
+        await fs.rm(temp, { force: true });
+      };
+      return {
+        write(bytes) {
+          steps.add(async () => {
+            for (let at = 0; handle && at < bytes.length; ) {
+              at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
+            }
+          });
+        },
+        async done() {
+          try {
+            await steps.settled();
+            await handle?.sync();
+            await handle?.close();
+            handle = undefined;
+            await fs.rename(temp, target);
+            return key;
+          } catch (error) {
+            await abort();
+            throw error;
+          }
+        },
+        abort,
+      };
+    },
     get: async (key) => fs.readFile(path.join(root, checkKey(key))),
     async delete(key) {
       await fs.rm(path.join(root, checkKey(key)), { force: true });
@@ -59,7 +156,7 @@ export const FILE_PART_BYTES = 1024 * 1024;
  * before the key is answered.
  */
 export function databaseFileStore(db: Db): FileStore {
-  return {
+  const store: FileStore = {
     kind: 'database',
     async put(bytes) {
       const key = newKey();
@@ -78,6 +175,11 @@ export function databaseFileStore(db: Db): FileStore {
       else await db.kysely.transaction().execute(insertParts);
       return key;
     },
+    // The pieces are stored at the end, in one put. Inserted as they come, they would need a
+    // transaction left open meanwhile: on the embedded database's one session it would hold every
+    // other query back, on a server a connection of the pool the run itself may wait for; and the
+    // server's own work for them took the CPU from the run writing the next ones.
+    writer: () => bufferedWriter(store),
     async get(key) {
       const r = await sql<{ bytes: Uint8Array }>`select bytes from file_blobs where key = ${checkKey(key)} order by part`.execute(
         db.kysely,
@@ -89,6 +191,7 @@ export function databaseFileStore(db: Db): FileStore {
       await sql`delete from file_blobs where key = ${checkKey(key)}`.execute(db.kysely);
     },
   };
+  return store;
 }
 
 /**
@@ -125,6 +228,8 @@ export function cachedFileStore(inner: FileStore, maxBytes: number): FileStore {
       keep(key, bytes);
       return key;
     },
+    // A file written piece by piece is not kept: such files are the large ones.
+    writer: () => inner.writer(),
     async get(key) {
       const hit = kept.get(key);
       if (hit) {

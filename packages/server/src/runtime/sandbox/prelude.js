@@ -11,6 +11,7 @@ const __gdb = (() => {
   const freeze = Object.freeze;
   const keysOf = Object.keys;
   const defineProperty = Object.defineProperty;
+  const hasOwn = Object.hasOwn;
   const FunctionCtor = Function;
   const floor = Math.floor;
   const round = Math.round;
@@ -693,15 +694,19 @@ return true;`,
     return fill(rows, data, isArray, keysOf) ? { columns, data } : null;
   }
 
-  /** The output with its ports of rows as column tables where they allow it, and the names of those ports. */
-  function tablesOf(output, csvPorts) {
+  /**
+   * The output with its ports of rows as column tables where they allow it, and the names of those
+   * ports; the ports asked for as CSV files with their files (what is left of each after the pieces
+   * `piecesOf(port)` sent, when it gives a sender).
+   */
+  function tablesOf(output, csvPorts, piecesOf) {
     if (!isObject(output) || typeof output.toJSON === 'function') return { value: output, tables: [], csv: {} };
     const value = {};
     const tables = [];
     const csv = {};
     for (const key of keysOf(output)) {
       const port = output[key];
-      const file = isArray(port) && csvPorts.includes(key) ? csvFileOfRows(port) : null;
+      const file = isArray(port) && csvPorts.includes(key) ? csvFileOfRows(port, piecesOf(key)) : null;
       if (file !== null) {
         defineProperty(csv, key, { value: file, enumerable: true, writable: true, configurable: true });
         continue;
@@ -864,28 +869,74 @@ return true;`,
    * process costs about as much to fill as the writing itself, so it is taken once, not doubled
    * and copied as the file grows, nor copied again at the end when it is nearly full.
    */
-  function csvFileOfRows(rows) {
+  function csvFileOfRows(rows, pieces) {
     const columns = tableFields(rows);
     if (columns === null) return null;
     const header = columns.map(csvCell).join(',');
     const last = columns.length - 1;
-    const write = rowWalker(
-      columns,
-      ['rows', 'file', 'putCell'],
-      '',
-      (c) => `putCell(file, v); file.out[file.p++] = ${c === last ? 10 : 44};`,
+    // After each line, a file sent in pieces sends the lines written so far once they fill a piece.
+    const write = rowWalker(columns, ['rows', 'file', 'putCell'], '', (c) =>
+      c === last
+        ? 'putCell(file, v); file.out[file.p++] = 10; if (file.p >= file.limit) file.send();'
+        : 'putCell(file, v); file.out[file.p++] = 44;',
     );
     const sample = [];
     const step = max(1, floor(rows.length / CSV_SAMPLE_ROWS));
     for (let r = 0; r < rows.length; r += step) sample.push(rows[r]);
-    const probe = { out: new Uint8ArrayCtor(64 * sample.length + 64), p: 0 };
+    const probe = { out: new Uint8ArrayCtor(64 * sample.length + 64), p: 0, limit: Infinity };
     if (!write(sample, probe, putCell, isArray, keysOf)) return null;
     const perRow = sample.length === 0 ? 0 : probe.p / sample.length;
-    const file = { out: new Uint8ArrayCtor(3 * header.length + ceil(perRow * rows.length * 1.05) + 64), p: 0 };
+    const whole = 3 * header.length + ceil(perRow * rows.length * 1.05) + 64;
+    // In pieces when it makes at least two: a buffer of a piece and room for a long line, used again.
+    const inPieces = pieces !== null && whole >= 2 * pieces.bytes;
+    const file = {
+      out: new Uint8ArrayCtor(inPieces ? pieces.bytes + 3 * header.length + ceil(4 * perRow) + 64 : whole),
+      p: 0,
+      limit: inPieces ? pieces.bytes : Infinity,
+      send() {
+        pieces.send(file.out.subarray(0, file.p));
+        file.p = 0;
+      },
+    };
     file.p = putText(file.out, 0, header, false);
     file.out[file.p++] = 10;
+    // Pieces already sent of rows that turn out not to make a file are dropped by the server: the
+    // answer does not name the port as a file.
     if (!write(rows, file, putCell, isArray, keysOf)) return null;
     return file.p >= 0.9 * file.out.length ? file.out.subarray(0, file.p) : file.out.slice(0, file.p);
+  }
+
+  /** Sets an own property, whatever its name (`__proto__` included). */
+  function setOwn(target, key, value) {
+    defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+
+  /**
+   * The senders of the ports' pieces of CSV file for the server, which stores each as it comes
+   * while the next is being written (`of(port)` is null when the run sends none), the pieces sent
+   * by port and their bytes in all. A piece is copied as it is sent.
+   */
+  function pieceSenders(options, emit) {
+    const counts = {};
+    let size = 0;
+    const bytes = options.csvPieceBytes;
+    const on = typeof emit === 'function' && typeof bytes === 'number' && bytes >= 1024;
+    return {
+      counts,
+      size: () => size,
+      of: (port) =>
+        on
+          ? {
+              bytes,
+              send(piece) {
+                const count = hasOwn(counts, port) ? counts[port] : 0;
+                emit(port, count, piece);
+                setOwn(counts, port, count + 1);
+                size += piece.byteLength;
+              },
+            }
+          : null,
+    };
   }
 
   /** A bigger buffer holding the first `used` bytes of `out`, with room for at least `more` after them. */
@@ -908,7 +959,10 @@ return true;`,
     } catch {
       rtContext = 'null';
     }
-    return assign({ ok, output: '', tables: [], csv: [], error: '', failure: 'code', rtContext, logs: logger.entries() }, fields);
+    return assign(
+      { ok, output: '', tables: [], csv: [], csvPieces: {}, error: '', failure: 'code', rtContext, logs: logger.entries() },
+      fields,
+    );
   }
 
   function writeOutput(value, options) {
@@ -932,7 +986,7 @@ return true;`,
    */
   function entry(root) {
     let files = {};
-    const run = async (inputText, rtText, optionsText) => {
+    const run = async (inputText, rtText, optionsText, emit) => {
       files = {};
       const options = parseJson(optionsText);
       const logger = createLogger(options);
@@ -952,9 +1006,10 @@ return true;`,
         const output = await invoke(root, input, env, rootFrame(root), root.checkedInputs);
         if (!isObject(env.rt)) throw new RunError('ctx.rt_context must stay a JSON object.');
         if (options.tables !== true) return answer(true, { output: writeOutput(output, options) }, logger, env);
-        const { value, tables, csv } = tablesOf(output, isArray(options.csv) ? options.csv : []);
+        const pieces = pieceSenders(options, emit);
+        const { value, tables, csv } = tablesOf(output, isArray(options.csv) ? options.csv : [], pieces.of);
         const text = writeOutput(value, options);
-        let chars = text.length;
+        let chars = text.length + pieces.size();
         for (const key of keysOf(csv)) chars += csv[key].byteLength;
         if (chars > options.maxOutputChars) {
           throw new RunError(
@@ -963,7 +1018,10 @@ return true;`,
           );
         }
         files = csv;
-        return answer(true, { output: text, tables, csv: keysOf(csv) }, logger, env);
+        // The pieces sent of each file answered: the server holds them to what it received.
+        const csvPieces = {};
+        for (const key of keysOf(csv)) setOwn(csvPieces, key, hasOwn(pieces.counts, key) ? pieces.counts[key] : 0);
+        return answer(true, { output: text, tables, csv: keysOf(csv), csvPieces }, logger, env);
       } catch (error) {
         return answer(false, { error: errorText(error), failure: error instanceof RunError ? error.kind : 'code' }, logger, env);
       }
