@@ -22,6 +22,23 @@ async function storedFiles(): Promise<number> {
   return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
 }
 
+/**
+ * Runs a component writing its output `out` to a CSV data sink, on a one-row upload: how the
+ * import ended, its log lines, its output files and how many files the store gained.
+ */
+async function runToCsvSink(name: string, jsCode: string) {
+  const component = await kit.component(jsCode, ['prices'], ['out']);
+  const pipelineId = await kit.pipeline({ name, component, sources: [csvSource('prices')], sinks: [sink('out')] });
+  await kit.upload(manager.token, pipelineId, 'prices', 'code,price\nA,1\n');
+  const storedBefore = await storedFiles();
+  const { importId } = (await t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } })).body
+    .data;
+  const ended = await kit.waitFor(importId, ['done', 'failed']);
+  const logs = (await t.services.logs.forImport(importId)).map((l) => l.message);
+  const files = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('import_id', '=', importId).execute();
+  return { ended, logs, files, storedFiles: (await storedFiles()) - storedBefore };
+}
+
 const DOUBLE = `ctx.output.out = ctx.input.prices.map((r) => ({ code: r.code, price: r.price * 2 }));
 ctx.output.store = ctx.input.prices.map((r) => ({ code: r.code, price: r.price }));
 ctx.log.info('doubled ' + ctx.input.prices.length + ' rows for ' + ctx.rt_context.pipeline.name);`;
@@ -182,23 +199,7 @@ describe('an immediate import', () => {
   });
 
   it("stores no CSV file with a formula cell, even from a component that disarms the sandbox's escaping", async () => {
-    const escaped = async (jsCode: string) => {
-      const component = await kit.component(jsCode, ['prices'], ['out']);
-      const pipelineId = await kit.pipeline({
-        name: 'formulas',
-        component,
-        sources: [csvSource('prices')],
-        sinks: [sink('out')],
-      });
-      await kit.upload(manager.token, pipelineId, 'prices', 'code,price\nA,1\n');
-      const storedBefore = await storedFiles();
-      const { importId } = (await t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } }))
-        .body.data;
-      const ended = await kit.waitFor(importId, ['done', 'failed']);
-      const logs = (await t.services.logs.forImport(importId)).map((l) => l.message);
-      const files = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('import_id', '=', importId).execute();
-      return { ended, logs, files, storedFiles: (await storedFiles()) - storedBefore };
-    };
+    const escaped = (jsCode: string) => runToCsvSink('formulas', jsCode);
     const formula = `ctx.output.out = [{ code: '=HYPERLINK("http://evil")', price: -2 }];`;
     const plain = await escaped(formula);
     expect(plain.ended.state).toBe('done');
@@ -240,18 +241,7 @@ describe('an immediate import', () => {
   });
 
   it('stores a CSV file the sandbox hands over in pieces as it writes it, and nothing of one whose later piece fails', async () => {
-    const run = async (jsCode: string) => {
-      const component = await kit.component(jsCode, ['prices'], ['out']);
-      const pipelineId = await kit.pipeline({ name: 'pieces', component, sources: [csvSource('prices')], sinks: [sink('out')] });
-      await kit.upload(manager.token, pipelineId, 'prices', 'code,price\nA,1\n');
-      const storedBefore = await storedFiles();
-      const { importId } = (await t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } }))
-        .body.data;
-      const ended = await kit.waitFor(importId, ['done', 'failed']);
-      const logs = (await t.services.logs.forImport(importId)).map((l) => l.message);
-      const files = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('import_id', '=', importId).execute();
-      return { ended, logs, files, storedFiles: (await storedFiles()) - storedBefore };
-    };
+    const run = (jsCode: string) => runToCsvSink('pieces', jsCode);
     // About 5 MiB of CSV: more than two pieces of 2 MiB.
     const rows = (last: string) => `const text = 'x'.repeat(80);
       ctx.output.out = Array.from({ length: 60000 }, (_, i) => ({ code: i === 59999 ? ${last} : 'C' + i, text }));`;
