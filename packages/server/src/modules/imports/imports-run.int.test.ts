@@ -263,6 +263,15 @@ describe('an immediate import', () => {
     expect(disarmed.logs).toContain('Data sink out: the CSV the component wrote cannot be stored.');
     expect(disarmed.files).toEqual([]);
     expect(disarmed.storedFiles).toBe(0);
+
+    // A last row whose fields come in another order makes no column table: the pieces sent before
+    // it are dropped, and the server writes the file from the rows the answer holds.
+    const reordered = await run(`${rows("'last'")} ctx.output.out[59999] = { text: 'y', code: 'last' };`);
+    expect(reordered.ended.state).toBe('done');
+    expect(reordered.files).toMatchObject([{ row_count: 60000, content_type: 'text/csv' }]);
+    expect(reordered.storedFiles).toBe(1);
+    const written = (await t.services.files.get(reordered.files[0]?.file_key ?? '')).toString();
+    expect(written.endsWith(`C59998,${'x'.repeat(80)}\nlast,y\n`)).toBe(true);
   });
 
   it('writes every data-store target of a run or none of them', async () => {
