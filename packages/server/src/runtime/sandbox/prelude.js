@@ -694,6 +694,11 @@ return true;`,
     return fill(rows, data, isArray, keysOf) ? { columns, data } : null;
   }
 
+  /** Sets an own property, whatever its name (`__proto__` included). */
+  function setOwn(target, key, value) {
+    defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+
   /**
    * The output with its ports of rows as column tables where they allow it, and the names of those
    * ports; the ports asked for as CSV files with their files (what is left of each after the pieces
@@ -708,12 +713,12 @@ return true;`,
       const port = output[key];
       const file = isArray(port) && csvPorts.includes(key) ? csvFileOfRows(port, piecesOf(key)) : null;
       if (file !== null) {
-        defineProperty(csv, key, { value: file, enumerable: true, writable: true, configurable: true });
+        setOwn(csv, key, file);
         continue;
       }
       const table = isArray(port) ? toTable(port) : null;
       if (table !== null) tables.push(key);
-      defineProperty(value, key, { value: table ?? port, enumerable: true, writable: true, configurable: true });
+      setOwn(value, key, table ?? port);
     }
     return { value, tables, csv };
   }
@@ -906,11 +911,6 @@ return true;`,
     return file.p >= 0.9 * file.out.length ? file.out.subarray(0, file.p) : file.out.slice(0, file.p);
   }
 
-  /** Sets an own property, whatever its name (`__proto__` included). */
-  function setOwn(target, key, value) {
-    defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  }
-
   /**
    * The senders of the ports' pieces of CSV file for the server, which stores each as it comes
    * while the next is being written (`of(port)` is null when the run sends none), the pieces sent
@@ -1000,7 +1000,7 @@ return true;`,
         if (options.tables === true) {
           for (const port of keysOf(input)) {
             const rows = fromTables(port, input[port]);
-            defineProperty(input, port, { value: rows, enumerable: true, writable: true, configurable: true });
+            setOwn(input, port, rows);
           }
         }
         const output = await invoke(root, input, env, rootFrame(root), root.checkedInputs);
