@@ -3,7 +3,8 @@
 // import (queue, inputs, component in the sandbox) and its CSV output file; each stage is timed
 // and the whole is compared with papaparse parsing the same text to objects in the same process.
 //   node --no-node-snapshot --import tsx bench/import/csv.ts
-//   BENCH_ROWS (200000), BENCH_RUNS (3, the fastest counts), BENCH_DATABASE_URL (an empty PostgreSQL database; PGlite otherwise)
+//   BENCH_ROWS (200000), BENCH_RUNS (3, the fastest counts), BENCH_DATABASE_URL (an empty PostgreSQL database; PGlite otherwise),
+//   BENCH_FILE_STORE (local or database: the file store, as FILE_STORE; the configuration's default otherwise)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -127,6 +128,7 @@ if (bytes.length > MAX_FILE_BYTES) throw new Error(`the file (${bytes.length} by
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-bench-csv-'));
 const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', TFA_REQUIRED: 'none' };
 if (process.env.BENCH_DATABASE_URL) env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
+if (process.env.BENCH_FILE_STORE) env.FILE_STORE = process.env.BENCH_FILE_STORE;
 const config = loadConfig(env);
 const { app, services, ctx } = await buildApp(config, { web: false });
 const engine = ctx.db.engine;
@@ -397,6 +399,7 @@ const ratio = endToEnd / rawRate;
 const report = {
   date: new Date().toISOString().slice(0, 10),
   engine,
+  fileStore: services.files.kind,
   cores: os.availableParallelism(),
   loadAverage: os.loadavg().map((n) => Number(n.toFixed(1))),
   rows: rowCount,
