@@ -73,8 +73,11 @@ describe.each([
     const key = await writer.done();
     expect(Buffer.from(await store.get(key)).equals(Buffer.concat(pieces))).toBe(true);
     if (store.kind === 'database') {
-      const sizes = await sql<{ size: number }>`select size from file_blobs where key = ${key}`.execute(testDb.db.kysely);
-      expect(new Set(sizes.rows.map((r) => Number(r.size)))).toEqual(new Set([FILE_PART_BYTES + 18]));
+      // Each piece in parts of at most FILE_PART_BYTES, as it came (not joined first); every row names the file's size.
+      const parts = await sql<{ length: number; size: number }>`
+        select length(bytes) as length, size from file_blobs where key = ${key} order by part`.execute(testDb.db.kysely);
+      expect(parts.rows.map((r) => Number(r.length))).toEqual([10, FILE_PART_BYTES, 3, 5]);
+      expect(new Set(parts.rows.map((r) => Number(r.size)))).toEqual(new Set([FILE_PART_BYTES + 18]));
     }
     await store.delete(key);
 

@@ -27,24 +27,6 @@ export interface FileWriter {
   abort(): Promise<void>;
 }
 
-/** A writer keeping the pieces in memory and storing them with one `put` at the end. */
-export function bufferedWriter(store: Pick<FileStore, 'put'>): FileWriter {
-  let pieces: Uint8Array[] = [];
-  return {
-    write(bytes) {
-      pieces.push(bytes);
-    },
-    async done() {
-      const whole = Buffer.concat(pieces);
-      pieces = [];
-      return store.put(whole);
-    },
-    async abort() {
-      pieces = [];
-    },
-  };
-}
-
 /**
  * Runs the steps given to it one after the other; the first failure skips the steps after it and
  * is thrown by `settled`.
@@ -156,30 +138,50 @@ export const FILE_PART_BYTES = 1024 * 1024;
  * before the key is answered.
  */
 export function databaseFileStore(db: Db): FileStore {
-  const store: FileStore = {
-    kind: 'database',
-    async put(bytes) {
-      const key = newKey();
-      // The caller's bytes as they are, not a copy of them (the driver writes them out before this answers).
-      const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      const insertParts = async (into: Kysely<Database>) => {
-        for (let part = 0; part === 0 || part * FILE_PART_BYTES < view.length; part++) {
-          const bytesOfPart = view.subarray(part * FILE_PART_BYTES, (part + 1) * FILE_PART_BYTES);
-          await sql`insert into file_blobs (key, part, bytes, size) values (${key}, ${part}, ${bytesOfPart}, ${bytes.length})`.execute(
+  /** Stores a file given as pieces, each as it is (not joined first), in parts of at most FILE_PART_BYTES. */
+  async function putPieces(pieces: readonly Uint8Array[]): Promise<string> {
+    const key = newKey();
+    const size = pieces.reduce((n, piece) => n + piece.byteLength, 0);
+    const insertParts = async (into: Kysely<Database>) => {
+      let part = 0;
+      for (const piece of pieces) {
+        // The caller's bytes as they are, not a copy of them (the driver writes them out before this answers).
+        const view = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+        for (let at = 0; at < view.length; at += FILE_PART_BYTES) {
+          const bytesOfPart = view.subarray(at, at + FILE_PART_BYTES);
+          await sql`insert into file_blobs (key, part, bytes, size) values (${key}, ${part++}, ${bytesOfPart}, ${size})`.execute(
             into,
           );
         }
-      };
-      // One statement is atomic on its own; several parts are written in one transaction.
-      if (view.length <= FILE_PART_BYTES) await insertParts(db.kysely);
-      else await db.kysely.transaction().execute(insertParts);
-      return key;
-    },
-    // The pieces are stored at the end, in one put. Inserted as they come, they would need a
+      }
+      // An empty file is one empty part.
+      if (part === 0)
+        await sql`insert into file_blobs (key, part, bytes, size) values (${key}, 0, ${Buffer.alloc(0)}, 0)`.execute(into);
+    };
+    // One statement is atomic on its own; several parts are written in one transaction.
+    if (size <= FILE_PART_BYTES && pieces.length <= 1) await insertParts(db.kysely);
+    else await db.kysely.transaction().execute(insertParts);
+    return key;
+  }
+  return {
+    kind: 'database',
+    put: (bytes) => putPieces([bytes]),
+    // The pieces are kept and stored at the end. Inserted as they come, they would need a
     // transaction left open meanwhile: on the embedded database's one session it would hold every
     // other query back, on a server a connection of the pool the run itself may wait for; and the
     // server's own work for them took the CPU from the run writing the next ones.
-    writer: () => bufferedWriter(store),
+    writer() {
+      let pieces: Uint8Array[] = [];
+      return {
+        write(bytes) {
+          pieces.push(bytes);
+        },
+        done: () => putPieces(pieces),
+        async abort() {
+          pieces = [];
+        },
+      };
+    },
     async get(key) {
       const r = await sql<{ bytes: Uint8Array }>`select bytes from file_blobs where key = ${checkKey(key)} order by part`.execute(
         db.kysely,
@@ -191,7 +193,6 @@ export function databaseFileStore(db: Db): FileStore {
       await sql`delete from file_blobs where key = ${checkKey(key)}`.execute(db.kysely);
     },
   };
-  return store;
 }
 
 /**
