@@ -137,10 +137,11 @@ function pieceReceiver(pieces: CsvPieces | undefined, asked: readonly string[], 
   const receive = (port: unknown, seq: unknown, bytes: unknown) => {
     if (!open || failed || !pieces) return;
     if (typeof port !== 'string' || !asked.includes(port) || !(bytes instanceof Uint8Array)) return fail(notAnswer());
-    if (seq !== (received.get(port) ?? 0) || ++count > MAX_CSV_PIECES) return fail(notAnswer());
+    const next = received.get(port) ?? 0;
+    if (seq !== next || ++count > MAX_CSV_PIECES) return fail(notAnswer());
     size += bytes.byteLength;
     if (size > limits.maxOutputChars) return fail(tooLarge(limits));
-    received.set(port, (received.get(port) ?? 0) + 1);
+    received.set(port, next + 1);
     pieces.onPiece(port, bytes);
   };
   return {

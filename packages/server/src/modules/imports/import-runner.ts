@@ -17,7 +17,7 @@ import { type ImportRow, importsRepo, type JobRow, jobsRepo, leasesRepo } from '
 import type { JobQueue } from './job-queue.ts';
 import { RunStepError } from './run-errors.ts';
 import { gatherInputs } from './run-inputs.ts';
-import { csvLines, csvSinkFile, type SinkFile, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
+import { CSV_FILE_TYPE, csvLines, type SinkFile, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
 
 /** Runs of one import (the first and the restarts on error). */
 export const MAX_ATTEMPTS = 3;
@@ -238,18 +238,19 @@ export function importRunner(deps: RunnerDeps) {
       }
       const table = output.tables.get(sink.name);
       let rows: Record<string, unknown>[] = [];
-      let file: SinkFile;
+      let type: Pick<SinkFile, 'contentType' | 'extension'>;
       let rowCount: number;
       let key: string;
       let size: number;
       if (csv !== undefined) {
         // Only asked for sinks that write nothing but this CSV file. Its pieces were checked and
         // stored as they came; nothing of it is kept when one of them did not pass.
-        file = csvSinkFile(csv.last);
+        type = CSV_FILE_TYPE;
         const stored = await csv.upload.finish(csv.last);
         if (!stored) throw new RunStepError(`Data sink ${sink.name}: the CSV the component wrote cannot be stored.`);
         ({ key, rowCount, size } = stored);
       } else {
+        let file: SinkFile;
         if (table) {
           rows = sink.target ? rowsOfTable(table) : [];
           file = writeSinkTable(table, sink);
@@ -259,10 +260,11 @@ export function importRunner(deps: RunnerDeps) {
           file = writeSinkFile(rows, sink);
           rowCount = rows.length;
         }
+        type = file;
         key = await deps.files.put(file.bytes);
         size = file.bytes.length;
       }
-      const fileName = sinkFileName(pipeline.name, sink.name, new Date(), file.extension);
+      const fileName = sinkFileName(pipeline.name, sink.name, new Date(), type.extension);
       const uploadId = newId();
       await deps.uploads.repo.insert([
         {
@@ -272,7 +274,7 @@ export function importRunner(deps: RunnerDeps) {
           from: 'destination',
           status: 'valid',
           original_filename: fileName,
-          content_type: file.contentType,
+          content_type: type.contentType,
           size,
           file_key: key,
           row_count: rowCount,

@@ -256,10 +256,8 @@ export function csvLines(run: Uint8Array, width: number | null): { count: number
   }
 }
 
-/** A CSV file written elsewhere (by a component's sandbox), to store once `csvRecords` passes it. */
-export function csvSinkFile(bytes: Uint8Array): SinkFile {
-  return { bytes, ...CONTENT_TYPES.CSV };
-}
+/** The content type and extension of a CSV file, written here or elsewhere (by a component's sandbox). */
+export const CSV_FILE_TYPE = CONTENT_TYPES.CSV;
 
 /** The CSV file of a column table; other formats are written from its rows. */
 export function writeSinkTable(table: ColumnTable, sink: Pick<DataSink, 'name' | 'format'>): SinkFile {
