@@ -145,7 +145,8 @@ function pieceReceiver(pieces: CsvPieces | undefined, asked: readonly string[], 
     pieces.onPiece(port, bytes);
   };
   return {
-    callback: new ivm.Callback(receive, { ignored: true }),
+    /** What the entry point gets to send pieces with: nothing for a run asked for none. */
+    callback: pieces ? new ivm.Callback(receive, { ignored: true }) : undefined,
     /** The pieces received of a port. */
     of: (port: string) => received.get(port) ?? 0,
     size: () => size,
