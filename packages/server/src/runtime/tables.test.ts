@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
+import { generatedCells } from '../../test/generated-cells.ts';
 import { csvRecords, writeSinkFile } from '../modules/imports/sink-files.ts';
 import { asColumnTable, rowsOfTable, storedTableJson, tableJson } from '../modules/uploads/row-tables.ts';
 import { component, MemorySource, memoryRuntime } from './test-support.ts';
@@ -155,6 +156,15 @@ describe('rows as tables', () => {
     expect(Object.keys(output).sort()).toEqual(['kept', 'mixed']);
     expect(output.mixed).toEqual([{ a: 1 }, { b: 2 }]);
     expect(outcome.outputTables).toEqual(['kept']);
+  });
+
+  test('generated cells written as CSV by the sandbox are escaped as the server escapes them, line breaks after a formula or not', async () => {
+    const rowsOut = generatedCells(7, 2000).map((v, n) => ({ n, v }));
+    const out = instruction('CsvCells', `ctx.output.rows = ${JSON.stringify(rowsOut)};`);
+    const outcome = await rt.runComponent({ componentId: out._id, inputJson: '{}', tables: true, csvPorts: ['rows'] });
+    const written = Buffer.from(outcome.outputCsv.rows ?? []);
+    expect(written.toString()).toBe(Buffer.from(writeSinkFile(rowsOut, { name: 'rows', format: 'CSV' }).bytes).toString());
+    expect(csvRecords(written)).toBe(rowsOut.length);
   });
 
   test('a CSV file whose sampled rows are unlike the others is written whole, whatever its buffer was first sized at', async () => {

@@ -1,9 +1,19 @@
 import * as XLSX from '@e965/xlsx';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import { generatedCells, readAsFormula } from '../../../test/generated-cells.ts';
 import { columnTable } from '../uploads/row-tables.ts';
 import { RunStepError } from './run-errors.ts';
-import { columnsOf, csvLines, csvRecords, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
+import {
+  columnsOf,
+  csvLines,
+  csvRecords,
+  FORMULA,
+  sinkFileName,
+  tableRows,
+  writeSinkFile,
+  writeSinkTable,
+} from './sink-files.ts';
 
 const rows = [
   { code: 'A1', price: 1.5, tags: ['x', 'y'] },
@@ -58,7 +68,7 @@ describe('output files', () => {
       const columns = columnsOf(rows);
       const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : v);
       const table = rows.map((row) => columns.map((c) => cell(row[c])));
-      return `${Papa.unparse({ fields: columns, data: table }, { escapeFormulae: true, newline: '\n' })}\n`;
+      return `${Papa.unparse({ fields: columns, data: table }, { escapeFormulae: FORMULA, newline: '\n' })}\n`;
     };
     const csv = (rows: Record<string, unknown>[]) =>
       Buffer.from(writeSinkFile(rows, { name: 'out', format: 'CSV' }).bytes).toString();
@@ -103,7 +113,9 @@ describe('output files', () => {
 
   it('refuses a CSV written elsewhere with a formula cell or that is not well-formed', () => {
     const bytes = (text: string) => new TextEncoder().encode(text);
-    expect(csvRecords(bytes('a,b\n-3,"\'=1"\n-1.5e-7,"=A1\nB2"\n"x,y",\n\u00e9t\u00e9,"\u6771\u4eac, \ud83d\ude97"\n'))).toBe(4);
+    expect(csvRecords(bytes('a,b\n-3,"\'=1"\n-1.5e-7,"\'=A1\nB2"\n"x,y",\n\u00e9t\u00e9,"\u6771\u4eac, \ud83d\ude97"\n'))).toBe(
+      4,
+    );
     // Not UTF-8: a lone continuation byte, an overlong encoding, a cut character.
     for (const bad of [
       [0x61, 0x2c, 0x62, 0x0a, 0x80, 0x2c, 0x31, 0x0a],
@@ -116,6 +128,8 @@ describe('output files', () => {
       'a,b\n=1+2,x\n',
       'a,b\nx,"=HYPERLINK(""http://evil"")"\n',
       'a,b\n"@home",x\n',
+      'a,b\n1,"=A1\nB2"\n',
+      'a,b\n1,"-x\r\ny"\n',
       'a,b\n+33 1,x\n',
       'a,b\n-x,1\n',
       'a,b\n\tTab,1\n',
@@ -129,6 +143,25 @@ describe('output files', () => {
       '',
     ]) {
       expect(csvRecords(bytes(bad)), JSON.stringify(bad)).toBeNull();
+    }
+  });
+
+  it('escapes every generated cell that starts like a formula, line breaks after it or not, and reads back the rest as written', () => {
+    const cells = generatedCells(16, 4000);
+    const rows = cells.map((v, n) => ({ n, v }));
+    const table = columnTable(rows);
+    const files = [writeSinkFile(rows, { name: 'out', format: 'CSV' }).bytes];
+    if (table) files.push(writeSinkTable(table, { name: 'out', format: 'CSV' }).bytes);
+    expect(files).toHaveLength(2);
+    for (const bytes of files) {
+      const parsed = Papa.parse<string[]>(Buffer.from(bytes).toString(), { header: false }).data.slice(1, -1);
+      expect(parsed.map((line) => line[1])).toEqual(cells.map((c) => (FORMULA.test(c) ? `'${c}` : c)));
+      expect(parsed.filter((line) => readAsFormula(line[1] ?? ''))).toEqual([]);
+      expect(csvRecords(bytes)).toBe(cells.length);
+    }
+    // A file written elsewhere with any of those cells unescaped is refused.
+    for (const cell of cells.filter(readAsFormula)) {
+      expect(csvRecords(Buffer.from(`v\n"${cell.replaceAll('"', '""')}"\n`)), JSON.stringify(cell)).toBeNull();
     }
   });
 

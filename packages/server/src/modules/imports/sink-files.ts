@@ -45,12 +45,15 @@ function cell(value: unknown): string | number | boolean {
   return JSON.stringify(value);
 }
 
-// CSV byte for byte as papaparse's `unparse` writes it with `escapeFormulae: true` and
+// CSV byte for byte as papaparse's `unparse` writes it with `escapeFormulae: FORMULA` and
 // `newline: '\n'` (the tests hold the two together), encoded as it is written: `unparse` builds
 // one string cell by cell through an array of arrays, which took seconds and most of the garbage
 // of a 200,000-row output; short strings flushed into buffers cost a fraction of that.
-/** papaparse's formula pattern: a cell starting with one of these characters, without line breaks after it. */
-const FORMULA = /^[=+\-@\t\r].*$/;
+/**
+ * A cell a spreadsheet could read as a formula: one starting with one of these characters, whatever
+ * follows (papaparse's own pattern, `^[=+\-@\t\r].*$`, lets a cell with a line break through).
+ */
+export const FORMULA = /^[=+\-@\t\r]/;
 /** A cell holding a line break, a quote, a byte order mark or the delimiter is quoted, as is one starting or ending with a space. */
 const NEEDS_QUOTES = /[\r\n"\uFEFF,]/;
 const SPACE = 32;
@@ -103,7 +106,7 @@ export function csvBytes(columns: readonly string[], rows: readonly Record<strin
   return csvBytesOfTable({ columns: [...columns], data: columns.map((c) => rows.map((row) => row[c])) });
 }
 
-/** First characters of a cell papaparse's `escapeFormulae` looks at: = + - @ tab CR. */
+/** First characters of a cell `FORMULA` looks at: = + - @ tab CR. */
 const FORMULA_CHARS = [61, 43, 45, 64, 9, 13];
 /** The first characters of a text that make `csvCell` look closer at it: those and a space. */
 const EDGE_START = new Set([...FORMULA_CHARS, SPACE]);
@@ -185,7 +188,7 @@ const LF = 10;
 const FORMULA_START = new Uint8Array(128);
 for (const c of FORMULA_CHARS) FORMULA_START[c] = 1;
 
-/** A cell a spreadsheet would read as a formula: papaparse's pattern, less numbers (written as they are, -3 is no formula). */
+/** A cell a spreadsheet would read as a formula: `FORMULA`, less numbers (written as they are, -3 is no formula). */
 function isFormula(cell: string): boolean {
   return FORMULA.test(cell) && String(Number(cell)) !== cell;
 }
@@ -194,8 +197,7 @@ function isFormula(cell: string): boolean {
  * The number of records (header line excluded) of a CSV file written elsewhere (by a component's
  * sandbox), or null unless it is what this module's writer writes: UTF-8, comma-separated cells,
  * quoted ones with doubled quotes, every line ended by a line feed and as wide as the header, and
- * no cell a spreadsheet would read as a formula (papaparse's pattern, the escaped ones start with a
- * quote).
+ * no cell a spreadsheet would read as a formula (`FORMULA`, the escaped ones start with a quote).
  */
 export function csvRecords(file: Uint8Array): number | null {
   const lines = csvLines(file, null);

@@ -725,11 +725,12 @@ return true;`,
 
   // ── a port's rows as a CSV file, for a data sink that only writes one (the server checks it) ──
   // The same bytes as the server's writer (modules/imports/sink-files.ts): papaparse's `unparse`
-  // with `escapeFormulae` and line feeds, in UTF-8. The server refuses a file that is not UTF-8,
-  // not well-formed CSV or has a cell a spreadsheet would read as a formula, whatever a component
-  // did to this code.
+  // with the server's formula pattern and line feeds, in UTF-8. The server refuses a file that is
+  // not UTF-8, not well-formed CSV or has a cell a spreadsheet would read as a formula, whatever a
+  // component did to this code.
 
-  const FORMULA = /^[=+\-@\t\r].*$/;
+  /** A cell starting with one of these is escaped, whatever follows it (line breaks included). */
+  const FORMULA = /^[=+\-@\t\r]/;
   const NEEDS_QUOTES = /[\r\n"\uFEFF,]/;
   const StringCtor = String;
   const Uint8ArrayCtor = Uint8Array;
