@@ -50,6 +50,9 @@ const envSchema = z.object({
   RUNTIME_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   RUNTIME_POOL_SIZE: z.coerce.number().int().min(1).max(64).optional(),
   RUNTIME_QUEUE_LIMIT: z.coerce.number().int().min(0).default(5000),
+  RUNTIME_TEST_POOL_SIZE: z.coerce.number().int().min(1).max(64).default(2),
+  RUNTIME_TEST_RUNS_PER_USER: z.coerce.number().int().min(1).max(64).default(2),
+  RUNTIME_TEST_QUEUE_PER_USER: z.coerce.number().int().min(0).max(1000).default(4),
   RUNTIME_MAX_OUTPUT_MIB: z.coerce.number().int().min(1).max(1024).default(64),
   RUNTIME_MAX_LOG_ENTRIES: z.coerce.number().int().min(1).default(1000),
   RUNTIME_MAX_LOG_KIB: z.coerce.number().int().min(1).default(1024),
@@ -87,8 +90,14 @@ export type Config = {
   runtime: {
     memoryMiB: number;
     timeoutMs: number;
+    /** Isolates of import runs. */
     poolSize: number;
     queueLimit: number;
+    /** Isolates of test runs (component and SDK editors), apart from the imports' ones. */
+    testPoolSize: number;
+    /** Test runs one user may have going at once, and waiting beyond those. */
+    testRunsPerUser: number;
+    testQueuePerUser: number;
     maxOutputChars: number;
     maxLogEntries: number;
     maxLogChars: number;
@@ -133,6 +142,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       timeoutMs: e.RUNTIME_TIMEOUT_MS,
       poolSize: e.RUNTIME_POOL_SIZE ?? Math.max(2, os.availableParallelism()),
       queueLimit: e.RUNTIME_QUEUE_LIMIT,
+      testPoolSize: e.RUNTIME_TEST_POOL_SIZE,
+      testRunsPerUser: e.RUNTIME_TEST_RUNS_PER_USER,
+      testQueuePerUser: e.RUNTIME_TEST_QUEUE_PER_USER,
       maxOutputChars: e.RUNTIME_MAX_OUTPUT_MIB * 1024 * 1024,
       maxLogEntries: e.RUNTIME_MAX_LOG_ENTRIES,
       maxLogChars: e.RUNTIME_MAX_LOG_KIB * 1024,

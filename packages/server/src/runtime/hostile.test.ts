@@ -228,7 +228,7 @@ describe('load and cancel', () => {
       expect(Date.now() - stoppedAt).toBeLessThan(1000);
       expect(error).toBeInstanceOf(RunFailure);
       expect(error instanceof RunFailure ? error.message : '').toBe('Execute error : The run was cancelled.');
-      expect(slow.stats().total).toBe(0);
+      expect(slow.stats().tests.total).toBe(0);
       expect(slow.stopTest('user-2', spin._id)).toBe(false);
       expect((await run(slow, healthy, { n: 5 })).output).toEqual({ n: 6 });
     } finally {

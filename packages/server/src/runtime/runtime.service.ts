@@ -2,6 +2,7 @@ import type { RunLogEntry, RunResult } from '@gdb/shared/components/run.schemas'
 import type { SdkFunction } from '@gdb/shared/sdk/sdk.schemas';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../platform/config.ts';
+import { CallerGate } from './caller-gate.ts';
 import { checkGraph, label } from './checks.ts';
 import { generateProgram, generateSdkProgram, type Program, RUNTIME_REVISION } from './codegen.ts';
 import { type CsvPieces, execute, type RunLimits } from './executor.ts';
@@ -116,11 +117,12 @@ function portModels(graph: ComponentGraph): Map<string, string[]> {
  */
 export function runtimeService(options: { settings: Config['runtime']; log: FastifyBaseLogger; source: DocumentSource }) {
   const { settings, log, source } = options;
-  const pool = new IsolatePool({
-    size: settings.poolSize,
-    queueLimit: settings.queueLimit,
-    onCatastrophicError: (message) => log.fatal({ message }, 'an isolate failed beyond recovery; restart the server process'),
-  });
+  const onCatastrophicError = (message: string) =>
+    log.fatal({ message }, 'an isolate failed beyond recovery; restart the server process');
+  // Test runs from the editors get isolates of their own, so no number of them can hold up an import.
+  const pool = new IsolatePool({ size: settings.poolSize, queueLimit: settings.queueLimit, onCatastrophicError });
+  const testPool = new IsolatePool({ size: settings.testPoolSize, queueLimit: settings.queueLimit, onCatastrophicError });
+  const testGate = new CallerGate({ running: settings.testRunsPerUser, waiting: settings.testQueuePerUser });
   const programs = new ProgramCache();
   const lockedPrograms = new ProgramCache();
   const sdkPrograms = new ProgramCache();
@@ -135,37 +137,40 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
     maxLogEntryChars: given.maxLogEntryChars ?? Math.min(MAX_LOG_ENTRY_CHARS, settings.maxLogChars),
   });
 
-  async function compile(graph: ComponentGraph): Promise<Program> {
+  async function compile(graph: ComponentGraph, lane: IsolatePool): Promise<Program> {
     const orders = checkGraph(graph);
     const problems: { component: string; message: string }[] = [];
     const models = buildModels(graph.schemas, portModels(graph), problems);
     if (problems.length > 0) throw buildFailure(problems);
     const program = generateProgram(graph, orders, models);
-    const syntax = await checkSyntax(pool, program.blocks, settings.memoryMiB);
+    const syntax = await checkSyntax(lane, program.blocks, settings.memoryMiB);
     if (syntax.length > 0) throw buildFailure(syntax);
     return program;
   }
 
-  /** The program of a component version: built from its current documents, or taken from the cache. */
-  async function program(componentId: string, opts: { fresh?: boolean } = {}): Promise<Program> {
+  /**
+   * The program of a component version: built from its current documents, or taken from the cache.
+   * Its syntax is checked in the editors' isolates unless an import asks for it.
+   */
+  async function program(componentId: string, opts: { fresh?: boolean; lane?: IsolatePool } = {}): Promise<Program> {
     // A locked version whose whole closure is locked never changes: no need to read it again.
     const settled = opts.fresh ? undefined : lockedPrograms.get(componentId);
     if (settled) return settled;
     const graph = await loadGraph(source, componentId);
     const key = fingerprint(graph, RUNTIME_REVISION);
     const cached = opts.fresh ? undefined : programs.get(key);
-    const built = cached ?? compile(graph);
+    const built = cached ?? compile(graph, opts.lane ?? testPool);
     if (!cached) programs.set(key, built);
     if (isLocked(graph)) lockedPrograms.set(componentId, built);
     return built;
   }
 
-  /** Runs a component version on a payload given as JSON text; throws a RunFailure when it fails. */
-  async function runComponent(request: ComponentRunRequest): Promise<ComponentRunOutcome> {
+  /** Runs a component version in the isolates of one lane; throws a RunFailure when it fails. */
+  async function runIn(lane: IsolatePool, request: ComponentRunRequest): Promise<ComponentRunOutcome> {
     const started = performance.now();
-    const built = await program(request.componentId);
+    const built = await program(request.componentId, { lane });
     const answer = await execute(
-      pool,
+      lane,
       built,
       {
         input: request.inputJson,
@@ -189,25 +194,31 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
     };
   }
 
+  /** Runs a component version on a payload given as JSON text (an import's run); throws a RunFailure when it fails. */
+  function runComponent(request: ComponentRunRequest): Promise<ComponentRunOutcome> {
+    return runIn(pool, request);
+  }
+
   /** Runs an SDK function version on an argument array given as JSON text; answers its result as JSON text. */
   async function runSdkFunction(
     fn: SdkFunction,
     argsJson: string,
-    opts: { limits?: Partial<RunLimits>; signal?: AbortSignal } = {},
+    opts: { limits?: Partial<RunLimits>; signal?: AbortSignal; lane?: IsolatePool } = {},
   ): Promise<{ outputJson: string; logs: RunLogEntry[] }> {
+    const lane = opts.lane ?? pool;
     const key = `${fn._id} ${fn.sys_version} ${fn.lastUpdateDate} ${RUNTIME_REVISION}`;
     let built = sdkPrograms.get(key);
     if (!built) {
       built = (async () => {
         const p = generateSdkProgram(fn);
-        const syntax = await checkSyntax(pool, p.blocks, settings.memoryMiB);
+        const syntax = await checkSyntax(lane, p.blocks, settings.memoryMiB);
         if (syntax.length > 0) throw buildFailure(syntax);
         return p;
       })();
       sdkPrograms.set(key, built);
     }
     const answer = await execute(
-      pool,
+      lane,
       await built,
       { input: argsJson, rtContext: 'null', check: false, tables: false, csv: [] },
       limitsOf(opts.limits),
@@ -220,13 +231,15 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
   const testKey = (userId: string, componentId: string) => `${userId} ${componentId}`;
 
   return {
-    program,
+    /** The program of a component version (the editors' JS code view). */
+    program: (componentId: string, opts: { fresh?: boolean } = {}) => program(componentId, opts),
     runComponent,
     runSdkFunction,
 
     /**
      * A test run from the component editor: payload and rt_context in, the run result out; the
-     * caller can stop it with `stopTest`. Failures read 'Execute error : {detail}'.
+     * caller can stop it with `stopTest`, also while it waits for one of the caller's places.
+     * Failures read 'Execute error : {detail}'.
      */
     async testComponent(userId: string, componentId: string, payload: object, rtContext: object): Promise<RunResult> {
       const key = testKey(userId, componentId);
@@ -235,12 +248,13 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
       running.add(controller);
       tests.set(key, running);
       try {
-        const outcome = await runComponent({
+        const leave = await testGate.enter(userId, controller.signal);
+        const outcome = await runIn(testPool, {
           componentId,
           inputJson: JSON.stringify(payload),
           rtContextJson: JSON.stringify(rtContext),
           signal: controller.signal,
-        });
+        }).finally(leave);
         return {
           output: objectFrom(outcome.outputJson),
           logs: outcome.logs,
@@ -263,10 +277,11 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
       return true;
     },
 
-    /** Runs an SDK function for its editor's test area; failures read 'Execute error : {detail}'. */
-    async testSdkFunction(fn: SdkFunction, args: unknown[]): Promise<{ output: unknown; logs: RunLogEntry[] }> {
+    /** Runs an SDK function for its editor's test area, in the caller's places; failures read 'Execute error : {detail}'. */
+    async testSdkFunction(userId: string, fn: SdkFunction, args: unknown[]): Promise<{ output: unknown; logs: RunLogEntry[] }> {
       try {
-        const outcome = await runSdkFunction(fn, JSON.stringify(args));
+        const leave = await testGate.enter(userId);
+        const outcome = await runSdkFunction(fn, JSON.stringify(args), { lane: testPool }).finally(leave);
         return { output: JSON.parse(outcome.outputJson), logs: outcome.logs };
       } catch (error) {
         if (error instanceof RunFailure) throw error.withPrefix('Execute error : ');
@@ -274,12 +289,16 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
       }
     },
 
-    /** Isolates alive, idle and runs waiting. */
-    stats: () => pool.stats(),
+    /** Isolates alive, idle and runs waiting: of import runs, and of test runs under `tests`. */
+    stats: () => ({ ...pool.stats(), tests: testPool.stats() }),
+
+    /** Test runs one user has going and waiting. */
+    testRuns: (userId: string) => testGate.stats(userId),
 
     /** Disposes every isolate; runs still waiting are refused. */
     close(): void {
       pool.close();
+      testPool.close();
     },
   };
 }

@@ -51,7 +51,8 @@ export function sdkRoutes(sdk: SdkService, runtime: RuntimeService) {
           response: { 200: envelope(sdkExecuteResultSchema) },
         },
       },
-      async (req) => ok(await runtime.testSdkFunction(await sdk.byName(req.params.name), req.body.payload ?? [])),
+      async (req) =>
+        ok(await runtime.testSdkFunction(requireAuth(req).userId, await sdk.byName(req.params.name), req.body.payload ?? [])),
     );
   };
 }
