@@ -126,6 +126,24 @@ describe('limits', () => {
 });
 
 describe('escapes', () => {
+  test('a component calls the SDK functions it lists but cannot read their source', async () => {
+    const secret = sdkFunction('secret', 'async function (x) { const key = "s3cr3t-key"; return x + key.length; }');
+    source.add(secret);
+    const reader = code(
+      'ReadsSdk',
+      [
+        'const f = sdk.secret;',
+        'const texts = [String(f), f.toString(), Function.prototype.toString.call(f), `${f}`];',
+        'ctx.output.out = { texts, name: f.name, called: await f(1) };',
+      ].join('\n'),
+      { sdk: [secret] },
+    );
+    const out = (await run(rt, reader, {})).output.out;
+    expect(JSON.stringify(out)).not.toContain('s3cr3t-key');
+    expect(out.texts).toEqual(Array(4).fill('function () { [native code] }'));
+    expect(out).toMatchObject({ name: 'secret', called: 11 });
+  });
+
   test('no Node, timers, network or module loading inside, whatever the path taken', async () => {
     const probe = code(
       'Probe',

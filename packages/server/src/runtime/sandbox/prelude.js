@@ -13,6 +13,8 @@ const __gdb = (() => {
   const defineProperty = Object.defineProperty;
   const hasOwn = Object.hasOwn;
   const FunctionCtor = Function;
+  const bindFn = FunctionCtor.prototype.bind;
+  const applyFn = Reflect.apply;
   const floor = Math.floor;
   const round = Math.round;
   const max = Math.max;
@@ -550,9 +552,15 @@ const __gdb = (() => {
     return { instances, order: spec.order, ownTargets, slotCount, outSlot };
   }
 
+  /**
+   * An SDK function as components receive it: a bound copy, whose text reads as native code, so a
+   * component (a manager's) cannot read the source that the SDK routes keep from managers.
+   */
   function sdkFunction(name, fn) {
     if (typeof fn !== 'function') throw new RunError(`SDK function "${name}": its code must be a function`);
-    return fn;
+    const callable = applyFn(bindFn, fn, [undefined]);
+    defineProperty(callable, 'name', { value: name });
+    return callable;
   }
 
   /** CommonJS modules the data model checks need, evaluated on first use. */
