@@ -6,6 +6,8 @@ export interface ParseLimits {
   maxDepth: number;
   /** Largest total size the entries of an XLSX archive may claim once inflated. */
   maxInflatedBytes: number;
+  /** Largest ratio of a spreadsheet archive's inflated bytes to the file's size (beyond its first 16 MiB). */
+  maxInflateRatio: number;
   /** Problems reported one by one; the rest are counted in the summary. */
   maxProblems: number;
 }
@@ -16,6 +18,7 @@ export const DEFAULT_LIMITS: ParseLimits = {
   maxCellChars: 1024 * 1024,
   maxDepth: 64,
   maxInflatedBytes: 256 * 1024 * 1024,
+  maxInflateRatio: 100,
   maxProblems: 100,
 };
 

@@ -1,0 +1,141 @@
+import { isBlankText } from '../convert.ts';
+import { ParseError, type ParseLimits } from '../limits.ts';
+import type { Note, ReadHints, ReadTable, Row } from '../table.ts';
+import { type CellRead, columnName } from './cell-value.ts';
+import {
+  type Header,
+  headerMatch,
+  headerOf,
+  holdsValues,
+  lackedFields,
+  namesOf,
+  OUTSIDE,
+  type RowCells,
+  UNNAMED,
+} from './header.ts';
+import { fillMerges, type MergeRange } from './merges.ts';
+
+// A sheet's rows made into a table as they are read, in the sheet's order, whatever the workbook's
+// format: the header row found below any title rows, each later row's values by field (cells
+// outside the header's columns ignored), blank rows skipped with the sheet's own row numbers kept,
+// merged ranges filled at the end (a sheet lists them after its cells).
+
+/** Non-empty rows searched for the header row. */
+export const HEADER_SEARCH_ROWS = 20;
+
+/** What a sheet made: its table, or why it is not the sheet to read. */
+export type SheetOutcome = { table: ReadTable } | { lacks: string[] } | { empty: true };
+
+export class SheetTable {
+  private header: Header | undefined;
+  private headerLine = 0;
+  private searched = 0;
+  private best: { count: number; names: string[] } = { count: -1, names: [] };
+  private firstLine = 0;
+  private readonly rows: CellRead[][] = [];
+  private readonly lines: number[] = [];
+  /** Rows holding only empty cells under the header: a merged range may still fill them. */
+  private readonly blankLines: number[] = [];
+  private readonly merges: MergeRange[] = [];
+
+  constructor(
+    readonly sheet: string,
+    private readonly hints: ReadHints,
+    private readonly limits: ParseLimits,
+  ) {}
+
+  /** The field position of a column once the header is known, {@link OUTSIDE} or {@link UNNAMED}; every column counts before. */
+  slotOf(column: number): number {
+    return this.header ? this.header.slotOf(column) : 0;
+  }
+
+  get headerFound(): boolean {
+    return this.header !== undefined;
+  }
+
+  get fieldCount(): number {
+    return this.header ? this.header.fields.length : 0;
+  }
+
+  /** A row before the header is known; false when the header was not found where it may be. */
+  headerRow(line: number, cells: RowCells): boolean {
+    if (!holdsValues(cells)) return true;
+    if (this.firstLine === 0) this.firstLine = line;
+    const names = namesOf(cells);
+    const match = headerMatch(names.values(), this.hints);
+    if (match.fits) {
+      this.header = headerOf(names, this.sheet, this.limits);
+      this.headerLine = line;
+      return true;
+    }
+    if (match.count > this.best.count) this.best = { count: match.count, names: [...names.values()] };
+    this.searched += 1;
+    return this.searched < HEADER_SEARCH_ROWS;
+  }
+
+  /** A row under the header, its values by field position ('' where empty). */
+  dataRow(line: number, values: CellRead[], hadCells: boolean): void {
+    if (values.every((v) => typeof v === 'string' && isBlankText(v))) {
+      if (hadCells) this.blankLines.push(line);
+      return;
+    }
+    if (this.rows.length >= this.limits.maxRows) {
+      throw new ParseError(`Sheet "${this.sheet}" has more than ${this.limits.maxRows} rows.`);
+    }
+    this.rows.push(values);
+    this.lines.push(line);
+  }
+
+  /** Refuses a value under an empty header name: it would have no field to go to. */
+  unnamedValue(column: number, value: CellRead): void {
+    if (typeof value === 'string' && isBlankText(value)) return;
+    throw new ParseError(
+      `Column ${columnName(column)} of sheet "${this.sheet}" holds values but its header (row ${this.headerLine}) is empty: name the column or clear it.`,
+    );
+  }
+
+  merge(range: MergeRange): void {
+    this.merges.push(range);
+  }
+
+  /** The sheet's table, or why it is not the sheet to read. */
+  finish(): SheetOutcome {
+    const { header } = this;
+    if (!header) {
+      if (this.firstLine === 0) return { empty: true };
+      return { lacks: lackedFields(this.best.names, this.hints) };
+    }
+    if (this.merges.length > 0) {
+      fillMerges(this.merges, { rows: this.rows, lines: this.lines, blankLines: this.blankLines }, this.headerLine, header);
+    }
+    return { table: { fields: header.fields, ...this.rowObjects(header), rowProblems: [], notes: this.notes() } };
+  }
+
+  private rowObjects(header: Header): { rows: Row[]; lines: number[] } {
+    const { fields } = header;
+    const rows: Row[] = [];
+    const lines: number[] = [];
+    for (const [i, values] of this.rows.entries()) {
+      if (values.every((v) => typeof v === 'string' && isBlankText(v))) continue;
+      const row: Row = {};
+      for (const [slot, field] of fields.entries()) row[field] = values[slot] ?? '';
+      rows.push(row);
+      lines.push(this.lines[i] ?? 0);
+    }
+    if (rows.length > this.limits.maxRows)
+      throw new ParseError(`Sheet "${this.sheet}" has more than ${this.limits.maxRows} rows.`);
+    return { rows, lines };
+  }
+
+  private notes(): Note[] {
+    if (this.firstLine === 0 || this.firstLine >= this.headerLine) return [];
+    const above = this.headerLine - 1;
+    const message =
+      above === 1
+        ? `Row 1 of sheet "${this.sheet}" is above its header row and was ignored.`
+        : `Rows 1–${above} of sheet "${this.sheet}" are above its header row and were ignored.`;
+    return [{ level: 'info', message }];
+  }
+}
+
+export { OUTSIDE, UNNAMED };
