@@ -1,27 +1,41 @@
 import type { MimeGroup } from '@gdb/shared/reference/mimetypes';
+import { bomOf } from './text-encoding.ts';
 
 export type DetectedFormat = 'xlsx' | 'xls' | 'xml' | 'json' | 'text' | 'binary';
-
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
   return prefix.every((b, i) => bytes[i] === b);
 }
 
-/** The first non-blank character after an optional BOM. */
-function firstChar(bytes: Uint8Array): string {
-  let i = startsWith(bytes, UTF8_BOM) ? 3 : 0;
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
-  return i < bytes.length ? String.fromCharCode(bytes[i] ?? 0) : '';
+const SAMPLE_BYTES = 64 * 1024;
+
+/**
+ * The start of the file as characters: decoded from UTF-16 when a byte order mark (or an XML
+ * start in UTF-16) says so, else one character per byte, which is enough to tell text from binary
+ * in UTF-8 and the single-byte encodings alike.
+ */
+function sampleOf(bytes: Uint8Array): string {
+  const utf16 =
+    bomOf(bytes)?.label ??
+    (bytes[0] === 0x3c && bytes[1] === 0 ? 'utf-16le' : bytes[0] === 0 && bytes[1] === 0x3c ? 'utf-16be' : null);
+  const sample = bytes.subarray(0, SAMPLE_BYTES);
+  if (utf16 === 'utf-16le' || utf16 === 'utf-16be') return new TextDecoder(utf16).decode(sample.subarray(0, sample.length & ~1));
+  const text = Buffer.from(sample.buffer, sample.byteOffset, sample.byteLength).toString('latin1');
+  return utf16 === 'utf-8' ? text.slice(3) : text;
 }
 
-/** True when a sample of the bytes looks like text: no NUL and few control characters. */
-function looksLikeText(bytes: Uint8Array): boolean {
-  const sample = bytes.subarray(0, 64 * 1024);
+/** The first non-blank character. */
+function firstChar(sample: string): string {
+  return /[^ \t\r\n\uFEFF]/.exec(sample)?.[0] ?? '';
+}
+
+/** True when the sample looks like text: no NUL and few control characters. */
+function looksLikeText(sample: string): boolean {
   let control = 0;
-  for (const b of sample) {
-    if (b === 0) return false;
-    if (b < 0x09 || (b > 0x0d && b < 0x20)) control++;
+  for (let i = 0; i < sample.length; i++) {
+    const c = sample.charCodeAt(i);
+    if (c === 0) return false;
+    if (c < 0x09 || (c > 0x0d && c < 0x20)) control++;
   }
   return control <= sample.length / 100;
 }
@@ -31,8 +45,9 @@ export function detectFormat(bytes: Uint8Array): DetectedFormat {
   // Any zip archive is a workbook candidate; the excel parser checks its entries.
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return 'xlsx';
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'xls';
-  if (!looksLikeText(bytes)) return 'binary';
-  const c = firstChar(bytes);
+  const sample = sampleOf(bytes);
+  if (!looksLikeText(sample)) return 'binary';
+  const c = firstChar(sample);
   if (c === '<') return 'xml';
   if (c === '[' || c === '{') return 'json';
   return 'text';
