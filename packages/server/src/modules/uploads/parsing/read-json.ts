@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { ParseError, type ParseLimits } from './limits.ts';
+import { messageOf } from './parse-text.ts';
+import { BigJsonInteger, type Note, type ReadTable, type Row } from './table.ts';
+import { decodeText } from './text-encoding.ts';
+
+/** The depth of nested arrays and objects, measured without recursion. */
+export function depthOf(value: unknown, limit: number): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop() ?? [null, 0];
+    if (v === null || typeof v !== 'object' || v instanceof BigJsonInteger) continue;
+    if (d + 1 > max) max = d + 1;
+    if (max > limit) return max;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
+const MAX_SAFE = String(Number.MAX_SAFE_INTEGER);
+// A JSON string (skipped) or a number; an integer's digits are in group 1.
+const TOKENS = /"(?:[^"\\]|\\.)*"|(-?\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+function beyondDoubles(digits: string): boolean {
+  const abs = digits.startsWith('-') ? digits.slice(1) : digits;
+  return abs.length > MAX_SAFE.length || (abs.length === MAX_SAFE.length && abs > MAX_SAFE);
+}
+
+/**
+ * JSON.parse keeping the integers a double cannot hold as {@link BigJsonInteger}: each is written as
+ * a string carrying a random mark before parsing (no string of the file can carry it), and turned
+ * back after. Texts without a run of 16 digits, nearly all, are parsed as they are.
+ */
+function parseExact(text: string): unknown {
+  if (!/\d{16}/.test(text)) return JSON.parse(text);
+  const mark = `\u0000${randomBytes(12).toString('hex')}:`;
+  let found = false;
+  const marked = text.replace(TOKENS, (token: string, integer: string | undefined) => {
+    if (integer === undefined || integer.length !== token.length || !beyondDoubles(integer)) return token;
+    found = true;
+    return `"\\u0000${mark.slice(1)}${integer}"`;
+  });
+  if (!found) return JSON.parse(text);
+  return JSON.parse(marked, (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith(mark) ? new BigJsonInteger(value.slice(mark.length)) : value,
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof BigJsonInteger);
+}
+
+/** The items of a JSON document with their numbers: an array's positions, or JSON lines' line numbers. */
+function itemsOf(text: string): { items: unknown[]; lines: number[]; notes: Note[] } {
+  const trimmed = text.trim();
+  let value: unknown;
+  try {
+    value = parseExact(trimmed);
+  } catch (error) {
+    if (!trimmed.startsWith('{')) throw new ParseError(`The JSON file cannot be read: ${messageOf(error)}`);
+    return jsonLines(text);
+  }
+  if (Array.isArray(value)) return { items: value, lines: value.map((_, i) => i + 1), notes: [] };
+  const [only] = isObject(value) ? Object.entries(value) : [];
+  if (only && Object.keys(value as object).length === 1 && Array.isArray(only[1])) {
+    const items = only[1];
+    const notes: Note[] = [{ level: 'info', message: `The rows are the items of "${only[0]}", the document's one property.` }];
+    return { items, lines: items.map((_, i) => i + 1), notes };
+  }
+  return { items: [value], lines: [1], notes: [] };
+}
+
+/** One JSON value per line (JSON lines), numbered by their lines; blank lines skipped. */
+function jsonLines(text: string): { items: unknown[]; lines: number[]; notes: Note[] } {
+  const items: unknown[] = [];
+  const lines: number[] = [];
+  text.split(/\r\n|\n|\r/).forEach((line, i) => {
+    if (line.trim() === '') return;
+    try {
+      items.push(parseExact(line));
+    } catch {
+      throw new ParseError(`Line ${i + 1} is not valid JSON.`);
+    }
+    lines.push(i + 1);
+  });
+  return { items, lines, notes: [] };
+}
+
+function checkRow(row: Row, line: number, limits: ParseLimits): void {
+  const keys = Object.keys(row);
+  if (keys.length > limits.maxColumns) throw new ParseError(`Row ${line} has more than ${limits.maxColumns} columns.`);
+  for (const key of keys) {
+    const v = row[key];
+    if (typeof v === 'string' && v.length > limits.maxCellChars) {
+      throw new ParseError(`Row ${line}, column ${key}: a value is longer than ${limits.maxCellChars} characters.`);
+    }
+  }
+}
+
+/** Objects as rows, each checked against the limits; the fields are their keys in the order first seen. */
+export function tableOf(items: readonly unknown[], lines: number[], limits: ParseLimits, what: string): ReadTable {
+  if (items.length > limits.maxRows) throw new ParseError(`The file has more than ${limits.maxRows} rows.`);
+  const fields = new Set<string>();
+  const rows = items.map((item, i) => {
+    const line = lines[i] ?? i + 1;
+    if (!isObject(item)) throw new ParseError(`${what} ${line} is not an object.`);
+    checkRow(item, line, limits);
+    for (const key of Object.keys(item)) fields.add(key);
+    return item;
+  });
+  return { fields: [...fields], rows, lines, rowProblems: [], notes: [] };
+}
+
+/**
+ * A JSON array of objects, JSON lines, an object holding one array of them (`{"data": [...]}`), or
+ * one object (a single row). Integers beyond 2^53 are kept as written ({@link BigJsonInteger}).
+ */
+export function readJson(text: string, limits: ParseLimits): ReadTable {
+  const { items, lines, notes } = itemsOf(text);
+  if (depthOf(items, limits.maxDepth + 2) > limits.maxDepth + 1) {
+    throw new ParseError(`The JSON is nested deeper than ${limits.maxDepth} levels.`);
+  }
+  return { ...tableOf(items, lines, limits, 'Item'), notes };
+}
+
+/** A JSON file's bytes read in their encoding, the log told which. */
+export function readJsonFile(bytes: Uint8Array, limits: ParseLimits): ReadTable {
+  const { text, note } = decodeText(bytes);
+  const read = readJson(text, limits);
+  return { ...read, notes: [note, ...read.notes] };
+}
