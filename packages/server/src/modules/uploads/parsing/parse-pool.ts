@@ -1,18 +1,12 @@
+import { isUtf8 } from 'node:buffer';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { type CsvPartRequest, joinCsvParts, type PartOutcome } from './csv-parts.ts';
 import { detectFormat } from './detect.ts';
-import {
-  type CsvPartRequest,
-  invalid,
-  joinCsvParts,
-  type ParseRequest,
-  type PartOutcome,
-  type PooledOutcome,
-  pooled,
-} from './parse-file.ts';
+import { invalid, type ParseRequest, type PooledOutcome, pooled } from './parse-file.ts';
 import { splitCsv } from './split-csv.ts';
 
 export interface PoolOptions {
@@ -193,6 +187,9 @@ export function createParsePool(options: PoolOptions = {}) {
   async function inSlices(request: ParseRequest): Promise<PooledOutcome | null> {
     const { bytes } = request;
     if (csvSlices < 2 || request.group !== 'csv' || bytes.length < sliceFromBytes || detectFormat(bytes) !== 'text') return null;
+    // The encoding is the whole file's: only UTF-8 is cut (every slice reads as UTF-8 then); a file
+    // in UTF-16 or Windows-1252 is read whole, in one worker.
+    if (!isUtf8(bytes)) return null;
     const slices = splitCsv(bytes, csvSlices);
     if (!slices) return null;
     const answers = await Promise.all(

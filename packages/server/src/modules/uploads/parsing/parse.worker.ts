@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { type CsvPartRequest, type ParseRequest, parseCsvPart, parseFile, pooled } from './parse-file.ts';
+import { type CsvPartRequest, parseCsvPart } from './csv-parts.ts';
+import { type ParseRequest, parseFile, pooled } from './parse-file.ts';
 
 // One request at a time: the pool gives a worker a file (or a slice of a large CSV file), waits for
 // its answer, then gives it the next one or ends it. The rows go back as bytes whose buffer is
