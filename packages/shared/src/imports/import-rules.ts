@@ -13,6 +13,7 @@ export const IMPORT_MESSAGES = {
   allStopping: 'All pipelines are now stopping',
   cancelled: 'The current import is cancelled.',
   repeatRefused: 'The Repeat option is not offered to the role user.',
+  jobNotYours: 'This job is of a kind your role cannot create: it stays as it is.',
   scheduleExists: 'Cannot create the import. This pipeline already has a scheduled job: edit or delete it first.',
   deleteRunning: 'Cannot delete the import while it runs: stop it first.',
   notMaster: 'Only a master pipeline runs country pipelines.',
@@ -22,6 +23,14 @@ export const IMPORT_MESSAGES = {
   badPattern: 'The repeat pattern is not valid.',
   badTimeZone: 'The time zone is not known.',
 } as const;
+
+/**
+ * Whether the roles may create a job of this kind, and so replace or cancel one: the role user
+ * may not create repeat jobs (000 §5), so a repeat job set by someone else is read-only to them.
+ */
+export function mayCreateJobKind(roles: readonly string[], kind: string): boolean {
+  return kind !== 'repeat' || !roles.includes('user');
+}
 
 /** A log line with this prefix names an output file to download: 'Data download reference : {uploadId} {fileName}'. */
 export const DOWNLOAD_REFERENCE_PREFIX = 'Data download reference : ';

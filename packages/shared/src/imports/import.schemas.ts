@@ -106,8 +106,15 @@ export const listScheduledSchema = z.object({
   imports: z.array(importRecordSchema),
 });
 
-/** GET /imports/job: the pipeline's current import and its job. */
-export const currentJobSchema = z.object({ imp: importRecordSchema.nullable(), job: scheduledJobSchema.nullable() });
+/**
+ * GET /imports/job: the pipeline's current import, the job the caller edits in the wizard, and the
+ * pipeline's other active schedules (a repeat job the role user may not change), shown read-only.
+ */
+export const currentJobSchema = z.object({
+  imp: importRecordSchema.nullable(),
+  job: scheduledJobSchema.nullable(),
+  others: z.array(scheduledJobSchema),
+});
 
 const booleanText = z.enum(['true', 'false']).transform((v) => v === 'true');
 

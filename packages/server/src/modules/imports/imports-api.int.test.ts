@@ -127,7 +127,7 @@ describe('scheduled and repeat jobs', () => {
 
     const second = await t.call('POST', '/imports', {
       token: manager.token,
-      body: { pipelineId, kind: 'scheduled', scheduledDate: '2099-01-01', scheduledTime: '10:00' },
+      body: { pipelineId, kind: 'repeat', repeatPattern: '0 7 * * *' },
     });
     expect(second.status).toBe(409);
 
@@ -349,7 +349,7 @@ describe('running, stopping and the logbook', () => {
   });
 
   it('documents POST /imports/runAllImport in the OpenAPI document', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/gdb-importer/v1/docs/json' });
+    const res = await t.app.inject({ method: 'GET', url: '/gdb-importer/v1/docs/json', headers: { 'x-token': user.token } });
     const doc = res.json();
     const runAll = doc.paths['/gdb-importer/v1/imports/runAllImport'].post;
     expect(runAll.description).toContain('Runs every country pipeline of a master');

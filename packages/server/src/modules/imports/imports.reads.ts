@@ -1,5 +1,6 @@
 import { hasAnyRole } from '@gdb/shared/auth/roles';
 import type { ImportRecord, ListAllQuery, ScheduledJob } from '@gdb/shared/imports/import.schemas';
+import { mayCreateJobKind } from '@gdb/shared/imports/import-rules';
 import type { LiveLog } from '@gdb/shared/live/live.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -74,15 +75,22 @@ export function importsReads(deps: ReadsDeps) {
       };
     },
 
-    /** The pipeline's current import and its job, for the wizard (GET /imports/job). */
+    /**
+     * The pipeline's current import and the job the wizard edits (GET /imports/job): an active
+     * schedule of a kind the caller may create, else the current import's job; `others` are the
+     * pipeline's other active schedules, which the wizard shows read-only.
+     */
     async currentJob(auth: AuthContext, pipelineId: string) {
       const pipeline = await deps.pipelines.byId(auth, pipelineId);
       const current = await importsRepo(db).currentOf(pipeline._id);
-      const schedule = await jobsRepo(db).activeScheduleOf(pipeline._id);
-      const jobId = schedule?.id ?? current?.job_id ?? null;
-      const jobRow = jobId ? await jobsRepo(db).viewById(jobId) : undefined;
-      const job = jobRow ? ((await jobViews([jobRow])).jobs[0] ?? null) : null;
-      return { imp: current ? toImportRecord(current) : null, job };
+      const { jobs: schedules } = await jobViews(await jobsRepo(db).activeSchedulesOf(pipeline._id));
+      let job = schedules.find((j) => mayCreateJobKind(auth.roles, j.jobKind)) ?? null;
+      if (!job && current?.job_id && !schedules.some((j) => j._id === current.job_id)) {
+        const row = await jobsRepo(db).viewById(current.job_id);
+        job = row ? ((await jobViews([row])).jobs[0] ?? null) : null;
+      }
+      const others = schedules.filter((j) => j._id !== job?._id);
+      return { imp: current ? toImportRecord(current) : null, job, others };
     },
 
     /** The newest import ids of a pipeline (GET /imports/pipeline). */

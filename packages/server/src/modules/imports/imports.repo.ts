@@ -212,15 +212,23 @@ export function jobsRepo(k: Kysely<Database>) {
     update: (id: string, values: Updateable<JobsTable>) =>
       k.updateTable('jobs').set(values).where('id', '=', id).returningAll().executeTakeFirst(),
     delete: (id: string) => k.deleteFrom('jobs').where('id', '=', id).execute(),
-    /** The pipeline's active scheduled or repeat job (one at most). */
-    activeScheduleOf: (pipelineId: string) =>
+    /** The pipeline's active job of this schedule kind (one at most). */
+    activeScheduleOf: (pipelineId: string, kind: 'scheduled' | 'repeat') =>
       k
         .selectFrom('jobs')
         .selectAll()
         .where('pipeline_id', '=', pipelineId)
         .where('state', '=', 'active')
-        .where('job_kind', 'in', [...SCHEDULE_KINDS])
+        .where('job_kind', '=', kind)
         .executeTakeFirst(),
+    /** The pipeline's active scheduled and repeat jobs (one of each at most), oldest first. */
+    activeSchedulesOf: (pipelineId: string) =>
+      views()
+        .where('j.pipeline_id', '=', pipelineId)
+        .where('j.state', '=', 'active')
+        .where('j.job_kind', 'in', [...SCHEDULE_KINDS])
+        .orderBy('j.created_at')
+        .execute(),
     /** Active scheduled and repeat jobs with their pipeline and author names. */
     activeSchedules: () =>
       views()

@@ -72,10 +72,22 @@ export function importsRoutes(imports: ImportsService) {
       { schema: { tags, querystring: pipelineIdQuerySchema, response: { 200: envelope(currentJobSchema) } } },
       async (req) => ok(await imports.currentJob(requireAuth(req), req.query.pipelineId)),
     );
-    app.delete('/imports/job', { schema: { tags, querystring: jobIdQuerySchema, response: { 200: none } } }, async (req) => {
-      await imports.deleteJob(requireAuth(req), req.query.jobId);
-      return ok(null);
-    });
+    app.delete(
+      '/imports/job',
+      {
+        schema: {
+          tags,
+          description:
+            'Deletes a job and its waiting imports; refused for a job kind the caller may not create (a repeat job, to the role user).',
+          querystring: jobIdQuerySchema,
+          response: { 200: none },
+        },
+      },
+      async (req) => {
+        await imports.deleteJob(requireAuth(req), req.query.jobId);
+        return ok(null);
+      },
+    );
     app.get('/imports/listScheduled', { schema: { tags, response: { 200: envelope(listScheduledSchema) } } }, async (req) =>
       ok(await imports.listScheduled(requireAuth(req))),
     );

@@ -3,6 +3,7 @@ import type { CreateImportBody, EditJobBody, JobCreated } from '@gdb/shared/impo
 import {
   IMPORT_MESSAGES,
   isRunningState,
+  mayCreateJobKind,
   missingFieldsMessage,
   type ResolvedSchedule,
   resolveSchedule,
@@ -144,7 +145,7 @@ export function importsService(deps: ImportsDeps) {
       const answer = await db.transaction().execute(async (trx) => {
         await checkIdle(trx, pipeline._id, IMPORT_MESSAGES.running);
         if (schedule.kind === 'scheduled' || schedule.kind === 'repeat') {
-          if (await jobsRepo(trx).activeScheduleOf(pipeline._id)) throw conflict(IMPORT_MESSAGES.scheduleExists);
+          if (await jobsRepo(trx).activeScheduleOf(pipeline._id, schedule.kind)) throw conflict(IMPORT_MESSAGES.scheduleExists);
         }
         const job = await jobsRepo(trx).insert({
           id: newId(),
@@ -164,11 +165,16 @@ export function importsService(deps: ImportsDeps) {
     }
   }
 
-  /** A job the caller may act on, with its pipeline (null when the pipeline is gone). */
+  /**
+   * A job the caller may replace or cancel, with its pipeline (null when the pipeline is gone): one
+   * of a pipeline it may use (a gone pipeline's only for those who manage jobs), of a kind it may create.
+   */
   async function jobFor(auth: AuthContext, jobId: string) {
     const job = await jobsRepo(db).byId(jobId);
     if (!job) throw notFound('Job not found.');
     const pipeline = job.pipeline_id ? await deps.pipelines.byId(auth, job.pipeline_id) : null;
+    if (!pipeline && !hasAnyRole(auth.roles, ['manager', 'admin', 'super-admin'])) throw forbidden();
+    if (!mayCreateJobKind(auth.roles, job.job_kind)) throw forbidden(IMPORT_MESSAGES.jobNotYours);
     return { job, pipeline };
   }
 
@@ -236,9 +242,9 @@ export function importsService(deps: ImportsDeps) {
       try {
         const answer = await db.transaction().execute(async (trx) => {
           await checkIdle(trx, pipeline._id, IMPORT_MESSAGES.editRunning, IMPORT_MESSAGES.editPending);
-          const other = await jobsRepo(trx).activeScheduleOf(pipeline._id);
-          if ((schedule.kind === 'scheduled' || schedule.kind === 'repeat') && other && other.id !== job.id) {
-            throw conflict(IMPORT_MESSAGES.scheduleExists);
+          if (schedule.kind === 'scheduled' || schedule.kind === 'repeat') {
+            const other = await jobsRepo(trx).activeScheduleOf(pipeline._id, schedule.kind);
+            if (other && other.id !== job.id) throw conflict(IMPORT_MESSAGES.scheduleExists);
           }
           await dropWaiting(trx, job.id);
           const updated = await jobsRepo(trx).update(job.id, {
@@ -274,6 +280,9 @@ export function importsService(deps: ImportsDeps) {
     async deleteImport(auth: AuthContext, importId: string): Promise<void> {
       const row = await importFor(auth, importId);
       if (isRunningState(row.state)) throw conflict(IMPORT_MESSAGES.deleteRunning);
+      // Cancelling a waiting import removes its job: only for a job kind the caller may create.
+      const job = row.state === 'pending' && row.job_id ? await jobsRepo(db).byId(row.job_id) : undefined;
+      if (job && !mayCreateJobKind(auth.roles, job.job_kind)) throw forbidden(IMPORT_MESSAGES.jobNotYours);
       await db.transaction().execute(async (trx) => {
         for (const child of await importsRepo(trx).children(row.id)) await importsRepo(trx).delete(child.id);
         await importsRepo(trx).delete(row.id);

@@ -143,7 +143,7 @@ describe('Import wizard', () => {
   it("asks 'Do you want to run the pipeline : {name}', runs now and shows the import details", async () => {
     const server = await open(['user'], {
       'GET /uploads/last-all': () => ok([{ dataSubKind: 'main', data: [upload('u-ok', 'valid')] }]),
-      'GET /imports/job': () => ok({ imp: null, job: null }),
+      'GET /imports/job': () => ok({ imp: null, job: null, others: [] }),
       'POST /imports': () => ok({ jobId: 'j1', importId: 'i1' }),
     });
     fireEvent.click(screen.getByText('Country A'));
@@ -184,12 +184,12 @@ describe('Import wizard', () => {
       destinations: [],
       createdAt: '2026-11-22T08:00:00.000Z',
     };
-    let current: unknown = { imp: running, job: null };
+    let current: unknown = { imp: running, job: null, others: [] };
     const server = await open(['manager'], {
       'GET /uploads/last-all': () => ok([{ dataSubKind: 'main', data: [upload('u-ok', 'valid')] }]),
       'GET /imports/job': () => ok(current),
       'DELETE /imports': () => {
-        current = { imp: null, job: null };
+        current = { imp: null, job: null, others: [] };
         return ok(null);
       },
     });
@@ -254,14 +254,14 @@ describe('Import wizard', () => {
       },
       createdAt: '2026-11-22T08:00:00.000Z',
     };
-    let current: unknown = { imp: waiting, job: repeatJob };
+    let current: unknown = { imp: waiting, job: repeatJob, others: [] };
     let scheduled: unknown = { repeatable: [repeatJob], scheduled: [], imports: [waiting] };
     const server = await open(['manager'], {
       'GET /uploads/last-all': () => ok([{ dataSubKind: 'main', data: [upload('u-ok', 'valid')] }]),
       'GET /imports/job': () => ok(current),
       'GET /imports/listScheduled': () => ok(scheduled),
       'DELETE /imports/job': () => {
-        current = { imp: null, job: null };
+        current = { imp: null, job: null, others: [] };
         scheduled = { repeatable: [], scheduled: [], imports: [] };
         return ok(null);
       },
@@ -318,7 +318,7 @@ describe('Import wizard', () => {
     if (!(repeat instanceof HTMLInputElement)) throw new Error('no radio');
     expect(repeat.disabled).toBe(true);
 
-    answer(ok({ imp: null, job: null }));
+    answer(ok({ imp: null, job: null, others: [] }));
     await waitFor(() => expect(repeat.disabled).toBe(false));
     fireEvent.click(repeat);
     await waitFor(() => expect(repeat.checked).toBe(true));
@@ -331,7 +331,7 @@ describe('Import wizard', () => {
     const countries = [PIPELINES.pipelines[0], PIPELINES.pipelines[1]];
     const server = await open(['manager'], {
       'GET /uploads/last-all': () => ok([{ dataSubKind: 'main', data: [upload('u-ok', 'valid')] }]),
-      'GET /imports/job': () => ok({ imp: null, job: null }),
+      'GET /imports/job': () => ok({ imp: null, job: null, others: [] }),
       'GET /pipelines/pipelinesOfMaster': () => ok(countries),
       'POST /imports': () => ok({ jobId: 'j7', importId: 'i7' }),
       'GET /imports/listAllFilters': () => ok({ brands: [], locales: [], productLines: [], datakinds: [], users: [] }),
