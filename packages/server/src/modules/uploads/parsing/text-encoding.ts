@@ -47,9 +47,23 @@ function decoderOf(label: string): TextDecoder | null {
   }
 }
 
+// Windows-1252's characters at 0x80–0x9F (the five it leaves undefined stay C1 controls, as WHATWG
+// maps them); Node's own decoder for it reads those bytes as ISO-8859-1 does.
+const CP1252_HIGH =
+  '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F' +
+  '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
+
+function decodeWindows1252(bytes: Uint8Array): string {
+  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  return latin1.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c);
+}
+
 function strictDecode(bytes: Uint8Array, label: string, name: string): string {
+  const decoder = decoderOf(label);
+  // ISO-8859-1, Latin-1, ASCII and Windows-1252 are one encoding to WHATWG.
+  if (decoder?.encoding === 'windows-1252') return decodeWindows1252(bytes);
   try {
-    return (decoderOf(label) ?? new TextDecoder(label)).decode(bytes);
+    return (decoder ?? new TextDecoder(label)).decode(bytes);
   } catch {
     throw new ParseError(`The file is not valid ${name} text.`);
   }
@@ -90,7 +104,7 @@ function decodeDeclared(bytes: Uint8Array, declared: string): DecodedText {
   if (!decoder) throw new ParseError(`The XML declaration names an encoding that cannot be read: ${declared}.`);
   const name = declared.toUpperCase();
   try {
-    const text = decoder.decode(bytes);
+    const text = decoder.encoding === 'windows-1252' ? decodeWindows1252(bytes) : decoder.decode(bytes);
     return { text, encoding: name, note: info(`Read as ${name} (the encoding the XML declaration names).`) };
   } catch {
     throw new ParseError(`The file is not valid ${name} text, the encoding its XML declaration names.`);
