@@ -154,7 +154,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     authenticate: (token) => services.auth.authenticate(token),
     unprotected: unprotectedRoutes,
   });
-  const live = registerLive(app, { db, logs: services.logs, authenticate: (token) => services.auth.authenticate(token) });
+  const live = registerLive(app, {
+    db,
+    logs: services.logs,
+    authenticate: (token) => services.auth.authenticate(token),
+    limits: { maxSocketsPerUser: config.liveMaxSocketsPerUser },
+  });
 
   await app.register(helmet, {
     enableCSPNonces: true,

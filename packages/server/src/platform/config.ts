@@ -32,6 +32,7 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  LIVE_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: bool.default(false),
   TFA_REQUIRED: z.enum(['admins', 'all', 'none']).default('admins'),
@@ -73,6 +74,8 @@ export type Config = {
   accessTokenTtl: number;
   refreshTokenTtl: number;
   bodyLimit: number;
+  /** Live-data sockets one user may hold on one instance. */
+  liveMaxSocketsPerUser: number;
   webDist: string;
   trustProxy: boolean;
   /** Who must use two-factor sign-in: admins and super-admins, everyone, or no one (accounts that set it up keep it). */
@@ -129,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     bodyLimit: e.BODY_LIMIT,
+    liveMaxSocketsPerUser: e.LIVE_MAX_SOCKETS_PER_USER,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
     trustProxy: e.TRUST_PROXY,
     tfaRequired: e.TFA_REQUIRED,

@@ -6,9 +6,13 @@ import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { LIVE_MESSAGES, LiveHub } from './live-hub.ts';
 import { connectLive, seedImport, seedPipeline, urlOf } from './live-test-kit.ts';
 
+const MAX_MESSAGES = 400;
+const MAX_CHARS = 4 * 1024 * 1024;
+
 let t: TestApp;
 let hub: LiveHub;
 let server: http.Server;
+let token: string;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -16,11 +20,12 @@ beforeAll(async () => {
   hub = new LiveHub(server, {
     db: t.ctx.db,
     logs: t.services.logs,
-    authenticate: (token) => t.services.auth.authenticate(token),
+    authenticate: (tk) => t.services.auth.authenticate(tk),
     log: t.app.log,
-    limits: { maxQueuedMessages: 400, maxQueuedChars: 4 * 1024 * 1024 },
+    limits: { maxQueuedMessages: MAX_MESSAGES, maxQueuedChars: MAX_CHARS },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  token = (await t.signedIn(['manager'])).token;
 });
 
 afterAll(async () => {
@@ -29,79 +34,140 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('live channel: back-pressure', () => {
-  it('drops what a stalled client cannot take, then sends it an exception and a fresh init', async () => {
-    const { token } = await t.signedIn(['manager']);
-    const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
-    const importId = await seedImport(t.ctx.db.kysely, pipelineId);
-    const port = urlOf(server.address()).split(':').pop();
-    const target = Number(port);
+/** A client behind a TCP relay whose server side can stop reading, as a paused or stuck browser does. */
+async function stallableClient() {
+  const ups = new Set<net.Socket>();
+  const downs = new Set<net.Socket>();
+  const relay = net.createServer((down) => {
+    const up = net.connect(Number(urlOf(server.address()).split(':').pop()), '127.0.0.1');
+    downs.add(down);
+    ups.add(up);
+    down.pipe(up);
+    up.on('data', (chunk: Buffer) => down.write(chunk));
+    const end = () => {
+      up.destroy();
+      down.destroy();
+    };
+    for (const s of [up, down]) {
+      s.on('error', end);
+      s.on('close', end);
+    }
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const c = await connectLive(urlOf(relay.address()), token);
+  return {
+    c,
+    stall: () => {
+      for (const up of ups) up.pause();
+    },
+    resume: () => {
+      for (const up of ups) up.resume();
+    },
+    close: async () => {
+      c.close();
+      await new Promise((resolve) => relay.close(resolve));
+      for (const s of [...ups, ...downs]) s.destroy();
+    },
+  };
+}
 
-    const downs = new Set<net.Socket>();
-    const ups = new Set<net.Socket>();
-    const relay = net.createServer((down) => {
-      const up = net.connect(target, '127.0.0.1');
-      downs.add(down);
-      ups.add(up);
-      down.pipe(up);
-      up.on('data', (chunk: Buffer) => down.write(chunk));
-      const end = () => {
-        up.destroy();
-        down.destroy();
-      };
-      for (const s of [up, down]) {
-        s.on('error', end);
-        s.on('close', end);
-      }
-    });
-    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-    const c = await connectLive(urlOf(relay.address()), token);
+/** Samples the hub's waiting messages and characters until stopped. */
+function sampleQueues() {
+  const max = { queued: 0, chars: 0 };
+  const timer = setInterval(() => {
+    const s = hub.stats();
+    max.queued = Math.max(max.queued, s.queued);
+    max.chars = Math.max(max.chars, s.queuedChars);
+  }, 2);
+  return { max, stop: () => clearInterval(timer) };
+}
+
+async function logsOfNewImport(): Promise<string> {
+  const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
+  return seedImport(t.ctx.db.kysely, pipelineId);
+}
+
+/** Commits of 20 log lines of 3 kB each, with pauses for sockets to write between them. */
+async function writeLogs(importId: string, batches: number): Promise<void> {
+  const perBatch = 20;
+  for (let b = 0; b < batches; b++) {
+    await sql`
+      insert into logs (level, message, import_id)
+      select 'info', repeat('x', 3000) || (${b * perBatch}::int + g), ${importId}::uuid
+      from generate_series(1, ${perBatch}) g`.execute(t.ctx.db.kysely);
+    // Writers wait on I/O between commits; on PGlite a tight loop would never let sockets write.
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('live channel: back-pressure', () => {
+  it('drops a stalled client that falls behind on changes after one exception; connecting again gives it the current data', async () => {
+    const importId = await logsOfNewImport();
+    const stalled = await stallableClient();
     const steady = await connectLive(urlOf(server.address()), token);
+    const { c } = stalled;
     try {
       for (const client of [c, steady]) {
         client.socket.emit('subscribe', { collectionName: 'logs', filter: { importId }, subscriptionId: 'logs', token });
         await client.waitFor(() => client.inits[0]);
       }
-      let maxQueued = 0;
-      const sampler = setInterval(() => {
-        maxQueued = Math.max(maxQueued, hub.stats().queued);
-      }, 2);
-      for (const up of ups) up.pause();
-      // 150 commits of 20 lines of 3 kB: a client that reads keeps up, one that stopped reading cannot.
-      const batches = 150;
-      const perBatch = 20;
-      const rows = batches * perBatch;
-      for (let b = 0; b < batches; b++) {
-        await sql`
-          insert into logs (level, message, import_id)
-          select 'info', repeat('x', 3000) || (${b * perBatch}::int + g), ${importId}::uuid
-          from generate_series(1, ${perBatch}) g`.execute(t.ctx.db.kysely);
-        // Writers wait on I/O between commits; on PGlite a tight loop would never let sockets write.
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      const sampler = sampleQueues();
+      stalled.stall();
+      await writeLogs(importId, 150);
+      const rows = 150 * 20;
       await steady.waitFor(() => steady.changes.length === rows, 20_000);
       expect(steady.exceptions).toEqual([]);
-      expect(steady.inits).toHaveLength(1);
-      expect(c.inits).toHaveLength(1);
+      expect(hub.stats().sockets).toBe(1);
+      sampler.stop();
+      expect(sampler.max.queued).toBeLessThanOrEqual(MAX_MESSAGES + 1);
 
-      for (const up of ups) up.resume();
-      const fresh = await c.waitFor(() => c.inits[1], 20_000);
-      clearInterval(sampler);
-      expect(maxQueued).toBeLessThanOrEqual(401);
-      expect(c.exceptions).toContainEqual({ message: LIVE_MESSAGES.behind });
-      expect(c.events.lastIndexOf('exception')).toBeLessThan(c.events.lastIndexOf('init'));
-      expect(fresh.data).toHaveLength(rows);
-      expect(fresh.data.at(-1)?.message).toBe(`${'x'.repeat(3000)}${rows}`);
+      stalled.resume();
+      await c.waitFor(() => !c.socket.connected, 20_000);
+      expect(c.exceptions).toEqual([{ message: LIVE_MESSAGES.behind }]);
       expect(c.changes.length).toBeLessThan(rows);
+      expect(hub.stats().behind).toBeGreaterThanOrEqual(1);
 
-      await t.services.logs.append({ level: 'info', message: 'caught up', importId });
-      await c.waitFor(() => c.changes.at(-1)?.data.fullDocument?.message === 'caught up');
-      expect(hub.stats().behind).toBe(0);
+      const again = await connectLive(urlOf(server.address()), token);
+      again.socket.emit('subscribe', { collectionName: 'logs', filter: { importId }, subscriptionId: 'logs', token });
+      const fresh = await again.waitFor(() => again.inits[0], 20_000);
+      expect(fresh.data).toHaveLength(rows);
+      again.close();
     } finally {
-      c.close();
       steady.close();
-      await new Promise((resolve) => relay.close(resolve));
-      for (const s of [...ups, ...downs]) s.destroy();
+      await stalled.close();
+    }
+  });
+
+  it.each([
+    [
+      'find',
+      'answers to its finds',
+      (importId: string) => ({ collectionName: 'logs', filter: { importId }, subscriptionId: 'f', token }),
+    ],
+    ['drop', 'exceptions to its bad messages', () => ({ collectionName: 'logs' })],
+  ])('drops a stalled client whose %s messages pile up (%s)', async (event, _what, payload) => {
+    const importId = await logsOfNewImport();
+    await writeLogs(importId, 10);
+    const stalled = await stallableClient();
+    const { c } = stalled;
+    try {
+      const sampler = sampleQueues();
+      stalled.stall();
+      // 200 lines of 3 kB a find: 100 finds would hold 60 MB if nothing bounded them.
+      const count = event === 'find' ? 100 : 2_000;
+      for (let i = 0; i < count; i++) c.socket.emit(event, payload(importId));
+      const until = Date.now() + 20_000;
+      while (hub.stats().sockets > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      sampler.stop();
+      expect(hub.stats().sockets).toBe(0);
+      expect(sampler.max.chars).toBeLessThanOrEqual(MAX_CHARS + 700_000);
+      expect(sampler.max.queued).toBeLessThanOrEqual(MAX_MESSAGES + 1);
+
+      stalled.resume();
+      await c.waitFor(() => !c.socket.connected, 20_000);
+      expect(c.exceptions.filter((e) => e.message === LIVE_MESSAGES.behind)).toHaveLength(1);
+    } finally {
+      await stalled.close();
     }
   });
 });

@@ -38,9 +38,20 @@ afterAll(async () => {
 });
 
 describe('live channel: connection', () => {
-  it('refuses a connection without a token or with a bad one', async () => {
-    await expect(connect(undefined)).rejects.toThrow(LIVE_MESSAGES.authRequired);
+  it('accepts a connection without a token, refuses one with a bad token', async () => {
+    expect((await connect(undefined)).socket.connected).toBe(true);
     await expect(connect('not-a-token')).rejects.toThrow('Invalid token.');
+  });
+
+  it('refuses a user their 21st socket with a message', async () => {
+    const { token } = await t.signedIn(['user']);
+    const open = await Promise.all(Array.from({ length: 20 }, () => connect(token)));
+    expect(open.every((c) => c.socket.connected)).toBe(true);
+    await expect(connect(token)).rejects.toThrow(LIVE_MESSAGES.tooManySockets);
+    const before = t.live.stats().sockets;
+    open[0]?.close();
+    await waitFor(() => t.live.stats().sockets === before - 1);
+    expect((await connect(token)).socket.connected).toBe(true);
   });
 
   it('answers websocket only, on /data-prep/v1 of the API port', async () => {

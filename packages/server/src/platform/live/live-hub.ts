@@ -29,11 +29,17 @@ import { OutboundQueue } from './outbound-queue.ts';
 import { SubscriptionIndex } from './subscription-index.ts';
 
 export interface LiveLimits {
-  /** Messages a busy socket may have waiting before it is declared behind. */
+  /** Messages of any kind a busy socket may have waiting before it is dropped. */
   maxQueuedMessages: number;
-  /** Characters of payload a busy socket may have waiting before it is declared behind. */
+  /** Characters of payload a busy socket may have waiting before it is dropped. */
   maxQueuedChars: number;
+  /** Messages of one socket received and not yet answered before it is dropped. */
+  maxPendingRequests: number;
   maxSubscriptionsPerSocket: number;
+  /** Sockets one user may hold on this instance. */
+  maxSocketsPerUser: number;
+  /** How long a socket may stay open without a valid token (in its handshake or a message). */
+  authTimeoutMs: number;
   /** Most documents an `init` or `find` answers (the newest ones). */
   readLimit: Record<LiveCollection, number>;
   /** How often every connected session is checked again (revoked, expired, user disabled). */
@@ -45,7 +51,10 @@ export interface LiveLimits {
 export const DEFAULT_LIVE_LIMITS: LiveLimits = {
   maxQueuedMessages: 5_000,
   maxQueuedChars: 16 * 1024 * 1024,
+  maxPendingRequests: 200,
   maxSubscriptionsPerSocket: 100,
+  maxSocketsPerUser: 20,
+  authTimeoutMs: 10_000,
   readLimit: { logs: 5_000, uploads: 1_000, imports: 1_000 },
   sessionCheckMs: 60_000,
   duplicateWindowMs: 10_000,
@@ -62,28 +71,37 @@ export interface LiveHubOptions {
 export const LIVE_MESSAGES = {
   notAllowed: 'You are not allowed to do this.',
   authRequired: 'Authentication required.',
-  behind: 'Too many changes are waiting for this connection; the current data follows.',
+  behind: 'Too many messages are waiting for this connection; it is closed.',
+  tooManyRequests: 'Too many requests are waiting on this connection; it is closed.',
+  tooManySockets: 'Too many live connections are open for this user.',
+  authTimeout: 'No valid token arrived in time; the connection is closed.',
   revoked: 'Your session has been revoked.',
   accessChanged: 'Your access rights have changed.',
   tooMany: 'Too many subscriptions on this connection.',
   internal: 'The server could not answer this request.',
 } as const;
 
+/** What the handshake found: nothing when it carried no token (the messages carry theirs). */
 interface SocketData {
-  caller: AuthContext;
-  token: string;
+  caller: AuthContext | undefined;
+  token: string | undefined;
 }
 
 type LiveSocket = Socket<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>;
 
 interface Client {
   socket: LiveSocket;
-  caller: AuthContext;
-  token: string;
+  /** Who the socket belongs to: the first valid token it sent; it counts against that user's sockets. */
+  caller: AuthContext | undefined;
+  /** The token of messages that carry none. */
+  token: string | undefined;
   subs: Map<string, Sub>;
   queue: OutboundQueue;
   /** Messages of one socket are handled one after the other. */
   chain: Promise<void>;
+  /** Messages received and not yet answered. */
+  pending: number;
+  authTimer: NodeJS.Timeout | undefined;
 }
 
 interface Sub {
@@ -161,10 +179,12 @@ export class LiveHub {
   readonly #feed: ChangeFeed;
   readonly #index = new SubscriptionIndex<Sub>();
   readonly #clients = new Set<Client>();
+  readonly #socketsByUser = new Map<string, number>();
   readonly #timer: NodeJS.Timeout;
   /** Notifications are sent on in the order the database committed them. */
   #tail: Promise<void> = Promise.resolve();
   #delivered = 0;
+  #dropped = 0;
 
   constructor(server: HttpServer, options: LiveHubOptions) {
     this.#db = options.db;
@@ -189,15 +209,22 @@ export class LiveHub {
     this.#timer.unref();
   }
 
-  /** Connected sockets, open subscriptions, messages waiting, sockets behind, changes sent since start. */
+  /** Connected sockets, open subscriptions, messages and characters waiting; sockets dropped for falling behind and changes sent since start. */
   stats() {
     let queued = 0;
-    let behind = 0;
+    let queuedChars = 0;
     for (const c of this.#clients) {
       queued += c.queue.length;
-      if (c.queue.stale) behind += 1;
+      queuedChars += c.queue.chars;
     }
-    return { sockets: this.#clients.size, subscriptions: this.#index.size, queued, behind, delivered: this.#delivered };
+    return {
+      sockets: this.#clients.size,
+      subscriptions: this.#index.size,
+      queued,
+      queuedChars,
+      behind: this.#dropped,
+      delivered: this.#delivered,
+    };
   }
 
   /** Starts listening for changes now rather than with the first subscription. */
@@ -214,14 +241,25 @@ export class LiveHub {
     await this.#tail.catch(() => {});
   }
 
+  /** A handshake token is optional (spec 002 §4 puts it in the messages); one that is sent must be valid. */
   #handshake(socket: LiveSocket, next: (err?: ExtendedError) => void): void {
     const token: unknown = socket.handshake.auth.token;
-    if (typeof token !== 'string' || !token) {
+    socket.data.caller = undefined;
+    socket.data.token = undefined;
+    if (token === undefined || token === null || token === '') {
+      next();
+      return;
+    }
+    if (typeof token !== 'string') {
       next(connectError(LIVE_MESSAGES.authRequired, CODES.badToken));
       return;
     }
     this.#authenticate(token).then(
       (caller) => {
+        if (this.#userSockets(caller.userId) >= this.#limits.maxSocketsPerUser) {
+          next(connectError(LIVE_MESSAGES.tooManySockets, CODES.tooMany));
+          return;
+        }
         socket.data.caller = caller;
         socket.data.token = token;
         next();
@@ -238,17 +276,29 @@ export class LiveHub {
   #connected(socket: LiveSocket): void {
     const client: Client = {
       socket,
-      caller: socket.data.caller,
+      caller: undefined,
       token: socket.data.token,
       subs: new Map(),
       chain: Promise.resolve(),
+      pending: 0,
+      authTimer: undefined,
       queue: new OutboundQueue(
         { writable: () => socket.conn.transport.writable, send: (event, payload) => socket.emit(event, payload) },
         { maxMessages: this.#limits.maxQueuedMessages, maxChars: this.#limits.maxQueuedChars },
-        { onOverflow: () => this.#fellBehind(client), onRecover: () => this.#recovered(client) },
+        { onOverflow: () => this.#fellBehind(client) },
       ),
     };
     this.#clients.add(client);
+    socket.on('disconnect', () => this.#drop(client));
+    const caller = socket.data.caller;
+    // Handshakes run in parallel: the count is checked again now that it is exact.
+    if (caller && !this.#own(client, caller)) {
+      this.#kick(client, LIVE_MESSAGES.tooManySockets);
+      return;
+    }
+    if (!caller) {
+      client.authTimer = setTimeout(() => this.#kick(client, LIVE_MESSAGES.authTimeout), this.#limits.authTimeoutMs);
+    }
     socket.conn.transport.on('ready', () => client.queue.drain());
     socket.on('subscribe', (raw) => this.#handle(client, raw, () => this.#subscribe(client, raw)));
     socket.on('find', (raw) => this.#handle(client, raw, () => this.#find(client, raw)));
@@ -258,22 +308,47 @@ export class LiveHub {
         this.#exception(client, `Unknown event ${String(event).slice(0, 50)}.`, subscriptionIdOf(raw));
       }
     });
-    socket.on('disconnect', () => this.#drop(client));
+  }
+
+  #userSockets(userId: string): number {
+    return this.#socketsByUser.get(userId) ?? 0;
+  }
+
+  /** Makes the caller the socket's owner, counted against their sockets; false past the limit. */
+  #own(client: Client, caller: AuthContext): boolean {
+    const count = this.#userSockets(caller.userId);
+    if (count >= this.#limits.maxSocketsPerUser) return false;
+    this.#socketsByUser.set(caller.userId, count + 1);
+    client.caller = caller;
+    clearTimeout(client.authTimer);
+    client.authTimer = undefined;
+    return true;
   }
 
   #handle(client: Client, raw: unknown, run: () => Promise<void>): void {
-    client.chain = client.chain.then(run).catch((error: unknown) => {
-      if (error instanceof LiveError) this.#exception(client, error.message, error.subscriptionId);
-      else {
-        this.#log.error({ err: error }, 'live: request failed');
-        this.#exception(client, LIVE_MESSAGES.internal, subscriptionIdOf(raw));
-      }
-    });
+    if (client.pending >= this.#limits.maxPendingRequests) {
+      this.#log.warn({ userId: client.caller?.userId }, 'live: too many requests waiting');
+      this.#kick(client, LIVE_MESSAGES.tooManyRequests);
+      return;
+    }
+    client.pending += 1;
+    client.chain = client.chain
+      .then(run)
+      .catch((error: unknown) => {
+        if (error instanceof LiveError) this.#exception(client, error.message, error.subscriptionId);
+        else {
+          this.#log.error({ err: error }, 'live: request failed');
+          this.#exception(client, LIVE_MESSAGES.internal, subscriptionIdOf(raw));
+        }
+      })
+      .finally(() => {
+        client.pending -= 1;
+      });
   }
 
   #exception(client: Client, message: string, subscriptionId?: string): void {
     const payload: LiveException = subscriptionId === undefined ? { message } : { message, subscriptionId };
-    client.queue.push('exception', payload, true);
+    client.queue.push('exception', payload);
   }
 
   /** Checks a find or subscribe message: shape, collection, filter, projection, token, rights. */
@@ -299,12 +374,18 @@ export class LiveHub {
       throw new LiveError('A projection either includes fields or excludes them.', id);
     }
     const token = req.token ?? client.token;
+    if (!token) throw new LiveError(LIVE_MESSAGES.authRequired, id);
     let caller: AuthContext;
     try {
       caller = await this.#authenticate(token);
     } catch (error) {
       if (error instanceof AppError) throw new LiveError(error.message, id);
       throw error;
+    }
+    if (!this.#clients.has(client)) throw new LiveError(LIVE_MESSAGES.internal, id);
+    if (!client.caller && !this.#own(client, caller)) {
+      this.#kick(client, LIVE_MESSAGES.tooManySockets);
+      throw new LiveError(LIVE_MESSAGES.tooManySockets, id);
     }
     client.token = token;
     if (!(await this.#mayRead(caller, def, filter))) throw new LiveError(LIVE_MESSAGES.notAllowed, id);
@@ -352,7 +433,7 @@ export class LiveHub {
     const p = await this.#prepare(client, raw);
     const docs = await p.def.read(p.filter, this.#limits.readLimit[p.def.name]);
     const data = packHex(docs.map((d) => applyProjection(d, p.projection)));
-    client.queue.push('find', envelopePrefixHex(p.id) + data, true);
+    client.queue.push('find', envelopePrefixHex(p.id) + data);
   }
 
   #unsubscribe(client: Client, raw: unknown): void {
@@ -394,7 +475,7 @@ export class LiveHub {
     }
     if (!this.#current(sub, generation)) return;
     const data = packHex(docs.map((d) => applyProjection(d, sub.projection)));
-    sub.client.queue.push('init', sub.hexPrefix + data, true);
+    sub.client.queue.push('init', sub.hexPrefix + data);
     sub.recent = new Set(docs.map((d) => d._id));
     sub.recentUntil = Date.now() + this.#limits.duplicateWindowMs;
     if (sub.missed) {
@@ -477,23 +558,26 @@ export class LiveHub {
     return { change: { operationType: op, documentKey, fullDocument: doc }, doc, packed: new Map() };
   }
 
+  /** Tells the client why once, then closes its socket; nothing more is queued for it. */
   #kick(client: Client, message: string): void {
-    client.queue.clear();
+    if (!this.#clients.has(client)) return;
+    client.queue.close();
     client.socket.emit('exception', { message } satisfies LiveException);
     client.socket.disconnect(true);
+    this.#drop(client);
   }
 
   #endSession(sessionId: string): void {
     for (const client of this.#clients) {
       const uses =
-        client.caller.sessionId === sessionId || [...client.subs.values()].some((s) => s.caller.sessionId === sessionId);
+        client.caller?.sessionId === sessionId || [...client.subs.values()].some((s) => s.caller.sessionId === sessionId);
       if (uses) this.#kick(client, LIVE_MESSAGES.revoked);
     }
   }
 
   #endUser(userId: string): void {
     for (const client of this.#clients) {
-      const uses = client.caller.userId === userId || [...client.subs.values()].some((s) => s.caller.userId === userId);
+      const uses = client.caller?.userId === userId || [...client.subs.values()].some((s) => s.caller.userId === userId);
       if (uses) this.#kick(client, LIVE_MESSAGES.accessChanged);
     }
   }
@@ -502,7 +586,7 @@ export class LiveHub {
   async #checkSessions(): Promise<void> {
     const ids = new Set<string>();
     for (const client of this.#clients) {
-      ids.add(client.caller.sessionId);
+      if (client.caller) ids.add(client.caller.sessionId);
       for (const sub of client.subs.values()) ids.add(sub.caller.sessionId);
     }
     if (ids.size === 0) return;
@@ -521,19 +605,23 @@ export class LiveHub {
     });
   }
 
+  /** A client that does not read what it asked for is dropped: it connects again for a fresh copy. */
   #fellBehind(client: Client): void {
-    this.#log.warn({ userId: client.caller.userId }, 'live: client fell behind');
-    client.socket.emit('exception', { message: LIVE_MESSAGES.behind } satisfies LiveException);
-  }
-
-  #recovered(client: Client): void {
-    for (const sub of client.subs.values()) void this.#init(sub);
+    this.#log.warn({ userId: client.caller?.userId }, 'live: client fell behind');
+    this.#dropped += 1;
+    this.#kick(client, LIVE_MESSAGES.behind);
   }
 
   #drop(client: Client): void {
+    if (!this.#clients.delete(client)) return;
+    clearTimeout(client.authTimer);
     for (const sub of client.subs.values()) this.#remove(sub);
     client.subs.clear();
-    client.queue.clear();
-    this.#clients.delete(client);
+    client.queue.close();
+    const userId = client.caller?.userId;
+    if (userId === undefined) return;
+    const left = this.#userSockets(userId) - 1;
+    if (left > 0) this.#socketsByUser.set(userId, left);
+    else this.#socketsByUser.delete(userId);
   }
 }

@@ -5,10 +5,7 @@ function setup(limits = { maxMessages: 3, maxChars: 1000 }) {
   const sent: string[] = [];
   const events: string[] = [];
   const transport = { open: true, writable: () => transport.open, send: (_e: string, p: unknown) => sent.push(String(p)) };
-  const queue = new OutboundQueue(transport, limits, {
-    onOverflow: () => events.push('overflow'),
-    onRecover: () => events.push('recover'),
-  });
+  const queue = new OutboundQueue(transport, limits, { onOverflow: () => events.push('overflow') });
   return { sent, events, transport, queue };
 }
 
@@ -28,22 +25,20 @@ describe('outbound queue', () => {
     expect(queue.length).toBe(0);
   });
 
-  it('drops the changes of a client that falls behind, then asks for a fresh copy once it drains', () => {
+  it('drops everything of a client that falls behind, tells once, and takes nothing more', () => {
     const { sent, events, transport, queue } = setup();
     transport.open = false;
     for (const p of ['1', '2', '3']) expect(queue.push('change', p)).toBe(true);
     expect(queue.push('change', '4')).toBe(false);
     expect(events).toEqual(['overflow']);
-    expect(queue.stale).toBe(true);
+    expect(queue.closed).toBe(true);
     expect(queue.length).toBe(0);
-    expect(queue.push('change', '5')).toBe(false);
+    expect(queue.push('exception', { message: 'x' })).toBe(false);
     transport.open = true;
     queue.drain();
-    expect(events).toEqual(['overflow', 'recover']);
-    expect(queue.stale).toBe(false);
+    expect(queue.push('change', '6')).toBe(false);
+    expect(events).toEqual(['overflow']);
     expect(sent).toEqual([]);
-    queue.push('change', '6');
-    expect(sent).toEqual(['6']);
   });
 
   it('counts characters too', () => {
@@ -54,15 +49,11 @@ describe('outbound queue', () => {
     expect(events).toEqual(['overflow']);
   });
 
-  it('never drops init, find or exception messages', () => {
-    const { sent, transport, queue } = setup({ maxMessages: 1, maxChars: 5 });
+  it.each(['init', 'find', 'exception'])('counts %s answers like changes', (event) => {
+    const { events, transport, queue } = setup({ maxMessages: 2, maxChars: 1_000_000 });
     transport.open = false;
-    queue.push('init', 'init-1', true);
-    queue.push('change', 'x');
-    expect(queue.stale).toBe(true);
-    queue.push('init', 'init-2', true);
-    transport.open = true;
-    queue.drain();
-    expect(sent).toEqual(['init-1', 'init-2']);
+    for (let i = 0; i < 10; i++) queue.push(event, event === 'exception' ? { message: `m${i}` } : `${event}-${i}`);
+    expect(events).toEqual(['overflow']);
+    expect(queue.length).toBe(0);
   });
 });

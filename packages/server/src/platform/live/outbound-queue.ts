@@ -12,10 +12,8 @@ export interface OutboundLimits {
 }
 
 export interface OutboundEvents {
-  /** The client fell behind: what waited was dropped and later changes are dropped until `onRecover`. */
+  /** The waiting messages passed a limit: they were dropped, and the queue takes nothing more. */
   onOverflow(): void;
-  /** The transport drained after an overflow: the client can take a fresh copy now. */
-  onRecover(): void;
 }
 
 /** What a message that is not text counts for. */
@@ -29,8 +27,8 @@ interface Item {
 
 /**
  * A bounded queue per socket. Messages go straight out while the transport is writable and wait
- * while it is busy; past the limits the queue is dropped and the socket is stale until it drains,
- * so a slow client never holds more than the limits in server memory.
+ * while it is busy; every kind counts against the limits, and past them the queue is dropped and
+ * closed once, so a client that does not read never holds more than the limits in server memory.
  */
 export class OutboundQueue {
   readonly #transport: OutboundTransport;
@@ -38,7 +36,7 @@ export class OutboundQueue {
   readonly #events: OutboundEvents;
   #items: Item[] = [];
   #chars = 0;
-  #stale = false;
+  #closed = false;
 
   constructor(transport: OutboundTransport, limits: OutboundLimits, events: OutboundEvents) {
     this.#transport = transport;
@@ -46,9 +44,9 @@ export class OutboundQueue {
     this.#events = events;
   }
 
-  /** True between an overflow and the drain that follows it. */
-  get stale(): boolean {
-    return this.#stale;
+  /** True once the queue overflowed or was closed: it sends nothing more. */
+  get closed(): boolean {
+    return this.#closed;
   }
 
   /** Messages waiting. */
@@ -56,12 +54,14 @@ export class OutboundQueue {
     return this.#items.length;
   }
 
-  /**
-   * Sends or queues a change; false when it was dropped (the socket is stale). `control` messages
-   * (init, find, exception) are never dropped: they are bounded by the subscriptions of a socket.
-   */
-  push(event: string, payload: unknown, control = false): boolean {
-    if (this.#stale && !control) return false;
+  /** Characters of payload waiting. */
+  get chars(): number {
+    return this.#chars;
+  }
+
+  /** Sends or queues a message; false when it was not taken (the queue is closed or just overflowed). */
+  push(event: string, payload: unknown): boolean {
+    if (this.#closed) return false;
     if (this.#items.length === 0 && this.#transport.writable()) {
       this.#transport.send(event, payload);
       return true;
@@ -69,31 +69,26 @@ export class OutboundQueue {
     const size = typeof payload === 'string' ? payload.length : CONTROL_SIZE;
     this.#items.push({ event, payload, size });
     this.#chars += size;
-    if (!control && (this.#items.length > this.#limits.maxMessages || this.#chars > this.#limits.maxChars)) {
-      this.#items = this.#items.filter((i) => i.event !== 'change');
-      this.#chars = this.#items.reduce((n, i) => n + i.size, 0);
-      this.#stale = true;
+    if (this.#items.length > this.#limits.maxMessages || this.#chars > this.#limits.maxChars) {
+      this.close();
       this.#events.onOverflow();
       return false;
     }
     return true;
   }
 
-  /** Call when the transport can take more: sends what waits, or ends a stale period. */
+  /** Call when the transport can take more: sends what waits. */
   drain(): void {
-    if (!this.#transport.writable()) return;
+    if (this.#closed || !this.#transport.writable()) return;
     const items = this.#items;
     this.#items = [];
     this.#chars = 0;
     for (const item of items) this.#transport.send(item.event, item.payload);
-    if (this.#stale) {
-      this.#stale = false;
-      this.#events.onRecover();
-    }
   }
 
-  /** Forgets everything (the socket closed). */
-  clear(): void {
+  /** Forgets everything and takes nothing more (the socket closed or overflowed). */
+  close(): void {
+    this.#closed = true;
     this.#items = [];
     this.#chars = 0;
   }
