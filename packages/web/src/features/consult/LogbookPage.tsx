@@ -30,7 +30,8 @@ export function LogbookPage() {
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const roles = useSessionUser()?.roles.map((r) => r.name) ?? [];
-  const [filters, setFilters] = useState<Filters>(DEFAULT_FILTERS);
+  // The wizard opens a Later or Repeat job here with time=future, where its waiting import shows.
+  const [filters, setFilters] = useState<Filters>(() => ({ ...DEFAULT_FILTERS, future: params.get('time') === 'future' }));
   const [page, setPage] = useState(0);
   const [selectedId, setSelectedId] = useState<string | null>(params.get('importId'));
   const query = listAllQuery(filters, page);

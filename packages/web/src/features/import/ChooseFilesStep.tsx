@@ -2,6 +2,7 @@ import { InboxOutlined } from '@ant-design/icons';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { FILE_SIZE_TIP, type LastList, MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
 import { App, Button, Card, Space, Switch, Typography, Upload } from 'antd';
+import { FileName } from '../../ui/FileName.tsx';
 import { formatLogDate } from '../../ui/LogView.tsx';
 import { PlainList } from '../../ui/PlainList.tsx';
 import { UploadStatusIcon } from './UploadStatusIcon.tsx';
@@ -53,8 +54,8 @@ export function ChooseFilesStep({ pipeline, lists, chosen, onChoose, onToggle, m
               <Typography.Text type="secondary">{FILE_SIZE_TIP}</Typography.Text>
             </Upload.Dragger>
             {file && (
-              <Space style={{ marginTop: 8 }}>
-                <Typography.Text>{file.name}</Typography.Text>
+              <Space style={{ marginTop: 8, maxWidth: '100%' }} className="gdb-upload-row">
+                <FileName name={file.name} />
                 <Button size="small" onClick={() => onChoose(source.dataSubKind, null)}>
                   Remove
                 </Button>
@@ -78,9 +79,9 @@ export function ChooseFilesStep({ pipeline, lists, chosen, onChoose, onToggle, m
               )}
             >
               {(u) => (
-                <Space>
+                <Space className="gdb-upload-row">
                   <UploadStatusIcon status={u.status} />
-                  <span>{u.originalFilename ?? '[Unknown]'}</span>
+                  <FileName name={u.originalFilename ?? '[Unknown]'} />
                   <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
                 </Space>
               )}

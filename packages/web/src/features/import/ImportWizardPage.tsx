@@ -1,11 +1,11 @@
 import type { JobCreated } from '@gdb/shared/imports/import.schemas';
-import { IMPORT_MESSAGES, missingFieldsMessage, parseDownloadReference } from '@gdb/shared/imports/import-rules';
+import { missingFieldsMessage, parseDownloadReference } from '@gdb/shared/imports/import-rules';
 import { missingRunFields, type PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { canOpen, findRoute } from '@gdb/shared/routes/web-routes';
 import { UPLOAD_MESSAGES } from '@gdb/shared/uploads/upload.schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Space, Steps } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { App, Button, Card, Space, Steps, Tooltip, Typography } from 'antd';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../app/request/request.ts';
 import { useSessionUser } from '../../app/session/session.ts';
@@ -14,42 +14,35 @@ import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { useLiveUploads } from '../../ui/useLiveUploads.ts';
 import * as calls from './api.ts';
 import { ChooseFilesStep } from './ChooseFilesStep.tsx';
+import { ImportBanner } from './ImportBanner.tsx';
 import { PipelinePicker } from './PipelinePicker.tsx';
 import { PlanStep } from './PlanStep.tsx';
 import { ProcessStep } from './ProcessStep.tsx';
 import { EMPTY_FILTER, type PipelineFilter } from './pipeline-filter.ts';
 import { importKeys } from './queries.ts';
+import { useUploadVerdicts } from './useUploadVerdicts.ts';
+import { useWizardJob } from './useWizardJob.ts';
 import './import.css';
 import {
-  CANCEL_QUESTION,
-  chooseStepReady,
-  DEFAULT_SCHEDULE,
-  editingBlockedReason,
-  formOfJob,
   latestStatuses,
   missingPropertiesMessage,
-  NOW_QUESTION,
+  nextBlockedReason,
   nextStep,
   previousStep,
   realtimeSources,
   runQuestion,
-  type ScheduleForm,
-  type ScheduleKind,
   STEP_TITLES,
   schedulePayload,
-  scheduleValid,
-  sourcesReady,
   uploadSources,
 } from './wizard-rules.ts';
 
-const JOB_MESSAGES: Record<string, string> = {
-  immediate: 'The import has been started.',
-  scheduled: 'The import has been scheduled.',
-  repeat: 'The repeat job has been saved.',
-  sequential: 'The selected pipelines are running one after the other.',
-};
-
 const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** The toast that says how many of the chosen files the server stored (000 §8 widget messages). */
+function storedMessage(chosen: number, stored: number): string {
+  if (stored === 0) return UPLOAD_MESSAGES.allFailed;
+  return stored < chosen ? UPLOAD_MESSAGES.someFailed : UPLOAD_MESSAGES.succeeded;
+}
 
 /** The import dashboard: the five-step wizard of spec 000 §2.6. */
 export function ImportWizardPage() {
@@ -62,10 +55,16 @@ export function ImportWizardPage() {
   const [pipelineId, setPipelineId] = useState<string | null>(null);
   const [chosen, setChosen] = useState<Map<string, File>>(new Map());
   const [sessionIds, setSessionIds] = useState<string[]>([]);
-  const [schedule, setSchedule] = useState<ScheduleForm>(DEFAULT_SCHEDULE);
-  const [scheduleFor, setScheduleFor] = useState<string | null>(null);
   const [created, setCreated] = useState<(JobCreated & { kind: string }) | null>(null);
   const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const moved = useRef(false);
+  const reasonId = useId();
+
+  const report = (error: unknown) => {
+    console.error(error);
+    if (!(error instanceof ApiError && error.shown)) message.error(error instanceof Error ? error.message : String(error));
+  };
 
   const pipelines = useQuery({ queryKey: importKeys.userPipelines, queryFn: ({ signal }) => calls.userPipelines(signal) });
   const pipeline: PipelineView | undefined = pipelines.data?.pipelines.find((p) => p._id === pipelineId);
@@ -74,35 +73,36 @@ export function ImportWizardPage() {
     queryFn: ({ signal }) => calls.lastUploads(pipelineId ?? '', signal),
     enabled: !!pipelineId && step >= 1 && step <= 3,
   });
-  const current = useQuery({
-    queryKey: importKeys.job(pipelineId ?? ''),
-    queryFn: ({ signal }) => calls.currentJob(pipelineId ?? '', signal),
-    enabled: !!pipelineId && step === 3,
-  });
+  const plan = useWizardJob(pipelineId, step === 3, roles, report);
   const countries = useQuery({
     queryKey: importKeys.countries(pipelineId ?? ''),
     queryFn: ({ signal }) => calls.pipelinesOfMaster(pipelineId ?? '', signal),
     enabled: !!pipeline?.isMaster && step === 3,
   });
   const live = useLiveUploads(sessionIds);
+  useUploadVerdicts(live.uploads);
 
   const lists = last.data ?? [];
   const statuses = useMemo(() => latestStatuses(last.data ?? [], live.uploads), [last.data, live.uploads]);
   const kinds = pipeline ? uploadSources(pipeline).map((s) => s.dataSubKind) : [];
   const missing = pipeline ? missingRunFields(pipeline) : [];
-  const job = current.data?.job ?? null;
-  const blocked = editingBlockedReason(current.data?.imp ?? null, job);
 
-  // An existing job's schedule fills the form once per pipeline (the scheduler waits for it).
+  // The new step's heading takes the focus, so keyboard and screen-reader users land on what changed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each step change only
   useEffect(() => {
-    if (!pipelineId || !current.data || scheduleFor === pipelineId) return;
-    setScheduleFor(pipelineId);
-    if (current.data.job) setSchedule(formOfJob(current.data.job));
-  }, [pipelineId, current.data, scheduleFor]);
+    if (moved.current) heading.current?.focus();
+  }, [step]);
 
-  const report = (error: unknown) => {
-    console.error(error);
-    if (!(error instanceof ApiError && error.shown)) message.error(error instanceof Error ? error.message : String(error));
+  /** Goes to a step: the earlier step's toasts close as the new panel opens. */
+  const go = (to: number) => {
+    message.destroy();
+    moved.current = true;
+    setStep(to);
+  };
+
+  const ask = (question: string) => {
+    message.destroy();
+    return askConfirmation(modal, question);
   };
 
   const selectPipeline = (p: PipelineView) => {
@@ -110,8 +110,7 @@ export function ImportWizardPage() {
     setPipelineId(p._id);
     setChosen(new Map());
     setSessionIds([]);
-    setScheduleFor(null);
-    setSchedule(DEFAULT_SCHEDULE);
+    plan.reset();
     setCreated(null);
   };
 
@@ -132,9 +131,10 @@ export function ImportWizardPage() {
     }
   };
 
-  /** Next on step 2: the chosen files, then the enabled real-time sources; on only if both succeed. */
-  const submitUploads = async (p: PipelineView) => {
+  /** Next on step 2: the chosen files, then the enabled real-time sources; on only if both succeed. Answers the toast to show. */
+  const submitUploads = async (p: PipelineView): Promise<string | null> => {
     const ids: string[] = [];
+    let toast: string | null = null;
     if (chosen.size) {
       try {
         ids.push(...(await calls.uploadFiles(p._id, chosen)));
@@ -144,22 +144,26 @@ export function ImportWizardPage() {
         if (!tooLarge) message.error(UPLOAD_MESSAGES.failed);
         throw error;
       }
-      message.success(UPLOAD_MESSAGES.succeeded);
+      toast = storedMessage(chosen.size, ids.length);
+      if (ids.length === 0) throw new Error(toast);
     }
     const realtime = realtimeSources(p).map((s) => s.dataSubKind);
     if (realtime.length) ids.push(...(await calls.fetchRealtime(p._id, realtime)));
     setSessionIds((s) => [...ids, ...s]);
     setChosen(new Map());
     await queryClient.invalidateQueries({ queryKey: importKeys.last(p._id) });
+    return toast;
   };
 
+  /** After a job: step 5 follows it; a Later or Repeat job opens in the logbook among future imports. */
   const afterJob = (answer: JobCreated, kind: string) => {
     setCreated({ ...answer, kind });
-    setStep(4);
-    void queryClient.invalidateQueries({ queryKey: importKeys.job(pipelineId ?? '') });
-    void queryClient.invalidateQueries({ queryKey: importKeys.scheduled });
+    go(4);
+    void plan.refresh();
     const logbook = findRoute('/consult/import');
-    if (logbook && canOpen(logbook, roles)) void navigate(`/consult/import?importId=${answer.importId}`);
+    if (!logbook || !canOpen(logbook, roles)) return;
+    const future = kind === 'scheduled' || kind === 'repeat' ? '&time=future' : '';
+    void navigate(`/consult/import?importId=${answer.importId}${future}`);
   };
 
   const runJob = async (p: PipelineView) => {
@@ -167,16 +171,16 @@ export function ImportWizardPage() {
       message.error(missingFieldsMessage(missing));
       return;
     }
-    if (!(await askConfirmation(modal, runQuestion(p.name)))) return;
-    const body = schedulePayload(schedule, timeZone());
-    const answer = job
-      ? await calls.editJob({ jobId: job._id, ...body })
+    if (!(await ask(runQuestion(p.name)))) return;
+    const body = schedulePayload(plan.schedule, timeZone());
+    const answer = plan.job
+      ? await calls.editJob({ jobId: plan.job._id, ...body })
       : await calls.createImport({ pipelineId: p._id, ...body });
-    afterJob(answer, schedule.kind);
+    afterJob(answer, plan.schedule.kind);
   };
 
   const runCountries = async (ids: string[]) => {
-    if (!pipeline || !(await askConfirmation(modal, runQuestion(pipeline.name)))) return;
+    if (!pipeline || !(await ask(runQuestion(pipeline.name)))) return;
     setBusy(true);
     try {
       const answer = await calls.createImport({
@@ -195,61 +199,36 @@ export function ImportWizardPage() {
     }
   };
 
-  const changeKind = async (kind: ScheduleKind) => {
-    if (kind === 'immediate' && job && job.jobKind !== 'immediate') {
-      if (!(await askConfirmation(modal, NOW_QUESTION))) return;
-      try {
-        await calls.deleteJob(job._id);
-        await queryClient.invalidateQueries({ queryKey: importKeys.job(pipelineId ?? '') });
-        await queryClient.invalidateQueries({ queryKey: importKeys.scheduled });
-      } catch (error) {
-        report(error);
-        return;
-      }
-    }
-    setSchedule((s) => ({ ...s, kind }));
-  };
-
-  const cancelImport = async () => {
-    const imp = current.data?.imp;
-    if (!imp || !(await askConfirmation(modal, CANCEL_QUESTION))) return;
-    try {
-      await calls.deleteImport(imp._id);
-      message.success(IMPORT_MESSAGES.cancelled);
-      setSchedule(DEFAULT_SCHEDULE);
-      await queryClient.invalidateQueries({ queryKey: importKeys.job(pipelineId ?? '') });
-      await queryClient.invalidateQueries({ queryKey: importKeys.scheduled });
-    } catch (error) {
-      report(error);
-    }
-  };
-
   const onDownloadReference = (log: { message: string }) => {
     const ref = parseDownloadReference(log.message);
     if (ref) calls.exportUploads([ref.uploadId]).catch((error: unknown) => console.error('export failed', error));
   };
 
-  const ready =
-    step === 0
-      ? !!pipeline
-      : step === 1
-        ? !!pipeline && chooseStepReady(kinds, new Set(chosen.keys()), statuses, missing)
-        : step === 2
-          ? sourcesReady(kinds, statuses)
-          : step === 3
-            ? !blocked && current.isSuccess && scheduleValid(schedule, roles) && sourcesReady(kinds, statuses)
-            : true;
+  const reason = nextBlockedReason({
+    step,
+    pipeline,
+    missing,
+    kinds,
+    chosen: new Set(chosen.keys()),
+    statuses,
+    blocked: plan.blocked,
+    jobLoaded: plan.current.isSuccess,
+    schedule: plan.schedule,
+    roles,
+  });
 
   const next = async () => {
     if (!pipeline && step !== 4) return;
     setBusy(true);
     try {
-      if (step === 1 && pipeline) await submitUploads(pipeline);
       if (step === 3 && pipeline) {
         await runJob(pipeline);
         return;
       }
-      setStep(nextStep(step));
+      const toast = step === 1 && pipeline ? await submitUploads(pipeline) : null;
+      go(nextStep(step));
+      if (toast === UPLOAD_MESSAGES.succeeded) message.success(toast);
+      else if (toast) message.warning(toast);
     } catch (error) {
       report(error);
     } finally {
@@ -261,6 +240,9 @@ export function ImportWizardPage() {
     <Card title="Upload new file">
       <Steps current={step} items={STEP_TITLES.map((title) => ({ title }))} style={{ marginBottom: 24 }} />
       <div className="gdb-wizard-step" data-step={step}>
+        <Typography.Title level={2} className="gdb-step-title" tabIndex={-1} ref={heading}>
+          Step {step + 1} of {STEP_TITLES.length}: {STEP_TITLES[step]}
+        </Typography.Title>
         {step === 0 && (
           <PipelinePicker
             data={pipelines.data}
@@ -287,15 +269,9 @@ export function ImportWizardPage() {
           <PlanStep
             pipeline={pipeline}
             missing={missing}
-            blocked={blocked}
-            loading={!current.isSuccess}
-            waitingAt={current.data?.imp?.state === 'pending' ? (current.data.imp.scheduledAt ?? null) : null}
-            onCancelImport={() => void cancelImport()}
-            schedule={schedule}
+            plan={plan}
             roles={roles}
-            onSchedule={setSchedule}
-            onKind={(k) => void changeKind(k)}
-            uploads={live.uploads}
+            live={live.uploads}
             lists={lists}
             countries={countries.data ?? []}
             busy={busy}
@@ -304,22 +280,31 @@ export function ImportWizardPage() {
         )}
         {step === 4 && (
           <Space orientation="vertical" style={{ width: '100%' }}>
-            <Alert
-              type="success"
-              showIcon
-              message={created ? (JOB_MESSAGES[created.kind] ?? 'The import job has been created.') : 'No import yet.'}
-            />
+            {created ? <ImportBanner kind={created.kind} importId={created.importId} /> : <p>No import yet.</p>}
             <LiveLogView selection={created ? { importId: created.importId } : null} onInsert={onDownloadReference} />
           </Space>
         )}
       </div>
-      <Space style={{ marginTop: 24 }}>
-        <Button disabled={step === 0} onClick={() => setStep(previousStep(step, sessionIds.length > 0))}>
+      <Space style={{ marginTop: 24 }} wrap>
+        <Button disabled={step === 0} onClick={() => go(previousStep(step, sessionIds.length > 0))}>
           Prev step
         </Button>
-        <Button type="primary" disabled={!ready} loading={busy} onClick={() => void next()}>
-          Next step
-        </Button>
+        <Tooltip title={reason}>
+          <Button
+            type="primary"
+            disabled={!!reason}
+            loading={busy}
+            onClick={() => void next()}
+            {...(reason ? { 'aria-describedby': reasonId } : {})}
+          >
+            Next step
+          </Button>
+        </Tooltip>
+        {reason && (
+          <Typography.Text type="secondary" id={reasonId} className="gdb-next-reason">
+            {reason}
+          </Typography.Text>
+        )}
       </Space>
     </Card>
   );

@@ -5,25 +5,18 @@ import { Alert, Button, Space, Typography } from 'antd';
 import { formatLogDate } from '../../ui/LogView.tsx';
 import { CountryPipelines } from './CountryPipelines.tsx';
 import { JobsList } from './JobsList.tsx';
-import { ProcessStep, type UploadRow } from './ProcessStep.tsx';
+import { OtherJobs } from './OtherJobs.tsx';
+import { RunUploads } from './RunUploads.tsx';
 import { Scheduler } from './Scheduler.tsx';
-import type { ScheduleForm, ScheduleKind } from './wizard-rules.ts';
+import type { useWizardJob } from './useWizardJob.ts';
 
 export interface PlanStepProps {
   pipeline: PipelineView;
   missing: readonly string[];
-  /** Why the schedule cannot be edited now, or null. */
-  blocked: string | null;
-  /** The pipeline's current job is still loading: the scheduler waits, so the job cannot overwrite a choice. */
-  loading: boolean;
-  /** When the pipeline's next import waits for a later time: that time, else null. */
-  waitingAt: string | null;
-  onCancelImport: () => void;
-  schedule: ScheduleForm;
+  /** The pipeline's current import and jobs, and the scheduler's form. */
+  plan: ReturnType<typeof useWizardJob>;
   roles: readonly string[];
-  onSchedule: (form: ScheduleForm) => void;
-  onKind: (kind: ScheduleKind) => void;
-  uploads: readonly UploadRow[];
+  live: readonly { _id: string; status: string }[];
   lists: readonly LastList[];
   countries: readonly PipelineView[];
   busy: boolean;
@@ -33,46 +26,36 @@ export interface PlanStepProps {
 /** Manager and super-admin also see the pipeline's jobs (the jobs list is theirs and admin's). */
 const seesJobs = (roles: readonly string[]) => roles.includes('manager') || roles.includes('super-admin');
 
-/** Step 4: the scheduler, the last uploads and, for a master, its country pipelines. */
+/** Step 4: the scheduler, the uploads the run takes and, for a master, its country pipelines. */
 export function PlanStep(props: PlanStepProps) {
-  const { pipeline, missing, blocked } = props;
+  const { pipeline, missing, plan } = props;
+  const { blocked, imp } = plan;
+  const waitingAt = imp?.state === 'pending' ? (imp.scheduledAt ?? null) : null;
+  const cancel = plan.canCancel ? (
+    <Button size="small" danger={!!blocked} onClick={() => void plan.cancelImport()}>
+      Cancel the current import
+    </Button>
+  ) : null;
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
-      <Typography.Title level={5}>{pipeline.name}</Typography.Title>
+      <Typography.Text strong className="gdb-wrap">
+        {pipeline.name}
+      </Typography.Text>
       {missing.length > 0 && <Alert type="error" showIcon message={missingFieldsMessage(missing)} />}
-      {blocked && (
-        <Alert
-          type="error"
-          showIcon
-          message={blocked}
-          action={
-            <Button size="small" danger onClick={props.onCancelImport}>
-              Cancel the current import
-            </Button>
-          }
-        />
+      {blocked && <Alert type="error" showIcon message={blocked} action={cancel} />}
+      {!blocked && waitingAt && (
+        <Alert type="info" showIcon message={`The next import is scheduled at ${formatLogDate(waitingAt)}.`} action={cancel} />
       )}
-      {!blocked && props.waitingAt && (
-        <Alert
-          type="info"
-          showIcon
-          message={`The next import is scheduled at ${formatLogDate(props.waitingAt)}.`}
-          action={
-            <Button size="small" onClick={props.onCancelImport}>
-              Cancel the current import
-            </Button>
-          }
-        />
-      )}
+      <OtherJobs jobs={plan.others} />
       <Scheduler
-        form={props.schedule}
+        form={plan.schedule}
         roles={props.roles}
-        disabled={!!blocked || props.loading}
-        onChange={props.onSchedule}
-        onKind={props.onKind}
+        disabled={!!blocked || !plan.current.isSuccess}
+        onChange={plan.setSchedule}
+        onKind={(k) => void plan.changeKind(k)}
       />
       {seesJobs(props.roles) && <JobsList compact pipelineId={pipeline._id} />}
-      <ProcessStep pipeline={pipeline} session={props.uploads} lists={props.lists} />
+      <RunUploads pipeline={pipeline} lists={props.lists} live={props.live} />
       {pipeline.isMaster && (
         <CountryPipelines countries={props.countries} roles={props.roles} busy={props.busy} onRun={props.onRunCountries} />
       )}

@@ -2,6 +2,7 @@ import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { LastList } from '@gdb/shared/uploads/upload.schemas';
 import { Card, Col, Row, Space, Typography } from 'antd';
 import { useState } from 'react';
+import { FileName } from '../../ui/FileName.tsx';
 import { ListBox } from '../../ui/ListBox.tsx';
 import { formatLogDate, LiveLogView } from '../../ui/LogView.tsx';
 import { UploadStatusIcon } from './UploadStatusIcon.tsx';
@@ -40,9 +41,9 @@ export function SourceUploads({ kind, rows }: { kind: string; rows: UploadRow[] 
             emptyText="No upload yet."
           >
             {(u, chosen) => (
-              <Space>
+              <Space className="gdb-upload-row">
                 <UploadStatusIcon status={u.status} />
-                <Typography.Text strong={chosen}>{u.originalFilename ?? '[Unknown]'}</Typography.Text>
+                <FileName name={u.originalFilename ?? '[Unknown]'} strong={chosen} />
                 <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
               </Space>
             )}

@@ -217,3 +217,62 @@ export function formOfJob(job: ScheduledJob): ScheduleForm {
 export const runQuestion = (name: string) => `Do you want to run the pipeline : ${name}`;
 export const NOW_QUESTION = 'If you select now and execute it will delete the last import, Do you want continue?';
 export const CANCEL_QUESTION = 'Do you want to cancel the import?';
+
+/**
+ * The uploads a run of the pipeline takes from one data source: every enabled valid upload of its
+ * last list (the server merges them all), with the live status of this session's uploads.
+ */
+export function runUploads<U extends LastList['data'][number]>(
+  kind: string,
+  lists: readonly { dataSubKind: string; data: readonly U[] }[],
+  live: readonly { _id: string; status: string }[],
+): U[] {
+  const data = lists.find((l) => l.dataSubKind === kind)?.data ?? [];
+  return data.filter((u) => u.enabled && (live.find((l) => l._id === u._id)?.status ?? u.status) === 'valid');
+}
+
+export interface NextState {
+  step: number;
+  pipeline: PipelineView | undefined;
+  missing: readonly string[];
+  kinds: readonly string[];
+  chosen: ReadonlySet<string>;
+  statuses: ReadonlyMap<string, string>;
+  blocked: string | null;
+  jobLoaded: boolean;
+  schedule: ScheduleForm;
+  roles: readonly string[];
+}
+
+/** What a schedule lacks before Next may run it, or null. */
+function scheduleLack(form: ScheduleForm, roles: readonly string[]): string | null {
+  if (scheduleValid(form, roles)) return null;
+  if (form.kind === 'scheduled') return 'Choose a date and a time to come for Later.';
+  if (form.kind === 'repeat' && !offersRepeat(roles)) return 'Choose Now or Later: Repeat is not offered to your role.';
+  return 'Complete the repeat pattern.';
+}
+
+/** Sources whose newest upload is not valid, said by their state: invalid, or still being checked. */
+function sourcesLack(kinds: readonly string[], statuses: ReadonlyMap<string, string>): string | null {
+  const invalid = kinds.filter((k) => statuses.get(k) === 'invalid');
+  if (invalid.length) return `The newest upload of ${invalid.join(', ')} is invalid: upload another file.`;
+  const waiting = kinds.filter((k) => statuses.get(k) !== 'valid');
+  if (waiting.length) return `Waiting for the check of ${waiting.join(', ')}.`;
+  return null;
+}
+
+/** Why Next step is disabled, in the user's words, or null when it may go on. */
+export function nextBlockedReason(s: NextState): string | null {
+  if (s.step === 4) return null;
+  if (!s.pipeline) return 'Choose a pipeline first.';
+  if (s.step === 0) return null;
+  if (s.missing.length) return `The pipeline cannot run: missing ${s.missing.join(', ')}.`;
+  if (s.step === 1) {
+    const lacking = s.kinds.filter((k) => !s.chosen.has(k) && s.statuses.get(k) !== 'valid');
+    return lacking.length ? `Choose a file for ${lacking.join(', ')}: its newest upload is not valid.` : null;
+  }
+  if (s.step === 2) return sourcesLack(s.kinds, s.statuses);
+  if (s.blocked) return `The import cannot be planned now. ${s.blocked}`;
+  if (!s.jobLoaded) return "Loading the pipeline's current job.";
+  return scheduleLack(s.schedule, s.roles) ?? sourcesLack(s.kinds, s.statuses);
+}

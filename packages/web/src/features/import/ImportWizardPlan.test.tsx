@@ -1,0 +1,241 @@
+import '../../test/dom.ts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureLive } from '../../app/live/configure.ts';
+import { FakeSocket, hex } from '../../app/live/testing.ts';
+import { fakeApi, type Handler, ok, signIn, userInfo } from '../../test/fake-api.ts';
+import { pipeline, staticTypes, uploadView } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render-app.tsx';
+import { button, confirmation } from '../users/users-test-helpers.ts';
+
+// The wizard as a user meets it (issue 16 point 8): someone else's repeat job, the uploads a run
+// takes, why Next is closed, the banner that follows the import, and where the focus goes.
+
+const PID = '00000000-0000-4000-8000-000000000002';
+const PIPELINES = { staticTypes: staticTypes(), pipelines: [pipeline(PID, 'Country A')] };
+const upload = (id: string, fields: Record<string, unknown> = {}) => uploadView(id, PID, fields);
+const VALID = { 'GET /uploads/last-all': () => ok([{ dataSubKind: 'main', data: [upload('u-ok')] }]) };
+
+const job = (id: string, kind: 'repeat' | 'scheduled', by: string) => ({
+  _id: id,
+  pipeline: { _id: PID, name: 'Country A', version: 3 },
+  scheduledBy: { _id: 'u1', userName: by },
+  lastExecuted: null,
+  nextImport: { _id: 'i5', scheduledAt: '2099-01-01T06:00:00.000Z' },
+  jobKind: kind,
+  state: 'active',
+  repeatPattern: kind === 'repeat' ? '0 6 * * *' : '',
+  importData: {
+    kind,
+    scheduledDate: kind === 'scheduled' ? '2099-01-01' : null,
+    scheduledTime: kind === 'scheduled' ? '10:00' : null,
+    repeatPattern: kind === 'repeat' ? '0 6 * * *' : '',
+    restartOnError: false,
+    listPipelines: [],
+    timezone: 'UTC',
+  },
+  createdAt: '2026-11-22T08:00:00.000Z',
+});
+
+const sockets: FakeSocket[] = [];
+
+beforeEach(() => {
+  configureLive({
+    createSocket: (auth) => {
+      const socket = new FakeSocket(auth);
+      sockets.push(socket);
+      return socket;
+    },
+  });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const stepShown = () => document.querySelector('.gdb-wizard-step')?.getAttribute('data-step');
+
+async function nextStep() {
+  await waitFor(() => {
+    const next = button('Next step');
+    expect(next.disabled || next.classList.contains('ant-btn-loading')).toBe(false);
+  });
+  fireEvent.click(button('Next step'));
+}
+
+async function open(roles: string[], extra: Record<string, Handler> = {}) {
+  signIn();
+  const server = fakeApi({
+    'GET /users/info': () => ok(userInfo(roles)),
+    'GET /users/pipelines': () => ok(PIPELINES),
+    'GET /imports/listScheduled': () => ok({ repeatable: [], scheduled: [], imports: [] }),
+    'GET /imports/job': () => ok({ imp: null, job: null, others: [] }),
+    ...VALID,
+    ...extra,
+  });
+  const app = renderApp('/import/upload');
+  await app.opened('/import/upload');
+  await screen.findByText('Country A');
+  return Object.assign(server, { app });
+}
+
+/** From step 1 to step 4 with the last valid upload. */
+async function toPlan() {
+  fireEvent.click(screen.getByText('Country A'));
+  await nextStep();
+  await screen.findByText('u-ok.csv');
+  await nextStep();
+  await waitFor(() => expect(stepShown()).toBe('2'));
+  await nextStep();
+  await waitFor(() => expect(stepShown()).toBe('3'));
+}
+
+describe('Import wizard, as a user meets it', () => {
+  it("shows someone else's repeat job read-only and runs Now beside it, without touching it", async () => {
+    const server = await open(['user'], {
+      'GET /imports/job': () => ok({ imp: null, job: null, others: [job('j-rep', 'repeat', 'ada.lovelace')] }),
+      'POST /imports': () => ok({ jobId: 'j1', importId: 'i1' }),
+    });
+    await toPlan();
+    await screen.findByText(/A repeat job set by ada\.lovelace runs this pipeline on '0 6 \* \* \*'/);
+    const now = screen.getByLabelText('Now');
+    expect(now instanceof HTMLInputElement && now.checked).toBe(true);
+    expect(screen.queryByText('Cancel the current import')).toBeNull();
+    await nextStep();
+    fireEvent.click(button('Yes', await confirmation()));
+    await screen.findByText('The import has been started.');
+    expect(server.count('POST /imports')).toBe(1);
+    expect(server.count('POST /imports/job')).toBe(0);
+    expect(server.count('DELETE /imports/job')).toBe(0);
+  });
+
+  it('lists every upload the run takes: each enabled valid one per data source', async () => {
+    await open(['user'], {
+      'GET /uploads/last-all': () =>
+        ok([
+          {
+            dataSubKind: 'main',
+            data: [
+              upload('u-new'),
+              upload('u-older'),
+              upload('u-off', { enabled: false }),
+              upload('u-bad', { status: 'invalid' }),
+            ],
+          },
+        ]),
+    });
+    fireEvent.click(screen.getByText('Country A'));
+    await nextStep();
+    await screen.findByText('u-new.csv');
+    await nextStep();
+    await waitFor(() => expect(stepShown()).toBe('2'));
+    await nextStep();
+    const list = await screen.findByRole('list', { name: 'Uploads of main this import takes' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent?.replace(/\d{4}-.*/, '')),
+    ).toEqual(['u-new.csv', 'u-older.csv']);
+    // A long name is cut to the row with an ellipsis (its whole text in a tooltip), never widening the card.
+    expect(within(list).getByText('u-new.csv').classList.contains('ant-typography-ellipsis')).toBe(true);
+  });
+
+  it('says why Next step is closed', async () => {
+    await open(['user'], {
+      'GET /uploads/last-all': () => ok([{ dataSubKind: 'main', data: [upload('u-bad', { status: 'invalid' })] }]),
+    });
+    expect(screen.getByText('Choose a pipeline first.')).toBeDefined();
+    fireEvent.click(screen.getByText('Country A'));
+    await nextStep();
+    const why = await screen.findByText('Choose a file for main: its newest upload is not valid.');
+    expect(button('Next step').disabled).toBe(true);
+    expect(button('Next step').getAttribute('aria-describedby')).toBe(why.id);
+  });
+
+  it("says 'Uploaded successfully!' only when the file was stored", async () => {
+    const server = await open(['user'], { 'POST /uploads': () => ok([]) });
+    fireEvent.click(screen.getByText('Country A'));
+    await nextStep();
+    const input = await waitFor(() => {
+      const found = document.querySelector('input[type=file]');
+      if (!(found instanceof HTMLInputElement)) throw new Error('no file input');
+      return found;
+    });
+    fireEvent.change(input, { target: { files: [new File(['a,b\n1,2\n'], 'rows.csv', { type: 'text/csv' })] } });
+    await screen.findByText('rows.csv');
+    await nextStep();
+    await screen.findByText('Uploading files all failed!');
+    expect(screen.queryByText('Uploaded successfully!')).toBeNull();
+    expect(server.count('POST /uploads')).toBe(1);
+    expect(stepShown()).toBe('1');
+  });
+
+  it("moves the focus to the new step's heading and closes the earlier step's toasts", async () => {
+    await open(['user'], { 'POST /uploads': () => ok(['u-new']) });
+    fireEvent.click(screen.getByText('Country A'));
+    await nextStep();
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Step 2 of 5: Choose your file'));
+    await screen.findByText('u-ok.csv');
+    const input = document.querySelector('input[type=file]');
+    if (!(input instanceof HTMLInputElement)) throw new Error('no file input');
+    fireEvent.change(input, { target: { files: [new File(['a,b\n1,2\n'], 'rows.csv', { type: 'text/csv' })] } });
+    await screen.findByText('rows.csv');
+    await nextStep();
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Step 3 of 5: Process your file'));
+    await screen.findByText('Uploaded successfully!');
+    await nextStep();
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Step 4 of 5: Plan your import'));
+    await waitFor(() => expect(screen.queryByText('Uploaded successfully!')).toBeNull());
+  });
+
+  it('follows the import in the step-5 banner until it is done', async () => {
+    await open(['user'], { 'POST /imports': () => ok({ jobId: 'j1', importId: 'i1' }) });
+    await toPlan();
+    await nextStep();
+    fireEvent.click(button('Yes', await confirmation()));
+    await screen.findByText('The import has been started.');
+    const socket = sockets.at(-1) as FakeSocket;
+    if (!socket.connected) socket.open();
+    await waitFor(() => expect(() => socket.idOf({ _id: ['i1'] })).not.toThrow());
+    const subscriptionId = socket.idOf({ _id: ['i1'] });
+    const doc = {
+      _id: 'i1',
+      pipeline: PID,
+      job: 'j1',
+      parentImport: null,
+      scheduledAt: null,
+      startedAt: '2026-11-22T08:00:00.000Z',
+      endAt: null,
+      state: 'progress',
+      success: null,
+      progress: 60,
+      user: null,
+      destinations: [],
+      createdAt: '2026-11-22T08:00:00.000Z',
+    };
+    socket.fire('init', hex({ subscriptionId, data: [doc] }));
+    await screen.findByText('The import is running (60 %).');
+    const done = { ...doc, state: 'done', success: true, progress: 100, endAt: '2026-11-22T08:01:00.000Z' };
+    socket.fire(
+      'change',
+      hex({ subscriptionId, data: { operationType: 'update', documentKey: { _id: 'i1' }, fullDocument: done } }),
+    );
+    await screen.findByText('The import is done.');
+  });
+
+  it('opens the logbook on a Later job among the future imports', async () => {
+    const server = await open(['manager'], {
+      'GET /imports/job': () => ok({ imp: null, job: job('j-later', 'scheduled', 'ada.lovelace'), others: [] }),
+      'POST /imports/job': () => ok({ jobId: 'j-later', importId: 'i2' }),
+      'GET /imports/listAllFilters': () => ok({ brands: [], locales: [], productLines: [], datakinds: [], users: [] }),
+      'GET /imports/listAll': () => ok({ records: [], totalCount: 0 }),
+    });
+    await toPlan();
+    const later = await screen.findByLabelText('Later');
+    await waitFor(() => expect(later instanceof HTMLInputElement && later.checked).toBe(true));
+    await nextStep();
+    fireEvent.click(button('Yes', await confirmation()));
+    await waitFor(() => expect(server.app.where()).toBe('/consult/import?importId=i2&time=future'));
+    await waitFor(() => expect(server.calls.find((c) => c.path === '/imports/listAll')?.search).toContain('time=future'));
+  });
+});
