@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../app/AppRoot.tsx';
 import { fakeApi, ok, type Recorded, signIn, userInfo } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
-import { button, queryButton } from '../users/users-test-helpers.ts';
+import { button, confirmation, queryButton } from '../users/users-test-helpers.ts';
 import { JobsList } from './JobsList.tsx';
 import { whenText } from './jobs-rules.ts';
 
@@ -88,6 +88,9 @@ describe('Manage jobs', () => {
     expect(screen.getByText('Jobs')).toBeDefined();
     for (const title of ['Pipeline name', 'When', 'Next run', 'Last run', 'Scheduled by'])
       expect(screen.getByText(title, { selector: 'th' })).toBeDefined();
+    // 002 §2: name 450 px, When, Next run and Last run 180 px, Scheduled by 200 px.
+    const widths = [...document.querySelectorAll('.gdb-jobs colgroup col')].map((c) => (c as HTMLElement).style.width);
+    expect(widths.slice(-5)).toEqual(['450px', '180px', '180px', '180px', '200px']);
     const [weekly, missing] = rows();
     if (!weekly || !missing) throw new Error('rows missing');
     expect(cells(weekly).slice(1)).toEqual(['Weekly prices', '30 6 * * fri', '2026-12-01 06:30:00', 'n/a', 'ada.lovelace']);
@@ -103,7 +106,7 @@ describe('Manage jobs', () => {
     await waitFor(() => expect(rows()).toHaveLength(1));
   });
 
-  it('deletes the selected jobs; Delete is disabled while none is selected', async () => {
+  it('deletes the selected jobs after a confirmation and says so; Delete is disabled while none is selected', async () => {
     const server = await open({ 'DELETE /imports/job': () => ok(null) });
     expect(button('Delete').disabled).toBe(true);
     const first = rows()[0]?.querySelector('input[type=checkbox]');
@@ -111,7 +114,12 @@ describe('Manage jobs', () => {
     fireEvent.click(first);
     await waitFor(() => expect(button('Delete').disabled).toBe(false));
     fireEvent.click(button('Delete'));
+    const question = await confirmation();
+    expect(question.textContent).toContain('Do you want to delete the selected jobs?');
+    expect(server.count('DELETE /imports/job')).toBe(0);
+    fireEvent.click(button('Yes', question));
     await waitFor(() => expect(server.count('DELETE /imports/job')).toBe(1));
+    await screen.findByText('The selected jobs have been deleted.');
     expect(server.calls.find((c) => c.method === 'DELETE')?.search).toBe('?jobId=00000000-0000-4000-8000-0000000000a1');
   });
 });

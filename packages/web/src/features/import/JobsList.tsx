@@ -3,18 +3,29 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Input, Space, Table, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
 import { ApiError } from '../../app/request/request.ts';
+import { FileName } from '../../ui/FileName.tsx';
+import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { deleteJob, listScheduled } from './api.ts';
 import { runText, searchJobs, whenText } from './jobs-rules.ts';
 import { importKeys } from './queries.ts';
 import './import.css';
 
+// Widths of 002 §2; long names are cut with their whole text in a tooltip, so the table keeps to its card.
 const columns: TableColumnsType<ScheduledJob> = [
-  { title: 'Pipeline name', key: 'name', width: 450, render: (_: unknown, j) => j.pipeline?.name ?? 'Pipeline not found' },
-  { title: 'When', key: 'when', render: (_: unknown, j) => whenText(j) },
+  {
+    title: 'Pipeline name',
+    key: 'name',
+    width: 450,
+    render: (_: unknown, j) => <FileName name={j.pipeline?.name ?? 'Pipeline not found'} />,
+  },
+  { title: 'When', key: 'when', width: 180, render: (_: unknown, j) => whenText(j) },
   { title: 'Next run', key: 'next', width: 180, render: (_: unknown, j) => runText(j.nextImport?.scheduledAt) },
   { title: 'Last run', key: 'last', width: 180, render: (_: unknown, j) => runText(j.lastExecuted) },
-  { title: 'Scheduled by', key: 'by', width: 200, render: (_: unknown, j) => j.scheduledBy?.userName ?? '-' },
+  { title: 'Scheduled by', key: 'by', width: 200, render: (_: unknown, j) => <FileName name={j.scheduledBy?.userName ?? '-'} /> },
 ];
+
+export const DELETE_JOBS_QUESTION = 'Do you want to delete the selected jobs?';
+export const JOBS_DELETED = 'The selected jobs have been deleted.';
 
 export interface JobsListProps {
   /** Hides the title, search, selection and Delete, and the whole list when it is empty. */
@@ -25,7 +36,7 @@ export interface JobsListProps {
 
 /** Scheduled and repeating jobs (spec 000 §2.7). */
 export function JobsList({ compact = false, pipelineId }: JobsListProps) {
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
@@ -37,10 +48,12 @@ export function JobsList({ compact = false, pipelineId }: JobsListProps) {
   const rows = compact ? all : searchJobs(all, search);
 
   const remove = async () => {
+    if (!(await askConfirmation(modal, DELETE_JOBS_QUESTION))) return;
     setDeleting(true);
     try {
       for (const id of selected) await deleteJob(id);
       setSelected([]);
+      message.success(JOBS_DELETED);
     } catch (error) {
       if (!(error instanceof ApiError && error.shown)) message.error(error instanceof Error ? error.message : String(error));
     } finally {
@@ -78,6 +91,8 @@ export function JobsList({ compact = false, pipelineId }: JobsListProps) {
         columns={columns}
         dataSource={rows}
         pagination={false}
+        tableLayout="fixed"
+        scroll={{ x: 'max-content' }}
         rowClassName={(j) => (j.pipeline ? 'gdb-job-row' : 'gdb-job-row gdb-job-missing')}
         {...(compact ? {} : { rowSelection: { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) } })}
       />
