@@ -1,0 +1,167 @@
+// Writes the spreadsheet corpus the reader's tests read: each case as an XLSX file written by
+// ExcelJS, then the same workbook as LibreOffice saves it, in XLSX (lo-*.xlsx) and in XLS (*.xls).
+// Not run by the tests (the files are committed); run it again after changing a case:
+//   node --import tsx packages/server/test/corpus/excel/generate.ts [case…]
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+
+const here = import.meta.dirname;
+const SOFFICE = '/usr/bin/soffice';
+
+type Build = (book: ExcelJS.Workbook) => void;
+
+/** A time of day as a sheet stores it: a fraction of a day. */
+const time = (h: number, m: number, s = 0) => (h * 3600 + m * 60 + s) / 86_400;
+const utc = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0) => new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+
+function dates(book: ExcelJS.Workbook): void {
+  const sheet = book.addWorksheet('Data');
+  sheet.addRow(['code', 'day', 'at', 'time', 'duration']);
+  sheet.addRow(['D1', utc(2026, 3, 1), utc(2026, 3, 1, 14, 30), time(14, 30), 1.5]);
+  sheet.addRow(['D2', utc(1999, 12, 31), utc(2000, 1, 1, 0, 0, 5), time(23, 59, 59), time(2, 15)]);
+  sheet.getColumn(2).numFmt = 'yyyy-mm-dd';
+  sheet.getColumn(3).numFmt = 'dd/mm/yyyy hh:mm:ss';
+  sheet.getColumn(4).numFmt = 'hh:mm:ss';
+  sheet.getColumn(5).numFmt = '[h]:mm:ss';
+}
+
+const CASES: Record<string, Build> = {
+  dates,
+  'dates-1904': (book) => {
+    book.properties.date1904 = true;
+    dates(book);
+  },
+  numbers: (book) => {
+    const sheet = book.addWorksheet('Data');
+    sheet.addRow(['code', 'zip', 'share', 'big', 'plain', 'price']);
+    sheet.addRow(['N1', 123, 0.155, 12345678901234567890, 0.1 + 0.2, 1234.5]);
+    sheet.getCell('B2').numFmt = '00000';
+    sheet.getCell('C2').numFmt = '0.0%';
+    sheet.getCell('F2').numFmt = '#,##0.00';
+  },
+  booleans: (book) => {
+    const sheet = book.addWorksheet('Data');
+    sheet.addRows([
+      ['code', 'active'],
+      ['B1', true],
+      ['B2', false],
+    ]);
+  },
+  'hidden-first': (book) => {
+    const old = book.addWorksheet('Old', { state: 'hidden' });
+    old.addRows([
+      ['code', 'name'],
+      ['OLD', 'stale row'],
+    ]);
+    const older = book.addWorksheet('Older', { state: 'veryHidden' });
+    older.addRows([
+      ['code', 'name'],
+      ['OLDER', 'staler row'],
+    ]);
+    book.addWorksheet('Data').addRows([
+      ['code', 'name'],
+      ['H1', 'fresh row'],
+    ]);
+    // The active sheet is the visible one: an office suite shows a hidden active sheet when it saves.
+    book.views = [{ x: 0, y: 0, width: 10_000, height: 20_000, firstSheet: 0, activeTab: 2, visibility: 'visible' }];
+  },
+  'instructions-first': (book) => {
+    book.addWorksheet('Instructions').addRows([['How to fill this workbook'], ['Write one dealer a row in the Data sheet.']]);
+    book.addWorksheet('Data').addRows([
+      ['code', 'name'],
+      ['I1', 'Dealer one'],
+    ]);
+  },
+  'title-rows': (book) => {
+    const sheet = book.addWorksheet('Data');
+    sheet.addRows([
+      ['Dealers Spain: price list'],
+      ['Exported on 1 March 2026'],
+      [],
+      ['code', 'name'],
+      ['T1', 'first'],
+      ['T2', 'second'],
+    ]);
+  },
+  merged: (book) => {
+    const sheet = book.addWorksheet('Data');
+    sheet.addRows([
+      ['region', 'code', 'name'],
+      ['North', 'M1', 'one'],
+      [null, 'M2', 'two'],
+      [null, 'M3', 'three'],
+      ['South', 'M4'],
+    ]);
+    sheet.mergeCells('A2:A4');
+    sheet.mergeCells('B5:C5');
+  },
+  errors: (book) => {
+    const sheet = book.addWorksheet('Data');
+    sheet.addRow(['code', 'ratio', 'total']);
+    sheet.addRow(['E1', { formula: '1/0', result: { error: '#DIV/0!' } }, { formula: 'B2*2' }]);
+    sheet.addRow(['E2', { error: '#N/A' }, 5]);
+  },
+  'blank-rows': (book) => {
+    const sheet = book.addWorksheet('Data');
+    sheet.getRow(1).values = ['code', 'name'];
+    sheet.getRow(2).values = ['R2', 'second row'];
+    sheet.getRow(5).values = ['R5', 'fifth row'];
+    sheet.getRow(9).values = ['R9', 'ninth row'];
+  },
+  'header-spaces': (book) => {
+    book.addWorksheet('Data').addRows([
+      ['  code ', 'name  ', ' note'],
+      ['S1', 'spaced', 'kept  as written '],
+    ]);
+  },
+  'no-fit': (book) => {
+    book.addWorksheet('Notes').addRows([['Read me first']]);
+    book.addWorksheet('Prices').addRows([
+      ['code', 'price'],
+      ['P1', 10],
+    ]);
+  },
+  'duplicate-header': (book) => {
+    book.addWorksheet('Data').addRows([
+      ['code', 'name', 'code'],
+      ['U1', 'one', 'U1bis'],
+    ]);
+  },
+  'empty-header': (book) => {
+    book.addWorksheet('Data').addRows([
+      ['code', null, 'name'],
+      ['V1', 'orphan value', 'one'],
+    ]);
+  },
+  'proto-header': (book) => {
+    book.addWorksheet('Data').addRows([
+      ['code', '__proto__'],
+      ['W1', 'polluting'],
+    ]);
+  },
+};
+
+/** LibreOffice's copy of a workbook in another format, written to `target`. */
+function convert(source: string, format: 'xlsx' | 'xls', target: string): void {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'corpus-'));
+  execFileSync(SOFFICE, ['--headless', '--convert-to', format, '--outdir', out, source], { stdio: 'ignore' });
+  fs.renameSync(path.join(out, `${path.basename(source, '.xlsx')}.${format}`), target);
+  fs.rmSync(out, { recursive: true });
+}
+
+// The cases named on the command line, or all of them.
+const wanted = process.argv.slice(2);
+for (const [name, build] of Object.entries(CASES).filter(([n]) => wanted.length === 0 || wanted.includes(n))) {
+  const book = new ExcelJS.Workbook();
+  build(book);
+  const file = path.join(here, `${name}.xlsx`);
+  fs.writeFileSync(file, new Uint8Array(await book.xlsx.writeBuffer()));
+  if (fs.existsSync(SOFFICE)) {
+    convert(file, 'xls', path.join(here, `${name}.xls`));
+    convert(file, 'xlsx', path.join(here, `lo-${name}.xlsx`));
+  }
+  console.log(`${name}: written`);
+}
