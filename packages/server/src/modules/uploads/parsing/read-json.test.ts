@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from './limits.ts';
+import { readJson } from './read-json.ts';
+import { BigJsonInteger } from './table.ts';
+
+const read = (text: string) => readJson(text, DEFAULT_LIMITS);
+
+describe('readJson', () => {
+  it('reads an array of objects, JSON lines numbered by line, and one object as one row', () => {
+    expect(read('[{"a":1},{"a":2}]')).toMatchObject({ rows: [{ a: 1 }, { a: 2 }], lines: [1, 2], fields: ['a'] });
+    expect(read('{"a":1}\n\n{"b":2}\n')).toMatchObject({ rows: [{ a: 1 }, { b: 2 }], lines: [1, 3], fields: ['a', 'b'] });
+    expect(read('{"a":1,"b":[{"c":1}]}').rows).toEqual([{ a: 1, b: [{ c: 1 }] }]);
+  });
+
+  it('reads a top-level object with one array property as its records', () => {
+    const out = read('{"data":[{"code":"A"},{"code":"B"}]}');
+    expect(out.rows).toEqual([{ code: 'A' }, { code: 'B' }]);
+    expect(out.notes).toEqual([{ level: 'info', message: 'The rows are the items of "data", the document\'s one property.' }]);
+  });
+
+  it('keeps integers beyond 2^53 as written, at any depth, and leaves other numbers and strings alone', () => {
+    const [row] = read(
+      '[{"id":9007199254740993,"n":{"m":[-123456789012345678901]},"ok":9007199254740991,"f":12345678901234567.5,"s":"9007199254740993"}]',
+    ).rows;
+    expect(row).toEqual({
+      id: new BigJsonInteger('9007199254740993'),
+      n: { m: [new BigJsonInteger('-123456789012345678901')] },
+      ok: 9007199254740991,
+      f: 12345678901234567.5,
+      s: '9007199254740993',
+    });
+  });
+
+  it('refuses what is not rows, naming the item, and documents nested deeper than the limit', () => {
+    expect(() => read('[{"a":1},2]')).toThrow('Item 2 is not an object.');
+    expect(() => read('{"a":1}\n{"a":\n')).toThrow('Line 2 is not valid JSON.');
+    expect(() => read(`[${'['.repeat(80)}${']'.repeat(80)}]`)).toThrow(
+      `The JSON is nested deeper than ${DEFAULT_LIMITS.maxDepth} levels.`,
+    );
+  });
+});
