@@ -37,7 +37,8 @@ const CASES: Record<string, Build> = {
   numbers: (book) => {
     const sheet = book.addWorksheet('Data');
     sheet.addRow(['code', 'zip', 'share', 'big', 'plain', 'price']);
-    sheet.addRow(['N1', 123, 0.155, 12345678901234567890, 0.1 + 0.2, 1234.5]);
+    // An integer beyond 2^53: the writer saves the double that holds it, 12345678901234567000.
+    sheet.addRow(['N1', 123, 0.155, Number('12345678901234567890'), 0.1 + 0.2, 1234.5]);
     sheet.getCell('B2').numFmt = '00000';
     sheet.getCell('C2').numFmt = '0.0%';
     sheet.getCell('F2').numFmt = '#,##0.00';
