@@ -1,11 +1,13 @@
 import type { z } from 'zod';
-import { Download, type QueryValue, request } from './request.ts';
+import { ApiError, Download, type QueryValue, request } from './request.ts';
 
 export interface CallOptions {
   query?: Record<string, QueryValue>;
   signal?: AbortSignal;
   /** false for calls made before a session exists. */
   auth?: boolean;
+  /** The text the call throws when it returns nothing, or fails without a message of its own (000 §8). */
+  nothing?: string;
 }
 
 function opts(options: CallOptions) {
@@ -17,10 +19,23 @@ function opts(options: CallOptions) {
 }
 
 /** Checks the data of an answer against the shared schema of the call. */
-function parse<S extends z.ZodType>(schema: S, data: unknown, what: string): z.infer<S> {
+function parse<S extends z.ZodType>(schema: S, data: unknown, what: string, nothing?: string): z.infer<S> {
   const result = schema.safeParse(data);
-  if (!result.success) throw new Error(`Unexpected answer from ${what}: ${result.error.issues[0]?.message ?? 'invalid'}`);
-  return result.data;
+  if (result.success) return result.data;
+  if (nothing && (data === null || data === undefined)) throw new Error(nothing);
+  throw new Error(`Unexpected answer from ${what}: ${result.error.issues[0]?.message ?? 'invalid'}`);
+}
+
+/** Makes the call; a failure the server gave no words for reads as the call's own text, when it has one. */
+async function call(options: CallOptions, run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await run();
+  } catch (error) {
+    // 'Error' is the request layer's word for an envelope that came without a message.
+    const wordless = error instanceof ApiError && !error.shown && (!error.message.trim() || error.message === 'Error');
+    if (options.nothing && wordless) throw new Error(options.nothing);
+    throw error;
+  }
 }
 
 /**
@@ -29,16 +44,20 @@ function parse<S extends z.ZodType>(schema: S, data: unknown, what: string): z.i
  */
 export const api = {
   async get<S extends z.ZodType>(path: string, schema: S, options: CallOptions = {}): Promise<z.infer<S>> {
-    return parse(schema, await request({ method: 'GET', path, ...opts(options) }), `GET ${path}`);
+    const data = await call(options, () => request({ method: 'GET', path, ...opts(options) }));
+    return parse(schema, data, `GET ${path}`, options.nothing);
   },
   async post<S extends z.ZodType>(path: string, body: unknown, schema: S, options: CallOptions = {}): Promise<z.infer<S>> {
-    return parse(schema, await request({ method: 'POST', path, body, ...opts(options) }), `POST ${path}`);
+    const data = await call(options, () => request({ method: 'POST', path, body, ...opts(options) }));
+    return parse(schema, data, `POST ${path}`, options.nothing);
   },
   async put<S extends z.ZodType>(path: string, body: unknown, schema: S, options: CallOptions = {}): Promise<z.infer<S>> {
-    return parse(schema, await request({ method: 'PUT', path, body, ...opts(options) }), `PUT ${path}`);
+    const data = await call(options, () => request({ method: 'PUT', path, body, ...opts(options) }));
+    return parse(schema, data, `PUT ${path}`, options.nothing);
   },
   async delete<S extends z.ZodType>(path: string, schema: S, options: CallOptions = {}): Promise<z.infer<S>> {
-    return parse(schema, await request({ method: 'DELETE', path, ...opts(options) }), `DELETE ${path}`);
+    const data = await call(options, () => request({ method: 'DELETE', path, ...opts(options) }));
+    return parse(schema, data, `DELETE ${path}`, options.nothing);
   },
   /** A file answer (e.g. an export): the bytes and the server's file name. */
   async download(path: string, body: unknown, options: CallOptions = {}): Promise<Download> {

@@ -2,6 +2,7 @@ import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Row, Space } from 'antd';
 import { useState } from 'react';
+import { CALL_FAILURES } from '../../app/request/call-failures.ts';
 import { useSessionUser } from '../../app/session/session.ts';
 import { exportUploads, lastUploads, userPipelines } from '../import/api.ts';
 import { PipelinePicker } from '../import/PipelinePicker.tsx';
@@ -41,7 +42,7 @@ export function ExportPage() {
       await exportUploads(chosen);
     } catch (error) {
       // A failed download is only logged (spec 000 §8).
-      console.error('cannot export selected uploads', error);
+      console.error(CALL_FAILURES.exportUploads, error);
     } finally {
       setExporting(false);
     }

@@ -10,6 +10,7 @@ import { brandSchema, datakindSchema, localeSchema, productLineSchema } from '@g
 import { lastListSchema, uploadViewSchema } from '@gdb/shared/uploads/upload.schemas';
 import { z } from 'zod';
 import { api } from '../../app/request/api.ts';
+import { CALL_FAILURES } from '../../app/request/call-failures.ts';
 
 /** GET /users/pipelines: the filter lists and the pipelines the caller may use. */
 export const userPipelinesSchema = z.object({
@@ -23,20 +24,21 @@ export const userPipelinesSchema = z.object({
 });
 export type UserPipelines = z.infer<typeof userPipelinesSchema>;
 
-export const userPipelines = (signal?: AbortSignal) => api.get('/users/pipelines', userPipelinesSchema, { signal });
+export const userPipelines = (signal?: AbortSignal) =>
+  api.get('/users/pipelines', userPipelinesSchema, { signal, nothing: CALL_FAILURES.userPipelines });
 
 export const pipelinesOfMaster = (id: string, signal?: AbortSignal) =>
   api.get('/pipelines/pipelinesOfMaster', z.array(pipelineViewSchema), { query: { id }, signal });
 
 export const lastUploads = (pipelineId: string, signal?: AbortSignal) =>
-  api.get('/uploads/last-all', z.array(lastListSchema), { query: { pipelineId }, signal });
+  api.get('/uploads/last-all', z.array(lastListSchema), { query: { pipelineId }, signal, nothing: CALL_FAILURES.lastUploads });
 
 /** Sends the chosen files, one part per data source named by its dataSubKind; answers the upload ids. */
 export function uploadFiles(pipelineId: string, files: ReadonlyMap<string, File>): Promise<string[]> {
   const form = new FormData();
   form.append('pipelineId', pipelineId);
   for (const [dataSubKind, file] of files) form.append(dataSubKind, file, file.name);
-  return api.post('/uploads', form, z.array(z.string()));
+  return api.post('/uploads', form, z.array(z.string()), { nothing: CALL_FAILURES.uploadFiles });
 }
 
 export const fetchRealtime = (pipelineId: string, dataSubKinds: string[]) =>
@@ -53,7 +55,8 @@ export const editJob = (body: EditJobBody) => api.post('/imports/job', body, job
 
 export const deleteJob = (jobId: string) => api.delete('/imports/job', z.unknown(), { query: { jobId } });
 
-export const deleteImport = (importId: string) => api.delete('/imports', z.unknown(), { query: { importId } });
+export const deleteImport = (importId: string) =>
+  api.delete('/imports', z.unknown(), { query: { importId }, nothing: CALL_FAILURES.deleteImport });
 
 export const listScheduled = (signal?: AbortSignal) => api.get('/imports/listScheduled', listScheduledSchema, { signal });
 
