@@ -38,6 +38,7 @@ import type { AppContext } from './platform/context.ts';
 import { type Db, migrateToLatest, openDb } from './platform/db/index.ts';
 import { openFileStore } from './platform/files/file-store.ts';
 import { registerErrorHandling } from './platform/http/error-handler.ts';
+import { guardSlowBodies } from './platform/http/slow-body-guard.ts';
 import { registerWebApp } from './platform/http/web-app.ts';
 import type { LiveHub } from './platform/live/live-hub.ts';
 import { registerLive } from './platform/live/register-live.ts';
@@ -125,11 +126,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers["x-token"]', 'req.headers.authorization'] },
     bodyLimit: config.bodyLimit,
+    requestTimeout: config.http.requestTimeoutMs,
+    connectionTimeout: config.http.idleTimeoutMs,
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
   });
+  guardSlowBodies(app.server, { minBytesPerSecond: config.http.minBodyBytesPerSecond, windowMs: config.http.bodyRateWindowMs }, app.log);
   const db = options.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await migrateToLatest(db);
   // Added first so that it runs after every other close hook (they may still query the database).

@@ -32,6 +32,9 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  HTTP_REQUEST_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(300),
+  HTTP_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).optional(),
+  HTTP_MIN_BODY_RATE_KIB: z.coerce.number().min(0).max(1024).default(1),
   LIVE_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: bool.default(false),
@@ -74,6 +77,8 @@ export type Config = {
   accessTokenTtl: number;
   refreshTokenTtl: number;
   bodyLimit: number;
+  /** Time limits of an HTTP request, in ms: the whole request received, a socket with no traffic, and the slowest body accepted (bytes/s over each window; 0: any). */
+  http: { requestTimeoutMs: number; idleTimeoutMs: number; minBodyBytesPerSecond: number; bodyRateWindowMs: number };
   /** Live-data sockets one user may hold on one instance. */
   liveMaxSocketsPerUser: number;
   webDist: string;
@@ -132,6 +137,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     bodyLimit: e.BODY_LIMIT,
+    http: {
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_S * 1000,
+      // A test run answers only when it ends: the socket must outlive the run's limit.
+      idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_S !== undefined ? e.HTTP_IDLE_TIMEOUT_S * 1000 : Math.max(120_000, e.RUNTIME_TIMEOUT_MS + 30_000),
+      minBodyBytesPerSecond: Math.round(e.HTTP_MIN_BODY_RATE_KIB * 1024),
+      bodyRateWindowMs: 20_000,
+    },
     liveMaxSocketsPerUser: e.LIVE_MAX_SOCKETS_PER_USER,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
     trustProxy: e.TRUST_PROXY,
