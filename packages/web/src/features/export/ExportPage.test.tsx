@@ -69,6 +69,9 @@ describe('Export', () => {
     expect(table('Input files').querySelector('[aria-label=valid]')).not.toBeNull();
     expect(table('Input files').querySelector('[aria-label=invalid]')).not.toBeNull();
     expect(server.calls.find((c) => c.path === '/uploads/outputs')?.search).toBe(`?pipelineId=${PID}`);
+    // The tables keep to their card: a fixed layout, and long file names cut with a tooltip.
+    expect(table('Output files').querySelector('table')?.style.tableLayout).toBe('fixed');
+    expect(screen.getByText('Prices-out.csv').classList.contains('ant-typography-ellipsis')).toBe(true);
   });
 
   it('exports the selected files; Export is disabled while nothing is selected', async () => {

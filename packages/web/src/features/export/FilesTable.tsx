@@ -1,13 +1,15 @@
 import type { UploadView } from '@gdb/shared/uploads/upload.schemas';
 import { Table, type TableColumnsType, Typography } from 'antd';
+import { FileName } from '../../ui/FileName.tsx';
 import { formatLogDate } from '../../ui/LogView.tsx';
 import { UploadStatusIcon } from '../import/UploadStatusIcon.tsx';
 
+// A fixed layout keeps the table to its card: the file name takes the room left and is cut with a tooltip.
 const columns: TableColumnsType<UploadView> = [
-  { title: 'Kind', dataIndex: 'dataSubKind' },
-  { title: 'Status', dataIndex: 'status', render: (s: string) => <UploadStatusIcon status={s} /> },
-  { title: 'Date', dataIndex: 'createdAt', render: (d: string) => formatLogDate(d) },
-  { title: 'Filename', dataIndex: 'originalFilename', render: (f: string | null) => f ?? '[Unknown]' },
+  { title: 'Kind', dataIndex: 'dataSubKind', width: 120, render: (k: string) => <FileName name={k} /> },
+  { title: 'Status', dataIndex: 'status', width: 72, render: (s: string) => <UploadStatusIcon status={s} /> },
+  { title: 'Date', dataIndex: 'createdAt', width: 170, render: (d: string) => formatLogDate(d) },
+  { title: 'Filename', dataIndex: 'originalFilename', render: (f: string | null) => <FileName name={f ?? '[Unknown]'} /> },
 ];
 
 /** Input or output files with a selection checkbox, Kind, Status icon, Date and Filename (spec 000 §2.8). */
@@ -34,6 +36,7 @@ export function FilesTable({
         columns={columns}
         dataSource={[...files]}
         pagination={false}
+        tableLayout="fixed"
         locale={{ emptyText: 'No files.' }}
         rowSelection={{ selectedRowKeys: [...selected], onChange: (keys) => onSelect(keys.map(String)) }}
       />
