@@ -21,8 +21,10 @@ describe('created password', () => {
 
   it.each([
     ['Abcdef1!', null],
-    ['abcdefg1!', null],
-    ['ABCDEFG1?', null],
+    ['aBCDEFG1?', null],
+    ['abcdefg1!', PATTERN],
+    ['password1!', PATTERN],
+    ['ABCDEFG1?', PATTERN],
     ['Abcde1!', PATTERN],
     ['Abcdefgh!', PATTERN],
     ['Abcdefgh1', PATTERN],

@@ -26,13 +26,17 @@ const escaped = PASSWORD_SPECIALS.replace(/[\\\]\-^]/g, '\\$&');
 const ALLOWED = new RegExp(`^[A-Za-z0-9${escaped}]+$`);
 const SPECIAL = new RegExp(`[${escaped}]`);
 
-/** True when the password has only allowed characters, a letter, a digit, a special and at least 8 characters. */
+/**
+ * True when the password has only allowed characters, a lowercase and an uppercase letter, a digit,
+ * a special and at least 8 characters: what `PASSWORD_MESSAGES.pattern` tells the user.
+ */
 export function passwordHasRequiredShape(password: string): boolean {
   return (
     password.length >= CREATED_PASSWORD_MIN &&
     password.length <= CREATED_PASSWORD_MAX &&
     ALLOWED.test(password) &&
-    /[A-Za-z]/.test(password) &&
+    /[a-z]/.test(password) &&
+    /[A-Z]/.test(password) &&
     /[0-9]/.test(password) &&
     SPECIAL.test(password)
   );

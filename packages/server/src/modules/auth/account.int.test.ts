@@ -56,9 +56,13 @@ describe('create password', () => {
     expect(weak.body.message).toBe(
       'The password must contain at least one lowercase, one uppercase, one digit and a special character',
     );
+    // The message asks for a lowercase and an uppercase letter: one case alone is refused.
+    for (const oneCase of ['password1!', 'PASSWORD1!']) {
+      expect((await createPassword(token, oneCase)).body.message).toBe(weak.body.message);
+    }
     const withPart = await createPassword(token, 'Newbie#2026');
     expect(withPart.body.message).toBe('The password should not contain a part of the username');
-    const withName = await createPassword(token, `${user.userName}#1`);
+    const withName = await createPassword(token, `X${user.userName}#1`);
     expect(withName.body.message).toBe('The password should not contain the username');
 
     const good = await createPassword(token, 'Corr3ct!Horse');
