@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth/access-control.ts';
+import { attachmentHeader } from '../../platform/http/content-disposition.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import type { IncomingFile, UploadsService } from './uploads.service.ts';
@@ -102,10 +103,7 @@ export function uploadsRoutes(uploads: UploadsService) {
       const file = await uploads.exportFiles(requireAuth(req), req.body.uploadIds);
       return reply
         .header('content-type', file.filename.endsWith('.zip') ? 'application/zip' : 'application/octet-stream')
-        .header(
-          'content-disposition',
-          `attachment; filename="${file.filename}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-        )
+        .header('content-disposition', attachmentHeader(file.filename))
         .send(Buffer.from(file.bytes));
     });
   };

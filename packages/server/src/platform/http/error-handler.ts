@@ -16,6 +16,16 @@ function zodIssues(error: FastifyError): Issue[] {
   });
 }
 
+/**
+ * SQLSTATE codes of text PostgreSQL will not store: a character the encoding refuses (NUL in text)
+ * and an escape JSON cannot hold (\u0000 in jsonb). The client sent it, so it is a 422.
+ */
+const REFUSED_TEXT = new Set(['22021', '22P05']);
+
+function isRefusedText(error: FastifyError): boolean {
+  return typeof error.code === 'string' && REFUSED_TEXT.has(error.code);
+}
+
 /** One handler turns every failure into the envelope; only 5xx are logged as errors. */
 export function registerErrorHandling(app: FastifyInstance, basePath: string): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -30,6 +40,12 @@ export function registerErrorHandling(app: FastifyInstance, basePath: string): v
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, cause: error.cause }, 'response did not match its schema');
       return send(reply, 500, CODES.internal, 'Internal server error', { requestId: String(request.id) });
+    }
+    if (isRefusedText(error)) {
+      request.log.info({ err: error }, 'request text refused by the database');
+      return send(reply, 422, CODES.invalid, 'The request holds a character that cannot be stored (such as NUL).', {
+        issues: [],
+      });
     }
     const status = error.statusCode ?? 500;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
