@@ -12,7 +12,14 @@ import { type LineRow, runWriter, type WriterPlan } from './writer-loop.ts';
 
 const imports = Number(process.env.BENCH_IMPORTS ?? 200);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-bench-live-'));
-const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED_DEMO: 'false', TFA_REQUIRED: 'none' };
+// Every subscriber signs in as the one bench manager: lift the per-user socket cap for them.
+const env: NodeJS.ProcessEnv = {
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  SEED_DEMO: 'false',
+  TFA_REQUIRED: 'none',
+  LIVE_MAX_SOCKETS_PER_USER: '1000',
+};
 if (process.env.BENCH_DATABASE_URL) env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const config = loadConfig(env);
 const { app, services, ctx, live } = await buildApp(config, { web: false });
