@@ -38,6 +38,7 @@ import type { AppContext } from './platform/context.ts';
 import { type Db, migrateToLatest, openDb } from './platform/db/index.ts';
 import { openFileStore } from './platform/files/file-store.ts';
 import { registerErrorHandling } from './platform/http/error-handler.ts';
+import { fastifyTrustProxy } from './platform/http/trust-proxy.ts';
 import { guardSlowBodies } from './platform/http/slow-body-guard.ts';
 import { registerWebApp } from './platform/http/web-app.ts';
 import type { LiveHub } from './platform/live/live-hub.ts';
@@ -128,7 +129,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: config.bodyLimit,
     requestTimeout: config.http.requestTimeoutMs,
     connectionTimeout: config.http.idleTimeoutMs,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { type TrustProxy, trustProxySetting } from './http/trust-proxy.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -37,7 +38,7 @@ const envSchema = z.object({
   HTTP_MIN_BODY_RATE_KIB: z.coerce.number().min(0).max(1024).default(1),
   LIVE_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
   WEB_DIST: z.string().optional(),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxySetting.default(false),
   TFA_REQUIRED: z.enum(['admins', 'all', 'none']).default('admins'),
   DEMO_DATA: bool.default(true),
   FILE_STORE: z.enum(['local', 'database']).optional(),
@@ -82,7 +83,8 @@ export type Config = {
   /** Live-data sockets one user may hold on one instance. */
   liveMaxSocketsPerUser: number;
   webDist: string;
-  trustProxy: boolean;
+  /** Proxies believed about the client's address: none, the nearest N hops, or these addresses. */
+  trustProxy: TrustProxy;
   /** Who must use two-factor sign-in: admins and super-admins, everyone, or no one (accounts that set it up keep it). */
   tfaRequired: 'admins' | 'all' | 'none';
   /** Whether a new install gets the demo pipelines. */

@@ -82,6 +82,33 @@ describe('sign-in limits', () => {
   });
 });
 
+describe('behind a reverse proxy', () => {
+  it('counts the address the nearest proxy saw, whatever the client wrote in X-Forwarded-For', async () => {
+    const proxied = await buildApp(loadConfig({ DATA_DIR: t.dataDir, LOG_LEVEL: 'silent', TRUST_PROXY: 'true' }), {
+      db: t.ctx.db,
+      web: false,
+    });
+    const viaProxy = (forged: string, username: string, password: string) =>
+      proxied.app.inject({
+        method: 'POST',
+        url: `${BASE}/users/login`,
+        payload: { username, password },
+        remoteAddress: '10.5.0.1',
+        // The proxy appends the address it saw to what the client sent.
+        headers: { 'x-forwarded-for': `${forged}, 203.0.113.7` },
+      });
+    try {
+      const good = await t.createUser(['user']);
+      for (let i = 0; i < LIMITS.login.address.max; i++) {
+        expect((await viaProxy(`198.51.100.${i}`, `someone${i % 6}.forged`, 'wrong-password')).statusCode).toBe(401);
+      }
+      expect((await viaProxy('198.51.100.250', good.user_name, TEST_PASSWORD)).statusCode).toBe(429);
+    } finally {
+      await proxied.app.close();
+    }
+  });
+});
+
 describe('two-factor limits', () => {
   it('refuses more codes after 5 wrong ones, even the right one', async () => {
     const admin = await t.createUser(['admin']);
