@@ -5,6 +5,7 @@ import { createBrowserRouter, type DataRouter, RouterProvider } from 'react-rout
 import { progress } from './progress.ts';
 import { RequestUiBridge } from './RequestUiBridge.tsx';
 import { createRoutes } from './routes.tsx';
+import { appTheme } from './theme.ts';
 
 /** One client for the whole app; pages keep their own freshness rules. */
 export function createQueryClient(): QueryClient {
@@ -40,7 +41,7 @@ export function AppRoot({ nonce }: { nonce: string | undefined }) {
     return r;
   });
   return (
-    <ConfigProvider csp={nonce ? { nonce } : {}} theme={{ token: { motion } }}>
+    <ConfigProvider csp={nonce ? { nonce } : {}} theme={appTheme(motion)}>
       <AntApp>
         <RequestUiBridge />
         <QueryClientProvider client={queryClient}>

@@ -9,6 +9,7 @@ import { expect, vi } from 'vitest';
 import { createQueryClient, trackNavigation } from '../app/AppRoot.tsx';
 import { RequestUiBridge } from '../app/RequestUiBridge.tsx';
 import { createRoutes } from '../app/routes.tsx';
+import { appTheme } from '../app/theme.ts';
 
 /** Renders the app at `path`; answers the router (its state says where the guard went) and helpers. */
 export function renderApp(path: string) {
@@ -17,7 +18,7 @@ export function renderApp(path: string) {
   trackNavigation(router);
   const reload = vi.fn();
   const view = render(
-    <ConfigProvider theme={{ token: { motion: false } }}>
+    <ConfigProvider theme={appTheme(false)}>
       <AntApp>
         <RequestUiBridge reload={reload} />
         <QueryClientProvider client={queryClient}>

@@ -2,7 +2,7 @@ import { CheckCircleTwoTone, CloseCircleTwoTone, SyncOutlined } from '@ant-desig
 
 /** Valid shows a check, invalid a cross, anything else a refresh icon (spec 000 §4). */
 export function UploadStatusIcon({ status }: { status: string }) {
-  if (status === 'valid') return <CheckCircleTwoTone twoToneColor="#52c41a" aria-label="valid" />;
-  if (status === 'invalid') return <CloseCircleTwoTone twoToneColor="#ff4d4f" aria-label="invalid" />;
+  if (status === 'valid') return <CheckCircleTwoTone twoToneColor="#237804" aria-label="valid" />;
+  if (status === 'invalid') return <CloseCircleTwoTone twoToneColor="#cf1322" aria-label="invalid" />;
   return <SyncOutlined spin aria-label={status} />;
 }
