@@ -39,8 +39,9 @@ describe('the column-wise CSV reader', () => {
     for (const text of texts) {
       const got = read(text);
       expect(typeof got, text).toBe('object');
-      if (typeof got === 'string') continue;
-      expect(got, JSON.stringify(text)).toMatchObject(reference(text, got.delimiter));
+      const want = typeof got === 'string' ? null : reference(text, got.delimiter);
+      expect(want).not.toBe('unclosed');
+      if (typeof got !== 'string' && want !== null && want !== 'unclosed') expect(got, JSON.stringify(text)).toMatchObject(want);
     }
   });
 

@@ -94,9 +94,31 @@ describe('parse pool', () => {
       const expected = pooled(parseFile({ bytes: enc(text), group: 'csv', dataModel: model, limits: { maxProblems: 5 } }));
       expect(out).toEqual(expected);
       const all = await pool.parse({ bytes: enc(text), group: 'csv', dataModel: model });
-      expect(all.problems.map((p) => p.row)).toEqual(Array.from({ length: 12 }, (_, k) => 50 * k + 50));
-      expect(all.problems.at(-1)?.message).toBe('Row 600: code must match pattern "^[A-Z]{2}$"');
+      // Rows are numbered by their line in the file, the header being line 1.
+      expect(all.problems.map((p) => p.row)).toEqual(Array.from({ length: 12 }, (_, k) => 50 * k + 51));
+      expect(all.problems.at(-1)?.message).toBe('Row 601: code must match pattern "^[A-Z]{2}$"');
       expect(all.summary).toBe('600 rows read, 12 invalid (12 problems).');
+    });
+
+    it('numbers rows by their lines in the file across slices: sep= line, blank lines, mixed line breaks, line breaks in quotes', async () => {
+      const text = `sep=;\r\ncode;qty;note\r\n${records(300, (i) => (i % 7 === 0 ? `\r\n${i % 5 === 0 ? 'x' : 'AB'};${i};"a\nb"\r` : `AB;${i};n\n`))}`;
+      const before = pool.counts().sliced;
+      const out = await pool.parse({ bytes: enc(text), group: 'csv', dataModel: model });
+      expect(pool.counts().sliced).toBe(before + 1);
+      expect(out).toEqual(whole(text));
+      expect(out.problems.length).toBeGreaterThan(2);
+      expect(out.notes[0]).toEqual({ level: 'info', message: 'Read as UTF-8.' });
+    });
+
+    it('reads a file that is not UTF-8 whole, in its encoding, with its note', async () => {
+      const text = `code,qty,note\n${records(300, (i) => `AB,${i},caf\u00e9\n`)}`;
+      const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0));
+      const before = pool.counts().sliced;
+      const out = await pool.parse({ bytes, group: 'csv', dataModel: model });
+      expect(pool.counts().sliced).toBe(before);
+      expect(out.status).toBe('valid');
+      expect(rowsOf(out)[299]).toEqual({ code: 'AB', qty: 299, note: 'caf\u00e9' });
+      expect(out.notes[0]).toEqual({ level: 'warn', message: 'Read as Windows-1252 (the file is not valid UTF-8).' });
     });
 
     it('parses the file whole when the slices cannot stand for it', async () => {

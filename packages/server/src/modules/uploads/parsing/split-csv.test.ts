@@ -46,4 +46,16 @@ describe('splitCsv', () => {
     expect(splitCsv(enc('a\r1\r2\r3\r'), 2)).toBeNull();
     expect(splitCsv(enc('a,b\n1,2\n3,4\n'), 1)).toBeNull();
   });
+
+  it("repeats Excel's sep= line and the blank lines before the header in every slice", () => {
+    const text = `sep=;\r\n\r\na;b\r\n${'1;2\r\n'.repeat(10)}`;
+    const slices = splitCsv(enc(text), 2)?.map(dec) ?? [];
+    expect(slices).toHaveLength(2);
+    expect(slices.every((s) => s.startsWith('sep=;\r\n\r\na;b\r\n'))).toBe(true);
+    expect(slices.map((s) => s.slice('sep=;\r\n\r\na;b\r\n'.length)).join('')).toBe('1;2\r\n'.repeat(10));
+  });
+
+  it('does not cut a file whose header ends with a lone CR (a slice would copy a record with it)', () => {
+    expect(splitCsv(enc(`a,b\r1,2\n${'3,4\n'.repeat(10)}`), 2)).toBeNull();
+  });
 });
