@@ -37,6 +37,7 @@ import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import { type Db, migrateToLatest, openDb } from './platform/db/index.ts';
 import { openFileStore } from './platform/files/file-store.ts';
+import { apiDocsOptions } from './platform/http/api-docs.ts';
 import { registerErrorHandling } from './platform/http/error-handler.ts';
 import { fastifyTrustProxy } from './platform/http/trust-proxy.ts';
 import { guardSlowBodies } from './platform/http/slow-body-guard.ts';
@@ -195,7 +196,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: `${config.basePath}/docs`, staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: `${config.basePath}/docs`,
+    staticCSP: true,
+    ...apiDocsOptions(config.publicApiDocs),
+  });
 
   await app.register(healthRoutes(db));
   await app.register(

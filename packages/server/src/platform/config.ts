@@ -39,6 +39,7 @@ const envSchema = z.object({
   LIVE_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: trustProxySetting.default(false),
+  PUBLIC_API_DOCS: bool.default(false),
   TFA_REQUIRED: z.enum(['admins', 'all', 'none']).default('admins'),
   DEMO_DATA: bool.default(true),
   FILE_STORE: z.enum(['local', 'database']).optional(),
@@ -85,6 +86,8 @@ export type Config = {
   webDist: string;
   /** Proxies believed about the client's address: none, the nearest N hops, or these addresses. */
   trustProxy: TrustProxy;
+  /** Whether the API description at BASE_PATH/docs answers callers who are not signed in. */
+  publicApiDocs: boolean;
   /** Who must use two-factor sign-in: admins and super-admins, everyone, or no one (accounts that set it up keep it). */
   tfaRequired: 'admins' | 'all' | 'none';
   /** Whether a new install gets the demo pipelines. */
@@ -149,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     liveMaxSocketsPerUser: e.LIVE_MAX_SOCKETS_PER_USER,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
     trustProxy: e.TRUST_PROXY,
+    publicApiDocs: e.PUBLIC_API_DOCS,
     tfaRequired: e.TFA_REQUIRED,
     demoData: e.DEMO_DATA,
     fileStore: e.FILE_STORE,

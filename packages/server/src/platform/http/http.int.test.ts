@@ -75,13 +75,34 @@ describe('probes, docs and headers', () => {
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ok' });
   });
 
-  it('serves the OpenAPI document generated from the route schemas', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `${BASE}/docs/json` });
+  it('serves the OpenAPI document generated from the route schemas to a signed-in user', async () => {
+    const { token } = await t.signedIn(['user']);
+    const res = await t.app.inject({ method: 'GET', url: `${BASE}/docs/json`, headers: { 'x-token': token } });
     expect(res.statusCode).toBe(200);
     const doc = z.object({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) }).parse(res.json());
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([`${BASE}/users/login`, `${BASE}/locales/list`]));
+    expect((await t.app.inject({ method: 'GET', url: `${BASE}/docs/yaml`, headers: { 'x-token': token } })).statusCode).toBe(200);
+  });
+
+  it('answers the API description to no one who is not signed in, unless it is public', async () => {
+    for (const headers of [{}, { 'x-token': 'not-a-token' }]) {
+      for (const url of [`${BASE}/docs/json`, `${BASE}/docs/yaml`]) {
+        const res = await t.app.inject({ method: 'GET', url, headers });
+        expect(res.statusCode, url).toBe(401);
+        expect(res.json()).toEqual({ code: 50008, message: 'Sign in to read the API description.', data: null });
+      }
+    }
+    // The page around it holds nothing of the API, and sends the web app's stored token for it.
     const ui = await t.app.inject({ method: 'GET', url: `${BASE}/docs` });
     expect([200, 302]).toContain(ui.statusCode);
+    const init = await t.app.inject({ method: 'GET', url: `${BASE}/docs/static/swagger-initializer.js` });
+    expect(init.body).toContain(`window.localStorage.getItem("gdb-token")`);
+    const open = await createTestApp({ publicApiDocs: true });
+    try {
+      expect((await open.app.inject({ method: 'GET', url: `${BASE}/docs/json` })).statusCode).toBe(200);
+    } finally {
+      await open.close();
+    }
   });
 
   it('sends security headers with a strict content security policy', async () => {

@@ -1,14 +1,10 @@
 import type { accessTokenSchema } from '@gdb/shared/auth/session.schemas';
+import { TOKEN_KEYS } from '@gdb/shared/auth/session-storage';
 import type { z } from 'zod';
 
-export type AccessToken = z.infer<typeof accessTokenSchema>;
+export { TOKEN_KEYS };
 
-/** The three keys of a session in localStorage (spec 000 §7.1). */
-export const TOKEN_KEYS = {
-  token: 'gdb-token',
-  expireAt: 'gdb-token-expire-at',
-  refreshToken: 'gdb-refresh-token',
-} as const;
+export type AccessToken = z.infer<typeof accessTokenSchema>;
 
 /** A token this close to its expiry counts as expired, so it does not lapse in flight. */
 const EXPIRY_MARGIN_MS = 5_000;
