@@ -1,17 +1,63 @@
 // Runs every test: unit and integration (vitest), then the browser tests against a built app.
 // With DATABASE_URL set, the server tests run on that PostgreSQL server instead of PGlite.
-import { spawnSync } from 'node:child_process';
+// TEST_SCOPE=database runs only the tests that touch the database (the server's and the browser
+// tests) and reuses a built web app: CI's second run, on PostgreSQL, after a full one on PGlite.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
+const scope = process.env.TEST_SCOPE ?? 'all';
+if (scope !== 'all' && scope !== 'database') {
+  console.error(`TEST_SCOPE must be all or database, not ${scope}.`);
+  process.exit(1);
+}
+const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
+
 const run = (cmd, args, extra = {}) => {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...extra });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!fs.existsSync(chromium)) {
+/** Runs a stage and prints how long it took. */
+function stage(name, work) {
+  const started = Date.now();
+  console.log(`\n--- ${name}`);
+  const done = () => console.log(`--- ${name}: ${seconds(started)}`);
+  const result = work();
+  return result instanceof Promise ? result.then(done) : done();
+}
+
+/**
+ * Runs commands at once, the first one's output as it comes and the others' once they end (their
+ * lines would otherwise interleave); fails when any fails. Vitest gives a run one worker on two
+ * cores, so two runs side by side keep both busy.
+ */
+async function together(commands) {
+  const ends = commands.map(([name, cmd, args], i) => {
+    const started = Date.now();
+    const child = spawn(cmd, args, { cwd: root, stdio: i === 0 ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    return new Promise((resolve) => {
+      child.on('close', (code) => resolve({ name, code, output, took: seconds(started) }));
+    });
+  });
+  const results = await Promise.all(ends);
+  for (const r of results) {
+    if (r.output.length > 0) process.stdout.write(Buffer.concat(r.output));
+    console.log(`--- ${r.name}: ${r.code === 0 ? 'passed' : 'FAILED'} in ${r.took}`);
+  }
+  const failed = results.find((r) => r.code !== 0);
+  if (failed) process.exit(failed.code ?? 1);
+}
+
+function ensureChromium() {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (fs.existsSync(chromium)) return;
   const isRoot = process.getuid?.() === 0;
   if (isRoot && fs.existsSync('/usr/bin/apt-get') && process.env.GDB_NO_APT !== '1') {
     console.log('Installing Debian chromium for the browser tests…');
@@ -23,6 +69,19 @@ if (!fs.existsSync(chromium)) {
   }
 }
 
-run('npx', ['vitest', 'run']);
-run('npm', ['run', 'build', '--silent']);
-run('npm', ['run', 'test:e2e', '--silent']);
+ensureChromium();
+const server = ['vitest', 'run', '--project', 'server'];
+const unit = ['vitest', 'run', '--project', 'shared', '--project', 'web'];
+if (scope === 'database') stage(`server tests (${engine})`, () => run('npx', server));
+else if (os.availableParallelism() === 1) stage('unit and integration tests', () => run('npx', ['vitest', 'run']));
+else {
+  await stage('unit and integration tests', () =>
+    together([
+      [`server tests (${engine})`, 'npx', server],
+      ['shared and web tests', 'npx', unit],
+    ]),
+  );
+}
+const built = fs.existsSync(path.join(root, 'packages/web/dist/index.html'));
+if (scope === 'all' || !built) stage('build', () => run('npm', ['run', 'build', '--silent']));
+stage(`browser tests (${engine})`, () => run('npm', ['run', 'test:e2e', '--silent']));
