@@ -123,6 +123,8 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
   const pool = new IsolatePool({ size: settings.poolSize, queueLimit: settings.queueLimit, onCatastrophicError });
   const testPool = new IsolatePool({ size: settings.testPoolSize, queueLimit: settings.queueLimit, onCatastrophicError });
   const testGate = new CallerGate({ running: settings.testRunsPerUser, waiting: settings.testQueuePerUser });
+  // Syntax checks only compile (no user code runs), so one isolate of their own serves both lanes without making either wait.
+  const syntaxPool = new IsolatePool({ size: 1, queueLimit: settings.queueLimit, onCatastrophicError });
   const programs = new ProgramCache();
   const lockedPrograms = new ProgramCache();
   const sdkPrograms = new ProgramCache();
@@ -137,29 +139,26 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
     maxLogEntryChars: given.maxLogEntryChars ?? Math.min(MAX_LOG_ENTRY_CHARS, settings.maxLogChars),
   });
 
-  async function compile(graph: ComponentGraph, lane: IsolatePool): Promise<Program> {
+  async function compile(graph: ComponentGraph): Promise<Program> {
     const orders = checkGraph(graph);
     const problems: { component: string; message: string }[] = [];
     const models = buildModels(graph.schemas, portModels(graph), problems);
     if (problems.length > 0) throw buildFailure(problems);
     const program = generateProgram(graph, orders, models);
-    const syntax = await checkSyntax(lane, program.blocks, settings.memoryMiB);
+    const syntax = await checkSyntax(syntaxPool, program.blocks, settings.memoryMiB);
     if (syntax.length > 0) throw buildFailure(syntax);
     return program;
   }
 
-  /**
-   * The program of a component version: built from its current documents, or taken from the cache.
-   * Its syntax is checked in the editors' isolates unless an import asks for it.
-   */
-  async function program(componentId: string, opts: { fresh?: boolean; lane?: IsolatePool } = {}): Promise<Program> {
+  /** The program of a component version: built from its current documents, or taken from the cache. */
+  async function program(componentId: string, opts: { fresh?: boolean } = {}): Promise<Program> {
     // A locked version whose whole closure is locked never changes: no need to read it again.
     const settled = opts.fresh ? undefined : lockedPrograms.get(componentId);
     if (settled) return settled;
     const graph = await loadGraph(source, componentId);
     const key = fingerprint(graph, RUNTIME_REVISION);
     const cached = opts.fresh ? undefined : programs.get(key);
-    const built = cached ?? compile(graph, opts.lane ?? testPool);
+    const built = cached ?? compile(graph);
     if (!cached) programs.set(key, built);
     if (isLocked(graph)) lockedPrograms.set(componentId, built);
     return built;
@@ -168,7 +167,7 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
   /** Runs a component version in the isolates of one lane; throws a RunFailure when it fails. */
   async function runIn(lane: IsolatePool, request: ComponentRunRequest): Promise<ComponentRunOutcome> {
     const started = performance.now();
-    const built = await program(request.componentId, { lane });
+    const built = await program(request.componentId);
     const answer = await execute(
       lane,
       built,
@@ -211,7 +210,7 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
     if (!built) {
       built = (async () => {
         const p = generateSdkProgram(fn);
-        const syntax = await checkSyntax(lane, p.blocks, settings.memoryMiB);
+        const syntax = await checkSyntax(syntaxPool, p.blocks, settings.memoryMiB);
         if (syntax.length > 0) throw buildFailure(syntax);
         return p;
       })();
@@ -231,8 +230,7 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
   const testKey = (userId: string, componentId: string) => `${userId} ${componentId}`;
 
   return {
-    /** The program of a component version (the editors' JS code view). */
-    program: (componentId: string, opts: { fresh?: boolean } = {}) => program(componentId, opts),
+    program,
     runComponent,
     runSdkFunction,
 
@@ -299,6 +297,7 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
     close(): void {
       pool.close();
       testPool.close();
+      syntaxPool.close();
     },
   };
 }
