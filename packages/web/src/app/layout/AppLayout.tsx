@@ -1,6 +1,7 @@
-import { IMPORT_TITLE } from '@gdb/shared/routes/web-routes';
+import { findRoute, IMPORT_TITLE } from '@gdb/shared/routes/web-routes';
 import { Layout } from 'antd';
-import { Link, Outlet } from 'react-router';
+import { useRef } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
 import { useSessionUser } from '../session/session.ts';
 import { Navbar } from './Navbar.tsx';
 import { Sidebar } from './Sidebar.tsx';
@@ -11,11 +12,24 @@ import './layout.css';
 export function AppLayout() {
   const user = useSessionUser();
   const { opened, mobile, toggle, close } = useSidebar();
+  const { pathname } = useLocation();
+  const main = useRef<HTMLElement>(null);
   if (!user) return null;
   const roles = user.roles.map((r) => r.name);
   const classes = ['gdb-layout', mobile ? 'is-mobile' : 'is-desktop', opened ? 'sidebar-open' : 'sidebar-closed'];
   return (
     <Layout className={classes.join(' ')}>
+      <a
+        href="#main-content"
+        className="gdb-skip-link"
+        onClick={(e) => {
+          // The router owns the address: move the focus to the page without changing it.
+          e.preventDefault();
+          main.current?.focus();
+        }}
+      >
+        Skip to main content
+      </a>
       {mobile && opened ? <div className="gdb-drawer-mask" aria-hidden="true" onClick={close} /> : null}
       <Layout.Sider
         className="gdb-sidebar"
@@ -33,7 +47,9 @@ export function AppLayout() {
       </Layout.Sider>
       <Layout className="gdb-main">
         <Navbar user={user} sidebarOpened={opened} onToggleSidebar={toggle} />
-        <Layout.Content className="gdb-content">
+        <Layout.Content className="gdb-content" id="main-content" tabIndex={-1} ref={main}>
+          {/* One level-one heading per page: the route's title (the breadcrumb shows it to the eye). */}
+          <h1 className="gdb-sr-only">{findRoute(pathname)?.title ?? IMPORT_TITLE}</h1>
           <Outlet />
         </Layout.Content>
       </Layout>

@@ -62,7 +62,7 @@ export function Navbar({
           }}
         >
           <Button type="text" className="gdb-user-menu" icon={<UserOutlined />}>
-            <span className="gdb-user-name">
+            <span className="gdb-user-name" title={`${user.firstName} ${user.lastName} (${user.role})`}>
               {user.firstName} {user.lastName} ({user.role})
             </span>
             <DownOutlined />

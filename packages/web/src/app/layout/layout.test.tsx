@@ -154,3 +154,27 @@ describe('upcoming-feature view', () => {
     expect(heading.closest('.gdb-upcoming')?.textContent).toBe('Documentation');
   });
 });
+
+describe('keyboard and screen reader', () => {
+  it('gives every signed-in page one level-one heading, its route title', async () => {
+    asRoles(['super-admin']);
+    const app = renderApp('/unauthorized/index');
+    await app.opened('/unauthorized/index');
+    await waitFor(() => expect(document.querySelectorAll('h1')).toHaveLength(1));
+    await app.router.navigate('/manage/documentation');
+    await app.opened('/manage/documentation');
+    const headings = [...document.querySelectorAll('h1')].map((h) => h.textContent);
+    expect(headings).toEqual(['Documentation']);
+  });
+
+  it('starts with a skip link that moves the focus to the page', async () => {
+    asRoles(['super-admin']);
+    const app = renderApp('/manage/documentation');
+    await app.opened('/manage/documentation');
+    const skip = screen.getByRole('link', { name: 'Skip to main content' });
+    const first = document.querySelector('a, button, input, [tabindex]:not([tabindex="-1"])');
+    expect(first).toBe(skip);
+    fireEvent.click(skip);
+    expect(document.activeElement?.id).toBe('main-content');
+  });
+});
