@@ -19,6 +19,7 @@ export function AppLayout() {
   const classes = ['gdb-layout', mobile ? 'is-mobile' : 'is-desktop', opened ? 'sidebar-open' : 'sidebar-closed'];
   return (
     <Layout className={classes.join(' ')}>
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link is an in-page link; the click only spares the router's address */}
       <a
         href="#main-content"
         className="gdb-skip-link"
