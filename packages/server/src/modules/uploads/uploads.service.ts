@@ -125,7 +125,8 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
       lines.push(['warn', `The file name ends in ${extension}, not ${allowed.join(' or ')}; its content decides.`]);
     }
     const file = typeof bytes === 'function' ? await bytes() : bytes;
-    return { lines, outcome: await deps.parser.parse({ bytes: file, group: source.contentType, dataModel }) };
+    const request = { bytes: file, group: source.contentType, dataModel, limits: ctx.config.parseLimits };
+    return { lines, outcome: await deps.parser.parse(request) };
   }
 
   /**
@@ -151,6 +152,7 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
         await repo.update(id, { status: 'invalid' });
         return;
       }
+      for (const note of outcome.notes) say(note.level, note.message);
       for (const p of outcome.problems) say('error', p.message);
       if (outcome.status === 'valid' && outcome.rowsBytes !== null) {
         const rowsKey = await deps.files.put(outcome.rowsBytes);

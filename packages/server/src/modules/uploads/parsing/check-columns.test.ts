@@ -3,6 +3,7 @@ import { seededRandom } from '../../../../test/seeded-random.ts';
 import { columnValues } from '../row-tables.ts';
 import { checkColumns } from './check-columns.ts';
 import { checkRows } from './check-rows.ts';
+import { isBlankText } from './convert.ts';
 import { rowsOfColumns } from './fast-csv.ts';
 
 /** The values of checked columns, coded ones decoded. */
@@ -10,11 +11,11 @@ function decoded(data: ReturnType<typeof checkColumns>) {
   return data?.map(columnValues) ?? null;
 }
 
-/** The row check's verdict and coerced values for the same texts. */
+/** The row check's verdict and converted values for the same texts. */
 function byRows(fields: string[], columns: string[][], model: Record<string, unknown>) {
   const rows = rowsOfColumns(fields, columns, columns[0]?.length ?? 0);
-  const check = checkRows(rows, model, { coerce: true, maxProblems: 10 });
-  return { valid: check.invalidRows === 0, data: fields.map((f) => rows.map((r) => r[f])) };
+  const check = checkRows({ rows, lines: rows.map((_, i) => i + 2), rowProblems: [] }, model, 10);
+  return { valid: check.invalidRows === 0, data: fields.map((f) => check.rows.map((r) => r[f])) };
 }
 
 const MODEL = {
@@ -43,8 +44,8 @@ describe('the column check', () => {
       ['true', 'false', 'true'],
       ['2026-02-28', '2024-02-29', '2026-12-31'],
       ['a@b.example', 'x.y@z.example', 'a@b.example'],
-      ['', 'Renault', 'Dacia'],
-      ['x', '', '12'],
+      ['Dacia', 'Renault', 'Dacia'],
+      ['x', 'y', '12'],
     ];
     const data = checkColumns(fields, columns, MODEL);
     expect(data).not.toBeNull();
@@ -77,6 +78,7 @@ describe('the column check', () => {
     expect(checkColumns(fields, [['AB123'], ['1.5']], MODEL)).toBeNull();
     expect(checkColumns(fields, [['AB1234'], ['1']], MODEL)).toBeNull();
     expect(checkColumns(fields, [['AB123'], ['']], MODEL)).toBeNull();
+    expect(checkColumns(fields, [['AB123'], ['9007199254740993']], MODEL)).toBeNull();
     expect(checkColumns(['code'], [['AB123']], MODEL)).toBeNull();
     expect(checkColumns(['code', 'qty', 'other'], [['AB123'], ['1'], ['x']], MODEL)).toBeNull();
     expect(checkColumns(['code', 'qty', 'day'], [['AB123'], ['1'], ['2026-02-30']], MODEL)).toBeNull();
@@ -113,6 +115,8 @@ describe('the column check', () => {
       '1.5',
       ' 2 ',
       '1e3',
+      '9007199254740993',
+      '12345678901234567890',
       '0x10',
       'Infinity',
       '-Infinity',
@@ -166,13 +170,15 @@ describe('the column check', () => {
       });
       const data = checkColumns(fields, columns, model);
       const rows = byRows(fields, columns, model);
-      // Every data model generated here is one the column check knows: it passes whatever the row check passes.
-      expect(data === null, JSON.stringify({ model, columns })).toBe(!rows.valid);
+      // Every data model generated here is one the column check knows: it passes whatever the row
+      // check passes, but for blank values (no value: the rows then differ in their fields).
+      const blank = columns.some((column) => column.some(isBlankText));
+      expect(data === null, JSON.stringify({ model, columns })).toBe(!rows.valid || blank);
       if (data === null) continue;
       vouched++;
       expect(rows.valid, JSON.stringify({ model, columns })).toBe(true);
       expect(decoded(data), JSON.stringify({ model, columns })).toEqual(rows.data);
     }
-    expect(vouched).toBeGreaterThan(40);
+    expect(vouched).toBeGreaterThan(25);
   }, 120_000);
 });

@@ -2,7 +2,8 @@ import { isRecord } from '@gdb/shared/values/is-record';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { CODE_SHARE, type CodedColumn } from '../row-tables.ts';
-import { rowSchemaOf } from './check-rows.ts';
+import { booleanOfText, type FieldType, isBlankText, isUnsafeIntegerText, numberOfText } from './convert.ts';
+import { rowSchemaOf } from './row-schema.ts';
 
 // A CSV file's values checked a column at a time, without building a row object: for data models
 // made of what a CSV file can hold (fields of one plain type with patterns, formats, lists and
@@ -38,33 +39,27 @@ const FIELD_KEYWORDS = new Set([
   'default',
 ]);
 
-type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'any';
 const FIELD_TYPES = new Set<unknown>(['string', 'number', 'integer', 'boolean']);
 
 /**
- * A text's number as ajv's coercion reads it (`data && data == +data` → `+data`), or undefined. A
- * text equals its own number unless that is NaN, so the text is converted once.
+ * A text's value in a field of the type, as convert.ts converts it; undefined when the row check
+ * would not pass it as it is (blank: no value; an integer too large to keep; not a number).
  */
-function numberOf(text: string): number | undefined {
-  const n = +text;
-  return text !== '' && !Number.isNaN(n) ? n : undefined;
-}
-
-/** A text's value in a field of the type, coerced as ajv's `coerceTypes` does; undefined when it cannot be. */
 function coerce(type: FieldType, text: string): unknown {
+  if (isBlankText(text)) return undefined;
   switch (type) {
     case 'string':
     case 'any':
       return text;
     case 'number':
-      return numberOf(text);
+      return isUnsafeIntegerText(text) ? undefined : numberOfText(text);
     case 'integer': {
-      // ajv: `data && data == +data && !(data % 1)` → `+data`.
-      const n = numberOf(text);
-      return n !== undefined && !(n % 1) ? n : undefined;
+      if (isUnsafeIntegerText(text)) return undefined;
+      const n = numberOfText(text);
+      return n !== undefined && Number.isInteger(n) ? n : undefined;
     }
     case 'boolean':
-      return text === 'true' ? true : text === 'false' ? false : undefined;
+      return booleanOfText(text);
   }
 }
 
@@ -119,6 +114,7 @@ export function checkColumns(
     const values = columns[c] as string[];
     const check = checks.get(fields[c] as string);
     if (!check) {
+      if (values.some(isBlankText)) return null;
       out.push(values);
       continue;
     }
@@ -166,7 +162,7 @@ function textsChecked(values: string[], validate: ValidateFunction): string[] | 
         codes[r] = code;
         continue;
       }
-      if (!validate(text)) return null;
+      if (isBlankText(text) || !validate(text)) return null;
       if (index.size >= limit) index = null;
       else {
         codes[r] = index.size;
@@ -174,7 +170,7 @@ function textsChecked(values: string[], validate: ValidateFunction): string[] | 
       }
       continue;
     }
-    if (!validate(text)) return null;
+    if (isBlankText(text) || !validate(text)) return null;
   }
   return index === null ? values : { values: [...index.keys()], codes };
 }

@@ -1,9 +1,11 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { Row } from './parse-text.ts';
+import { convertRows, fieldTypesOf } from './convert.ts';
+import { rowSchemaOf } from './row-schema.ts';
+import type { Row, RowProblem } from './table.ts';
 
 export interface Problem {
-  /** 1-based row number, or null for a problem with the whole file. */
+  /** The row's own number in the file (see ReadTable.lines), or null for a problem with the whole file. */
   row: number | null;
   message: string;
 }
@@ -12,6 +14,13 @@ export interface CheckResult {
   invalidRows: number;
   problems: Problem[];
   problemCount: number;
+}
+
+/** Rows as a reader read them, with their own numbers in the file and the problems found while reading. */
+export interface RowsRead {
+  rows: readonly Row[];
+  lines: readonly number[];
+  rowProblems: readonly RowProblem[];
 }
 
 // ajv-formats is published as CommonJS with a default export.
@@ -24,37 +33,52 @@ function describe(e: ErrorObject): string {
   return where ? `${where} ${e.message ?? 'is invalid'}` : (e.message ?? 'is invalid');
 }
 
-/** The schema each row must satisfy: the items of an array data model, else the model itself. */
-export function rowSchemaOf(dataModel: Record<string, unknown>): Record<string, unknown> {
-  const items = dataModel.items;
-  if (dataModel.type === 'array' && items && typeof items === 'object' && !Array.isArray(items)) {
-    return Object.fromEntries(Object.entries(items));
-  }
-  return dataModel;
+/** A problem's message as the upload's log shows it: `Row {n}: …`. */
+function rowMessage(line: number, message: string): string {
+  return /^Row \d+/.test(message) ? message : `Row ${line}: ${message}`;
+}
+
+/** A compiled check of one row against the data model. */
+export function rowValidator(dataModel: Record<string, unknown>) {
+  const ajv = new Ajv({ allErrors: true, coerceTypes: false, strict: false, useDefaults: false });
+  addFormats(ajv);
+  return ajv.compile(rowSchemaOf(dataModel));
+}
+
+/** The rows checked: their values converted by their field's type, and every problem in the order of the rows. */
+export interface CheckedRows extends CheckResult {
+  rows: Row[];
 }
 
 /**
- * Checks every row against the data model. Text formats get their values coerced to the
- * model's types (a CSV "12" becomes 12 where a number is expected), in place.
+ * Converts every row's values by their field's type (convert.ts) and checks the rows against the
+ * data model (when there is one). Problems found while reading, while converting and while
+ * checking are listed by row, each row numbered as the file numbers it.
  */
-export function checkRows(
-  rows: Row[],
-  dataModel: Record<string, unknown>,
-  options: { coerce: boolean; maxProblems: number },
-): CheckResult {
-  const ajv = new Ajv({ allErrors: true, coerceTypes: options.coerce, strict: false, useDefaults: false });
-  addFormats(ajv);
-  const validate = ajv.compile(rowSchemaOf(dataModel));
-  const problems: Problem[] = [];
-  let problemCount = 0;
-  let invalidRows = 0;
-  for (let i = 0; i < rows.length; i++) {
-    if (validate(rows[i])) continue;
-    invalidRows++;
-    for (const e of validate.errors ?? []) {
-      problemCount++;
-      if (problems.length < options.maxProblems) problems.push({ row: i + 1, message: `Row ${i + 1}: ${describe(e)}` });
+export function checkRows(read: RowsRead, dataModel: Record<string, unknown> | null, maxProblems: number): CheckedRows {
+  const { rows, problems: converting, invalid } = convertRows(read.rows, read.lines, fieldTypesOf(dataModel));
+  const indexOfLine = new Map<number, number>();
+  read.lines.forEach((line, i) => indexOfLine.set(line, i));
+  for (const p of read.rowProblems) invalid.add(indexOfLine.get(p.line) ?? -1 - p.line);
+  // Each list is in the order of the rows: the first problems of all are among the first of each.
+  const checking: RowProblem[] = [];
+  let checkingCount = 0;
+  if (dataModel) {
+    const validate = rowValidator(dataModel);
+    for (let i = 0; i < rows.length; i++) {
+      if (validate(rows[i])) continue;
+      invalid.add(i);
+      const line = read.lines[i] ?? i + 1;
+      for (const e of validate.errors ?? []) {
+        checkingCount++;
+        if (checking.length < maxProblems) checking.push({ line, message: describe(e) });
+      }
     }
   }
-  return { invalidRows, problems, problemCount };
+  const first = [...read.rowProblems.slice(0, maxProblems), ...converting.slice(0, maxProblems), ...checking];
+  // A stable sort: a row's problems stay in the order they were found.
+  first.sort((a, b) => a.line - b.line);
+  const problems = first.slice(0, maxProblems).map((p) => ({ row: p.line, message: rowMessage(p.line, p.message) }));
+  const problemCount = read.rowProblems.length + converting.length + checkingCount;
+  return { rows, invalidRows: invalid.size, problems, problemCount };
 }

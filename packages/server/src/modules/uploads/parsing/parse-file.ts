@@ -1,11 +1,16 @@
 import { MIME_GROUPS, type MimeGroup } from '@gdb/shared/reference/mimetypes';
-import { storedRowsBytes, storedRowsJson, storedTableJson, tableJson } from '../row-tables.ts';
+import { isRecord } from '@gdb/shared/values/is-record';
+import { storedRowsJson, storedTableJson, tableJson } from '../row-tables.ts';
 import { checkColumns } from './check-columns.ts';
 import { type CheckResult, checkRows, type Problem } from './check-rows.ts';
+import { isBlankText } from './convert.ts';
 import { type DetectedFormat, detectFormat, formatsOf } from './detect.ts';
+import { readWorkbook } from './excel/index.ts';
 import { DEFAULT_LIMITS, ParseError, type ParseLimits } from './limits.ts';
-import { parseExcel } from './parse-excel.ts';
-import { type CsvRead, decodeText, messageOf, parseJson, parseXml, type Row, readCsv, rowsOf } from './parse-text.ts';
+import { messageOf, rowsOf } from './parse-text.ts';
+import { type CsvTable, readTextFormat } from './read-text-formats.ts';
+import { rowSchemaOf } from './row-schema.ts';
+import type { Note, ReadHints, ReadTable } from './table.ts';
 
 export interface ParseRequest {
   kind?: 'file';
@@ -26,6 +31,8 @@ export interface ParseOutcome {
   problems: Problem[];
   problemCount: number;
   summary: string;
+  /** Lines for the upload's log on how the file was read (its encoding, the sheet read, rows skipped). */
+  notes: Note[];
 }
 
 /** A parse's outcome as the pool answers it: the rows as the UTF-8 bytes of their JSON text. */
@@ -50,20 +57,28 @@ export function invalid(format: DetectedFormat, message: string): ParseOutcome {
     problems: [{ row: null, message }],
     problemCount: 1,
     summary: message,
+    notes: [],
   };
 }
 
-function readRows(bytes: Uint8Array, format: DetectedFormat, limits: ParseLimits): Row[] | CsvRead {
+/** What a reader may know of the data model: its field names and the fields it requires. */
+export function hintsOf(dataModel: Record<string, unknown> | null): ReadHints {
+  if (!dataModel) return { fields: [], required: [] };
+  const schema = rowSchemaOf(dataModel);
+  const fields = isRecord(schema.properties) ? Object.keys(schema.properties) : [];
+  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+  return { fields, required };
+}
+
+function readTable(bytes: Uint8Array, format: DetectedFormat, hints: ReadHints, limits: ParseLimits): ReadTable | CsvTable {
   switch (format) {
     case 'xlsx':
     case 'xls':
-      return parseExcel(bytes, format, limits);
+      return readWorkbook(bytes, format, hints, limits);
     case 'json':
-      return parseJson(decodeText(bytes), limits);
     case 'xml':
-      return parseXml(decodeText(bytes), limits);
     case 'text':
-      return readCsv(decodeText(bytes), limits);
+      return readTextFormat(bytes, format, hints, limits);
     case 'binary':
       throw new ParseError('The file is not a readable data file.');
   }
@@ -76,12 +91,6 @@ function failureMessage(error: unknown): string {
   return `The file cannot be read: ${messageOf(error)}`;
 }
 
-const NO_PROBLEM: CheckResult = { invalidRows: 0, problems: [], problemCount: 0 };
-
-function checkOf(rows: Row[], dataModel: Record<string, unknown> | null, coerce: boolean, limits: ParseLimits): CheckResult {
-  return dataModel ? checkRows(rows, dataModel, { coerce, maxProblems: limits.maxProblems }) : NO_PROBLEM;
-}
-
 /**
  * Field names whose values make a column table in their order: distinct, none an array index
  * (an object puts those first, and the rows' table lists its fields in the rows' order).
@@ -90,27 +99,37 @@ function columnsInOrder(fields: readonly string[]): boolean {
   return fields.length > 0 && new Set(fields).size === fields.length && !fields.some((f) => /^\d+$/.test(f));
 }
 
-/**
- * The rows read checked (values coerced to the data model's types), and their table's JSON text
- * when all are valid. Values read by column are checked by column, with no row object built; the
- * rows are checked one by one when that check cannot vouch for every row (and it words the problems).
- */
-function checkRead(
-  read: CsvRead | Row[],
-  dataModel: Record<string, unknown> | null,
-  coerce: boolean,
-  limits: ParseLimits,
-): { check: CheckResult; table: string | null } {
-  if (!Array.isArray(read) && read.columns && columnsInOrder(read.fields)) {
-    const data = dataModel ? checkColumns(read.fields, read.columns, dataModel) : read.columns;
-    if (data) return { check: NO_PROBLEM, table: storedTableJson(read.fields, data) };
-  }
-  const rows = Array.isArray(read) ? read : rowsOf(read);
-  const check = checkOf(rows, dataModel, coerce, limits);
-  return { check, table: check.invalidRows === 0 ? tableJson(rows) : null };
+const NO_PROBLEM: CheckResult = { invalidRows: 0, problems: [], problemCount: 0 };
+
+/** Columns of texts checked by column: by the data model when there is one; without one, when no value is blank (no value). */
+function checkedColumns(read: CsvTable, dataModel: Record<string, unknown> | null) {
+  const { columns, fields } = read;
+  if (!columns || read.rowProblems.length > 0 || !columnsInOrder(fields)) return null;
+  if (dataModel) return checkColumns(fields, columns, dataModel);
+  return columns.some((column) => column.some(isBlankText)) ? null : columns;
 }
 
-function summaryOf(rowCount: number, check: CheckResult): string {
+/**
+ * The rows read checked (values converted by their field's type), and their table's JSON text
+ * when all are valid. Values read by column are checked by column, with no row object built; the
+ * rows are converted and checked one by one when that check cannot vouch for every row (and it
+ * words the problems).
+ */
+export function checkRead(
+  read: CsvTable | ReadTable,
+  dataModel: Record<string, unknown> | null,
+  limits: ParseLimits,
+): { check: CheckResult; table: string | null } {
+  if ('columns' in read) {
+    const data = checkedColumns(read, dataModel);
+    if (data) return { check: NO_PROBLEM, table: storedTableJson(read.fields, data) };
+  }
+  const rows = 'columns' in read ? rowsOf(read) : read.rows;
+  const { rows: converted, ...check } = checkRows({ ...read, rows }, dataModel, limits.maxProblems);
+  return { check, table: check.invalidRows === 0 ? tableJson(converted) : null };
+}
+
+export function summaryOf(rowCount: number, check: CheckResult): string {
   if (check.invalidRows === 0) return `${rowCount} rows read, all valid.`;
   const listed = check.problemCount > check.problems.length ? `, the first ${check.problems.length} listed` : '';
   return `${rowCount} rows read, ${check.invalidRows} invalid (${check.problemCount} problems${listed}).`;
@@ -125,15 +144,15 @@ export function parseFile(request: ParseRequest): ParseOutcome {
     const expected = MIME_GROUPS[request.group].extensions.join(', ');
     return invalid(format, `The file content does not match the data source's type (${expected} expected).`);
   }
-  let read: Row[] | CsvRead;
+  let read: ReadTable | CsvTable;
   try {
-    read = readRows(request.bytes, format, limits);
+    read = readTable(request.bytes, format, hintsOf(request.dataModel), limits);
   } catch (error) {
     return invalid(format, failureMessage(error));
   }
-  const rowCount = Array.isArray(read) ? read.length : read.rowCount;
-  if (rowCount === 0) return invalid(format, 'The file has no rows.');
-  const { check, table } = checkRead(read, request.dataModel, format !== 'json', limits);
+  const rowCount = 'rowCount' in read ? read.rowCount : read.rows.length;
+  if (rowCount === 0) return { ...invalid(format, 'The file has no rows.'), notes: read.notes };
+  const { check, table } = checkRead(read, request.dataModel, limits);
   return {
     status: table === null ? 'invalid' : 'valid',
     format,
@@ -142,88 +161,6 @@ export function parseFile(request: ParseRequest): ParseOutcome {
     problems: check.problems,
     problemCount: check.problemCount,
     summary: summaryOf(rowCount, check),
-  };
-}
-
-// ── a large CSV file in slices, one worker each ──
-
-/** One slice of a CSV file (its header line and a run of whole records), parsed in a worker of its own. */
-export interface CsvPartRequest {
-  kind: 'csv-part';
-  bytes: Uint8Array;
-  dataModel: Record<string, unknown> | null;
-  limits?: Partial<ParseLimits>;
-}
-
-/** A slice's rows and problems, numbered within the slice, for the pool to join. */
-export interface PartOutcome extends CheckResult {
-  kind: 'csv-part';
-  rowCount: number;
-  /** The slice's rows as UTF-8 bytes of one table's JSON (see row-tables.ts), when every one of them is valid. */
-  rowsBytes: Uint8Array | null;
-  /** The slice could not be read (a limit, a bad header): the whole file is parsed again for its message. */
-  fatal: boolean;
-  delimiter: string;
-  linebreak: string;
-  quoteErrors: boolean;
-}
-
-/** Parses and checks one slice; the pool joins the slices or, when they disagree, parses the whole file. */
-export function parseCsvPart(request: CsvPartRequest): PartOutcome {
-  const limits = { ...DEFAULT_LIMITS, ...request.limits };
-  const none = { kind: 'csv-part' as const, rowCount: 0, rowsBytes: null, invalidRows: 0, problems: [], problemCount: 0 };
-  let read: CsvRead;
-  try {
-    read = readCsv(decodeText(request.bytes), limits);
-  } catch {
-    return { ...none, fatal: true, delimiter: '', linebreak: '', quoteErrors: false };
-  }
-  const { rowCount, delimiter, linebreak, quoteErrors } = read;
-  // A cut inside quoted text shows as an unclosed quote: the whole file is parsed instead.
-  if (quoteErrors) return { ...none, fatal: false, delimiter, linebreak, quoteErrors };
-  const { check, table } = checkRead(read, request.dataModel, true, limits);
-  const rowsBytes = table === null ? null : new TextEncoder().encode(table);
-  return { ...check, kind: 'csv-part', rowCount, rowsBytes, fatal: false, delimiter, linebreak, quoteErrors };
-}
-
-/**
- * The outcome of a file from its slices, as parsing it whole would answer it; null when the slices
- * cannot stand for the whole file (one unreadable or over a limit, a cut inside quotes, slices
- * reading a different delimiter or line break, more rows than allowed): then the whole file is parsed.
- */
-export function joinCsvParts(parts: readonly PartOutcome[], limits: Partial<ParseLimits> = {}): PooledOutcome | null {
-  const { maxRows, maxProblems } = { ...DEFAULT_LIMITS, ...limits };
-  const [first] = parts;
-  if (!first) return null;
-  const agree = parts.every(
-    (p) => !p.fatal && !p.quoteErrors && p.delimiter === first.delimiter && p.linebreak === first.linebreak,
-  );
-  const rowCount = parts.reduce((n, p) => n + p.rowCount, 0);
-  if (!agree || rowCount > maxRows) return null;
-  if (rowCount === 0) return pooled(invalid('text', 'The file has no rows.'));
-  const problems: Problem[] = [];
-  let offset = 0;
-  for (const part of parts) {
-    for (const p of part.problems) {
-      if (problems.length >= maxProblems) break;
-      const row = (p.row ?? 0) + offset;
-      problems.push({ row, message: p.message.replace(/^Row \d+/, `Row ${row}`) });
-    }
-    offset += part.rowCount;
-  }
-  const check: CheckResult = {
-    invalidRows: parts.reduce((n, p) => n + p.invalidRows, 0),
-    problems,
-    problemCount: parts.reduce((n, p) => n + p.problemCount, 0),
-  };
-  const valid = check.invalidRows === 0;
-  return {
-    status: valid ? 'valid' : 'invalid',
-    format: 'text',
-    rowCount,
-    rowsBytes: valid ? storedRowsBytes(parts.flatMap((p) => (p.rowsBytes && p.rowCount > 0 ? [p.rowsBytes] : []))) : null,
-    problems,
-    problemCount: check.problemCount,
-    summary: summaryOf(rowCount, check),
+    notes: read.notes,
   };
 }
