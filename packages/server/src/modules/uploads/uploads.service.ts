@@ -178,6 +178,14 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     void task.finally(() => running.delete(task));
   }
 
+  /** Deletes the files a failed request stored (no row will reference them), then fails with its error. */
+  async function dropStored(keys: readonly string[], error: unknown): Promise<never> {
+    await Promise.all(
+      keys.map((key) => deps.files.delete(key).catch((err) => ctx.log.warn({ err, key }, 'stored file of a failed upload kept'))),
+    );
+    throw error;
+  }
+
   async function store(pipeline: PipelineView, auth: AuthContext, files: IncomingFile[]): Promise<string[]> {
     const rows = [];
     // Each file's check starts now, against the pipeline in hand, while the files are being
@@ -189,8 +197,10 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
       started.catch(() => undefined);
       return started;
     });
+    const keys: string[] = [];
     for (const f of files) {
-      const key = await deps.files.put(f.bytes);
+      const key = await deps.files.put(f.bytes).catch((error) => dropStored(keys, error));
+      keys.push(key);
       rows.push({
         id: newId(),
         pipeline_id: pipeline._id,
@@ -208,7 +218,7 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
         claimed_at: null,
       });
     }
-    const inserted = await repo.insert(rows);
+    const inserted = await repo.insert(rows).catch((error) => dropStored(keys, error));
     await deps.log(
       inserted.map((r) => ({
         level: 'info' as const,

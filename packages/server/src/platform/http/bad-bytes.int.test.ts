@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { csvSource, importKit, multipart } from '../../modules/imports/imports.test-kit.ts';
@@ -16,6 +19,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
+
+/** Files in the store, local or in the database, whichever the app uses. */
+async function storedFiles(): Promise<number> {
+  const root = path.join(t.dataDir, 'files');
+  const local = fs.existsSync(root)
+    ? fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+    : [];
+  const { rows } = await sql<{ n: number }>`select count(distinct key)::int as n from file_blobs`.execute(t.ctx.db.kysely);
+  return local.length + (rows[0]?.n ?? 0);
+}
 
 const REFUSED = {
   code: 42200,
@@ -61,12 +74,19 @@ describe('a NUL character', () => {
     }
   });
 
-  it('in an uploaded file name answers 422', async () => {
-    const pipelineId = await kit.pipeline({ name: 'nul names', sources: [csvSource('prices')] });
-    const { body, headers } = multipart(pipelineId, [{ field: 'prices', name: 'bad\u0000name.csv', content: 'a,b\n1,2\n' }]);
+  it('in an uploaded file name answers 422, and the files the request stored are deleted', async () => {
+    const pipelineId = await kit.pipeline({ name: 'nul names', sources: [csvSource('prices'), csvSource('stock')] });
+    const before = await storedFiles();
+    const { body, headers } = multipart(pipelineId, [
+      { field: 'prices', name: 'good.csv', content: 'a,b\n1,2\n' },
+      { field: 'stock', name: 'bad\u0000name.csv', content: 'a,b\n3,4\n' },
+    ]);
     const res = await t.call('POST', '/uploads', { token: boss, body, headers });
     expect(res.status).toBe(422);
     expect(res.body).toEqual(REFUSED);
+    await t.services.uploads.settled();
+    expect(await storedFiles()).toBe(before);
+    expect(await t.ctx.db.kysely.selectFrom('uploads').select('id').where('pipeline_id', '=', pipelineId).execute()).toEqual([]);
   });
 });
 
