@@ -137,6 +137,13 @@ const CASES: Record<string, Build> = {
       ['V1', 'orphan value', 'one'],
     ]);
   },
+  // A sheet whose range spans the whole grid an XLS allows (IV65536) for 1,000 rows of cells.
+  sparse: (book) => {
+    const sheet = book.addWorksheet('Data');
+    sheet.addRow(['code', 'name']);
+    for (let i = 1; i <= 1000; i++) sheet.addRow([`Z${i}`, `row ${i}`]);
+    sheet.getCell('IV65536').value = 'far';
+  },
   'proto-header': (book) => {
     book.addWorksheet('Data').addRows([
       ['code', '__proto__'],

@@ -4,9 +4,9 @@ export interface ParseLimits {
   maxColumns: number;
   maxCellChars: number;
   maxDepth: number;
-  /** Largest total size the entries of an XLSX archive may claim once inflated. */
+  /** Largest total size the entries of an XLSX archive may produce once inflated (counted as they are). */
   maxInflatedBytes: number;
-  /** Largest ratio of a spreadsheet archive's inflated bytes to the file's size (beyond its first 16 MiB). */
+  /** Largest ratio of an XLSX archive's inflated bytes to the compressed bytes they come from (beyond its first 8 MiB). */
   maxInflateRatio: number;
   /** Problems reported one by one; the rest are counted in the summary. */
   maxProblems: number;

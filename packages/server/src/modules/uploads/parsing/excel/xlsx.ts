@@ -51,7 +51,7 @@ function readSheet(archive: Archive, part: string | undefined, table: SheetTable
 
 /** Reads an XLSX workbook's sheet that holds the data model's fields. */
 export function readXlsx(bytes: Uint8Array, hints: ReadHints, limits: ParseLimits): ReadTable {
-  const archive: Archive = { bytes, entries: openZip(bytes), budget: new InflateBudget(bytes.length, limits) };
+  const archive: Archive = { bytes, entries: openZip(bytes), budget: new InflateBudget(limits) };
   const main = mainPart(partText(archive, '_rels/.rels'));
   const workbookXml = partText(archive, main);
   if (workbookXml === undefined) throw new ParseError('The file is not an Excel workbook: its archive has no workbook part.');
