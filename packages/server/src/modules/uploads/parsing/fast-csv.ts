@@ -154,7 +154,8 @@ export function readCsvBody(
       const record = recordAt(text, pos, delimiter);
       if (!record) throw new ParseError(`Row ${line}: a quoted value is never closed.`);
       const at = line;
-      line += countBreaks(text, pos, record.end) + 1;
+      // Line breaks inside its quotes, looked for only when the record goes past its first line.
+      line += (record.end > end ? countBreaks(text, pos, record.end) : 0) + 1;
       longest = Math.max(longest, record.end - pos);
       pos = record.next;
       if (isBlankRecord(record.values)) continue;

@@ -86,13 +86,7 @@ export function decodeText(bytes: Uint8Array, options: { xml?: boolean } = {}): 
   }
   const declared = options.xml ? declaredXmlEncoding(bytes) : null;
   if (declared && !/^utf-?8$/i.test(declared)) return decodeDeclared(bytes, declared);
-  if (isUtf8(bytes)) {
-    return {
-      text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
-      encoding: 'UTF-8',
-      note: info('Read as UTF-8.'),
-    };
-  }
+  if (isUtf8(bytes)) return { text: new TextDecoder().decode(bytes), encoding: 'UTF-8', note: info('Read as UTF-8.') };
   if (declared) throw new ParseError('The file is not valid UTF-8 text, the encoding its XML declaration names.');
   const text = strictDecode(bytes, 'windows-1252', 'Windows-1252');
   const note: Note = { level: 'warn', message: 'Read as Windows-1252 (the file is not valid UTF-8).' };
