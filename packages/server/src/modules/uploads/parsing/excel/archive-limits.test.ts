@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { measureRead } from '../../../../../test/measure-read.ts';
 import { type ArchiveEntry, deflateOfRepeat, zipArchive } from '../../../../../test/zip-archive.ts';
@@ -76,6 +78,13 @@ describe('archives that lie about their sizes', () => {
     const content = `${SHEET_START}${rowsXml(100_000)}<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>${SHEET_END}`;
     const cost = measureRead(workbook({ content }), 'xlsx', HINTS);
     expect(cost).toMatchObject({ rows: 100_000 });
+    expectCheap(cost);
+  });
+
+  it('reads a sparse XLS (a cell at IV65536, the last an XLS has, and 1,000 rows) by its cells', () => {
+    const bytes = new Uint8Array(fs.readFileSync(path.join(import.meta.dirname, '../../../../../test/corpus/excel/sparse.xls')));
+    const cost = measureRead(bytes, 'xls', HINTS);
+    expect(cost).toMatchObject({ rows: 1000 });
     expectCheap(cost);
   });
 
