@@ -92,11 +92,14 @@ describe('sign-in page', () => {
     expect(api.count('GET /users/info')).toBe(0);
   });
 
-  it("shows the server's message as an error toast", async () => {
+  it("shows the server's message as an error toast, and says it in a live region", async () => {
     fakeApi({ 'POST /users/login': () => envelope(40100, 'Wrong username or password.', null, 401) });
     const app = renderApp('/login');
+    const region = await screen.findByRole('alert');
+    expect(region.textContent).toBe('');
     await submit('ada.lovelace', 'wrong-pass');
-    await screen.findByText('Wrong username or password.');
+    await waitFor(() => expect(document.querySelector('.ant-message')?.textContent).toBe('Wrong username or password.'));
+    expect(region.textContent).toBe('Wrong username or password.');
     expect(app.where()).toBe('/login');
     expect(localStorage.getItem(TOKEN_KEYS.token)).toBeNull();
   });

@@ -27,6 +27,8 @@ export function LoginPage() {
   const [form] = Form.useForm<LoginForm>();
   const [busy, setBusy] = useState(false);
   const [challenge, setChallenge] = useState<TfaChallenge | null>(null);
+  // The toast is not announced: the same words go to a live region screen readers read out.
+  const [said, setSaid] = useState('');
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -34,7 +36,9 @@ export function LoginPage() {
 
   const showError = (error: unknown) => {
     if (error instanceof ApiError && error.shown) return;
-    void message.error(error instanceof Error ? error.message : String(error));
+    const text = error instanceof Error ? error.message : String(error);
+    setSaid(text);
+    void message.error(text);
   };
 
   /** With the session stored: the no-code app, or the requested page, or the role's landing page. */
@@ -48,6 +52,7 @@ export function LoginPage() {
       roles = rolesOf(await queryClient.fetchQuery(userInfoQuery()));
     } catch {
       clearTokens();
+      setSaid(VERIFICATION_FAILED);
       void message.error(VERIFICATION_FAILED);
       return;
     }
@@ -56,6 +61,7 @@ export function LoginPage() {
 
   const onFinish = async (values: LoginForm) => {
     setBusy(true);
+    setSaid('');
     try {
       const answer = await login({ username: values.username.trim(), password: values.password });
       if (answer.tfa) {
@@ -105,6 +111,9 @@ export function LoginPage() {
         <Button type="primary" htmlType="submit" block loading={busy}>
           Login
         </Button>
+        <div role="alert" className="gdb-sr-only">
+          {said}
+        </div>
         <div className="gdb-login-links">
           <Link to="/forgotten">Forgot your password ?</Link>
         </div>
