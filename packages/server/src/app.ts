@@ -135,7 +135,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     genReqId: () => crypto.randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
   });
-  guardSlowBodies(app.server, { minBytesPerSecond: config.http.minBodyBytesPerSecond, windowMs: config.http.bodyRateWindowMs }, app.log);
+  guardSlowBodies(
+    app.server,
+    { minBytesPerSecond: config.http.minBodyBytesPerSecond, windowMs: config.http.bodyRateWindowMs },
+    app.log,
+  );
   const db = options.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await migrateToLatest(db);
   // Added first so that it runs after every other close hook (they may still query the database).

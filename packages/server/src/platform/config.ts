@@ -145,7 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     http: {
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_S * 1000,
       // A test run answers only when it ends: the socket must outlive the run's limit.
-      idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_S !== undefined ? e.HTTP_IDLE_TIMEOUT_S * 1000 : Math.max(120_000, e.RUNTIME_TIMEOUT_MS + 30_000),
+      idleTimeoutMs:
+        e.HTTP_IDLE_TIMEOUT_S !== undefined ? e.HTTP_IDLE_TIMEOUT_S * 1000 : Math.max(120_000, e.RUNTIME_TIMEOUT_MS + 30_000),
       minBodyBytesPerSecond: Math.round(e.HTTP_MIN_BODY_RATE_KIB * 1024),
       bodyRateWindowMs: 20_000,
     },
