@@ -56,31 +56,32 @@ function matching(group: Group, fields: ReadonlySet<string>): number {
   return [...names].filter((n) => fields.has(n)).length;
 }
 
-/**
- * The records: the group whose elements name the most of the data model's fields (then the
- * longest, then the shallowest); without a match, the longest repeated group of record-like
- * elements; without one, the root's only record-like child, or the root itself.
- */
-function recordsOf(doc: Element, hints: ReadHints): Group | undefined {
-  const groups = groupsOf(doc);
-  const fields = new Set(hints.fields);
+/** The group naming the most of the data model's fields, then the longest, then the shallowest (found first). */
+function byFields(groups: readonly Group[], fields: ReadonlySet<string>): Group | undefined {
   let best: { group: Group; matched: number } | undefined;
   for (const group of fields.size > 0 ? groups : []) {
     const matched = matching(group, fields);
-    if (
-      matched === 0 ||
-      (best && (matched < best.matched || (matched === best.matched && group.items.length <= best.group.items.length)))
-    )
-      continue;
-    best = { group, matched };
+    const worse = best && (matched < best.matched || (matched === best.matched && group.items.length <= best.group.items.length));
+    if (matched > 0 && !worse) best = { group, matched };
   }
-  if (best) return best.group;
-  const repeated = groups.filter((g) => g.items.length > 1);
-  const longest = repeated.reduce<Group | undefined>(
-    (best, g) => (!best || g.items.length > best.items.length ? g : best),
-    undefined,
-  );
-  if (longest) return longest;
+  return best?.group;
+}
+
+/** The longest group of more than one element, the shallowest of equals. */
+function mostRepeated(groups: readonly Group[]): Group | undefined {
+  let best: Group | undefined;
+  for (const group of groups) if (group.items.length > 1 && group.items.length > (best?.items.length ?? 0)) best = group;
+  return best;
+}
+
+/**
+ * The records: the elements naming the data model's fields; without a match, the most repeated
+ * record-like element; without one, the root's only record-like child, or the root itself.
+ */
+function recordsOf(doc: Element, hints: ReadHints): Group | undefined {
+  const groups = groupsOf(doc);
+  const found = byFields(groups, new Set(hints.fields)) ?? mostRepeated(groups);
+  if (found) return found;
   const root = groups.find((g) => g.depth === 0);
   const children = root ? groups.filter((g) => g.depth === 1) : [];
   return children.length === 1 ? children[0] : root;
