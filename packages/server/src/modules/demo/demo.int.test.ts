@@ -1,3 +1,4 @@
+import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { importKit } from '../imports/imports.test-kit.ts';
@@ -14,7 +15,7 @@ afterAll(async () => {
 });
 
 describe('the demo data of a new install', () => {
-  it('creates a master with two country pipelines once, and a country pipeline imports the demo file', async () => {
+  it('creates a master with its country pipelines once, and a country pipeline imports the demo file', async () => {
     expect(await seedDemo({ ctx: t.ctx, ...t.services })).toBe(true);
     expect(await seedDemo({ ctx: t.ctx, ...t.services })).toBe(false);
 
@@ -41,7 +42,7 @@ describe('the demo data of a new install', () => {
       user.token,
       france._id,
       DEMO_DATA_SUB_KIND,
-      `${DEMO_CSV}\nFR001,Duplicate,Paris,75001,dup@example.test,1\n`,
+      `${DEMO_CSV}\nFR001,Duplicate,Paris,75001,dup@example.test,1,\n`,
     );
     const status = (await t.call('GET', `/uploads/status?ids=${uploadId}`, { token: user.token })).body.data;
     expect(status[0]).toMatchObject({ status: 'valid' });
@@ -66,8 +67,50 @@ describe('the demo data of a new install', () => {
       postalCode: '69002',
       email: 'contact@garage-centre.example',
       vehicles: 42,
+      openedOn: '2019-04-01',
       country: 'Dealers France',
     });
+    // The dealer whose optional fields were left empty: no value, carried as null.
+    expect(stored.map((r) => r.data)).toContainEqual(
+      expect.objectContaining({ dealerCode: 'FR003', postalCode: null, email: null, vehicles: null, openedOn: null }),
+    );
+  });
+
+  it('imports a workbook into Dealers Spain, its dates as the sheet shows them', async () => {
+    await seedDemo({ ctx: t.ctx, ...t.services });
+    const manager = await t.signedIn(['manager']);
+    const masters = (await t.call('GET', '/pipelines/masters', { token: manager.token })).body.data;
+    const countries = (await t.call('GET', `/pipelines/pipelinesOfMaster?id=${masters[0]._id}`, { token: manager.token })).body
+      .data;
+    const spain = countries.find((p: { name: string }) => p.name === 'Dealers Spain');
+    expect(spain.dataSources).toMatchObject([{ dataSubKind: DEMO_DATA_SUB_KIND, contentType: 'excel' }]);
+
+    // A workbook as a spreadsheet program writes it: a title row, then the header, a date cell formatted as a date.
+    const sheet = XLSX.utils.aoa_to_sheet(
+      [
+        ['Dealers of Spain'],
+        ['dealerCode', 'name', 'city', 'postalCode', 'vehicles', 'openedOn'],
+        ['ES001', 'Motor Madrid', 'Madrid', '28001', 12, new Date(Date.UTC(2020, 2, 1))],
+        ['ES002', 'Autos Sol', 'Sevilla', '41001', 3, null],
+      ],
+      { cellDates: true, dateNF: 'dd/mm/yyyy', UTC: true },
+    );
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, sheet, 'Dealers');
+    const bytes = new Uint8Array(XLSX.write(book, { type: 'array', bookType: 'xlsx', cellDates: false }));
+    const kit = await importKit(t);
+    const uploadId = await kit.upload(manager.token, spain._id, DEMO_DATA_SUB_KIND, bytes, 'dealers.xlsx');
+    const status = (await t.call('GET', `/uploads/status?ids=${uploadId}`, { token: manager.token })).body.data;
+    expect(status[0]).toMatchObject({ status: 'valid' });
+
+    const res = await t.call('POST', '/imports', { token: manager.token, body: { pipelineId: spain._id, kind: 'immediate' } });
+    expect(res.status).toBe(200);
+    expect((await kit.waitFor(res.body.data.importId, ['done', 'failed'])).state).toBe('done');
+    const stored = (await t.services.datastore.rows(DEMO_TABLE)).map((r) => r.data);
+    expect(stored).toContainEqual(
+      expect.objectContaining({ dealerCode: 'ES001', postalCode: '28001', vehicles: 12, openedOn: '2020-03-01' }),
+    );
+    expect(stored).toContainEqual(expect.objectContaining({ dealerCode: 'ES002', openedOn: null }));
   });
 
   it('refuses rows the data model does not allow, naming their row', async () => {
@@ -78,6 +121,6 @@ describe('the demo data of a new install', () => {
     const status = (await t.call('GET', `/uploads/status?ids=${uploadId}`, { token: manager.token })).body.data;
     expect(status[0]).toMatchObject({ status: 'invalid' });
     const logs = (await t.call('GET', `/logs/uploads?ids=${uploadId}`, { token: manager.token })).body.data;
-    expect(logs.map((l: { message: string }) => l.message).join('\n')).toMatch(/row 1\b.*dealerCode/is);
+    expect(logs.map((l: { message: string }) => l.message).join('\n')).toMatch(/row 2\b.*dealerCode/is);
   });
 });

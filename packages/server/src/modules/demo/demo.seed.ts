@@ -11,19 +11,24 @@ import type { SchemasService } from '../schemas/schemas.service.ts';
  */
 
 export const DEMO_MASTER = 'Dealers (master)';
+/** The country pipelines: France and Germany take CSV files, Spain takes Excel workbooks (XLSX or XLS). */
 export const DEMO_COUNTRIES = [
-  { name: 'Dealers France', language: 'fr', country: 'FR' },
-  { name: 'Dealers Germany', language: 'de', country: 'DE' },
+  { name: 'Dealers France', language: 'fr', country: 'FR', contentType: 'csv' },
+  { name: 'Dealers Germany', language: 'de', country: 'DE', contentType: 'csv' },
+  { name: 'Dealers Spain', language: 'es', country: 'ES', contentType: 'excel' },
 ] as const;
 export const DEMO_DATA_SUB_KIND = 'dealers';
 export const DEMO_TABLE = 'demo_dealers';
 
-/** A file the country pipelines accept; the wizard's drop zone takes it as is. */
+/**
+ * A file the CSV country pipelines accept; the wizard's drop zone takes it as is. Its last dealer
+ * leaves the optional fields empty: no value, which the data model allows.
+ */
 export const DEMO_CSV = [
-  'dealerCode,name,city,postalCode,email,vehicles',
-  'FR001,Garage du Centre,Lyon,69002,contact@garage-centre.example,42',
-  'FR002,Auto Sud,Marseille,13001,info@autosud.example,17',
-  'FR003,Nord Motors,Lille,59000,hello@nordmotors.example,8',
+  'dealerCode,name,city,postalCode,email,vehicles,openedOn',
+  'FR001,Garage du Centre,Lyon,69002,contact@garage-centre.example,42,2019-04-01',
+  'FR002,Auto Sud,Marseille,13001,info@autosud.example,17,2021-09-15',
+  'FR003,Nord Motors,Lille,,,,',
 ].join('\n');
 
 export const DEMO_DATA_MODEL = {
@@ -36,6 +41,7 @@ export const DEMO_DATA_MODEL = {
     postalCode: { type: 'string', maxLength: 12 },
     email: { type: 'string', format: 'email' },
     vehicles: { type: 'integer', minimum: 0 },
+    openedOn: { type: 'string', format: 'date', description: 'The day the dealer opened' },
   },
 };
 
@@ -53,9 +59,10 @@ for (const row of rows) {
     dealerCode: row.dealerCode,
     name: String(row.name).trim(),
     city: String(row.city).trim().toUpperCase(),
-    postalCode: row.postalCode ?? '',
-    email: row.email ?? '',
-    vehicles: row.vehicles ?? 0,
+    postalCode: row.postalCode ?? null,
+    email: row.email ?? null,
+    vehicles: row.vehicles ?? null,
+    openedOn: row.openedOn ?? null,
     country: ctx.rt_context.pipeline.name,
   });
 }
@@ -110,19 +117,19 @@ export async function seedDemo(deps: DemoDeps): Promise<boolean> {
     },
     null,
   );
-  const source = {
+  const sourceOf = (contentType: 'csv' | 'excel') => ({
     dataSubKind: DEMO_DATA_SUB_KIND,
     connectorType: 'manual' as const,
     dataFromMaster: false,
-    contentType: 'csv' as const,
+    contentType,
     dataModel: model._id,
-  };
+  });
   const masterId = await pipelines.create({
     name: DEMO_MASTER,
     isMaster: true,
     masterPipeline: null,
     component: mapper._id,
-    dataSources: [source],
+    dataSources: [sourceOf('csv')],
     dataSinks: [{ name: 'dealers', format: 'CSV', target: null }],
     ...props,
     locale: localeOf('en', 'GB'),
@@ -133,7 +140,7 @@ export async function seedDemo(deps: DemoDeps): Promise<boolean> {
       isMaster: false,
       masterPipeline: masterId,
       component: mapper._id,
-      dataSources: [source],
+      dataSources: [sourceOf(country.contentType)],
       dataSinks: [
         { name: 'dealers', format: 'CSV', target: null },
         { name: 'store', format: 'JSON', target: { table: DEMO_TABLE, keyFields: ['dealerCode'] } },

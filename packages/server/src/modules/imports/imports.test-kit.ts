@@ -6,8 +6,8 @@ import type { ImportRow } from './imports.repo.ts';
 
 const boundary = '----gdb-imports-boundary';
 
-/** A multipart body with the pipelineId field and one CSV file part per data source. */
-export function multipart(pipelineId: string, files: { field: string; name: string; content: string }[]) {
+/** A multipart body with the pipelineId field and one file part per data source. */
+export function multipart(pipelineId: string, files: { field: string; name: string; content: string | Uint8Array }[]) {
   const parts: Buffer[] = [
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="pipelineId"\r\n\r\n${pipelineId}\r\n`),
   ];
@@ -105,7 +105,13 @@ export async function importKit(t: TestApp) {
     },
 
     /** Uploads a CSV into a data source and waits for its check; answers the upload id. */
-    async upload(token: string, pipelineId: string, field: string, content: string, name = `${field}.csv`): Promise<string> {
+    async upload(
+      token: string,
+      pipelineId: string,
+      field: string,
+      content: string | Uint8Array,
+      name = `${field}.csv`,
+    ): Promise<string> {
       const { body, headers } = multipart(pipelineId, [{ field, name, content }]);
       const res = await t.call('POST', '/uploads', { token, body, headers });
       if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${res.body.message}`);
