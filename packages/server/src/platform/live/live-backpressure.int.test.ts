@@ -8,6 +8,7 @@ import { connectLive, seedImport, seedPipeline, urlOf } from './live-test-kit.ts
 
 const MAX_MESSAGES = 400;
 const MAX_CHARS = 4 * 1024 * 1024;
+const MAX_PENDING = 150;
 
 let t: TestApp;
 let hub: LiveHub;
@@ -22,7 +23,7 @@ beforeAll(async () => {
     logs: t.services.logs,
     authenticate: (tk) => t.services.auth.authenticate(tk),
     log: t.app.log,
-    limits: { maxQueuedMessages: MAX_MESSAGES, maxQueuedChars: MAX_CHARS },
+    limits: { maxQueuedMessages: MAX_MESSAGES, maxQueuedChars: MAX_CHARS, maxPendingRequests: MAX_PENDING },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   token = (await t.signedIn(['manager'])).token;
@@ -168,6 +169,22 @@ describe('live channel: back-pressure', () => {
       expect(c.exceptions.filter((e) => e.message === LIVE_MESSAGES.behind)).toHaveLength(1);
     } finally {
       await stalled.close();
+    }
+  });
+
+  it('drops a client that sends requests faster than they are answered, after one exception', async () => {
+    const importId = await logsOfNewImport();
+    const c = await connectLive(urlOf(server.address()), token);
+    try {
+      for (let i = 0; i < 1_000; i++) {
+        c.socket.emit('find', { collectionName: 'logs', filter: { importId }, subscriptionId: `f${i}`, token });
+      }
+      await c.waitFor(() => !c.socket.connected, 20_000);
+      expect(c.exceptions.filter((e) => e.subscriptionId === undefined)).toEqual([{ message: LIVE_MESSAGES.tooManyRequests }]);
+      expect(c.finds.length).toBeLessThanOrEqual(MAX_PENDING);
+      expect(hub.stats().sockets).toBe(0);
+    } finally {
+      c.close();
     }
   });
 });
