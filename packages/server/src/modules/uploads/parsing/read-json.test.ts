@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS } from './limits.ts';
 import { readJson } from './read-json.ts';
 import { BigJsonInteger } from './table.ts';
 
-const read = (text: string) => readJson(text, DEFAULT_LIMITS);
+const read = (text: string, ...fields: string[]) => readJson(text, { fields, required: [] }, DEFAULT_LIMITS);
 
 describe('readJson', () => {
   it('reads an array of objects, JSON lines numbered by line, and one object as one row', () => {
@@ -15,7 +15,12 @@ describe('readJson', () => {
   it('reads a top-level object with one array property as its records', () => {
     const out = read('{"data":[{"code":"A"},{"code":"B"}]}');
     expect(out.rows).toEqual([{ code: 'A' }, { code: 'B' }]);
-    expect(out.notes).toEqual([{ level: 'info', message: 'The rows are the items of "data", the document\'s one property.' }]);
+    expect(out.notes).toEqual([{ level: 'info', message: 'The rows are the items of "data".' }]);
+    const paged = read('{"page":1,"items":[{"code":"A"}]}', 'code');
+    expect(paged.rows).toEqual([{ code: 'A' }]);
+    expect(paged.notes[0]?.message).toBe('The rows are the items of "items"; the other properties (page) are not read.');
+    // An object whose other properties are data model fields is one row with a list in it.
+    expect(read('{"code":"A","lines":[{"n":1}]}', 'code', 'lines').rows).toEqual([{ code: 'A', lines: [{ n: 1 }] }]);
   });
 
   it('keeps integers beyond 2^53 as written, at any depth, and leaves other numbers and strings alone', () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ParseError, type ParseLimits } from './limits.ts';
 import { messageOf } from './parse-text.ts';
-import { BigJsonInteger, type Note, type ReadTable, type Row } from './table.ts';
+import { BigJsonInteger, type Note, type ReadHints, type ReadTable, type Row } from './table.ts';
 import { decodeText } from './text-encoding.ts';
 
 /** The depth of nested arrays and objects, measured without recursion. */
@@ -51,8 +51,26 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof BigJsonInteger);
 }
 
+/**
+ * The property of a top-level object that holds its records (`{"data": [...]}`): its only array,
+ * when it is the object's one property; beside others, when its objects name data model fields and
+ * no other property is one (else the object is one row that has a list in it).
+ */
+function recordsProperty(value: Record<string, unknown>, hints: ReadHints): string | undefined {
+  const keys = Object.keys(value);
+  const arrays = keys.filter((k) => Array.isArray(value[k]));
+  const [key] = arrays;
+  if (arrays.length !== 1 || key === undefined) return undefined;
+  if (keys.length === 1) return key;
+  const items = value[key];
+  const isField = (k: string) => hints.fields.includes(k);
+  const [first] = Array.isArray(items) && items.every(isObject) ? items : [];
+  const named = isObject(first) && Object.keys(first).some(isField);
+  return named && !keys.some((k) => k !== key && isField(k)) ? key : undefined;
+}
+
 /** The items of a JSON document with their numbers: an array's positions, or JSON lines' line numbers. */
-function itemsOf(text: string): { items: unknown[]; lines: number[]; notes: Note[] } {
+function itemsOf(text: string, hints: ReadHints): { items: unknown[]; lines: number[]; notes: Note[] } {
   const trimmed = text.trim();
   let value: unknown;
   try {
@@ -62,13 +80,16 @@ function itemsOf(text: string): { items: unknown[]; lines: number[]; notes: Note
     return jsonLines(text);
   }
   if (Array.isArray(value)) return { items: value, lines: value.map((_, i) => i + 1), notes: [] };
-  const [only] = isObject(value) ? Object.entries(value) : [];
-  if (only && Object.keys(value as object).length === 1 && Array.isArray(only[1])) {
-    const items = only[1];
-    const notes: Note[] = [{ level: 'info', message: `The rows are the items of "${only[0]}", the document's one property.` }];
-    return { items, lines: items.map((_, i) => i + 1), notes };
-  }
-  return { items: [value], lines: [1], notes: [] };
+  const key = isObject(value) ? recordsProperty(value, hints) : undefined;
+  const items = isObject(value) && key !== undefined ? value[key] : undefined;
+  if (!isObject(value) || !Array.isArray(items)) return { items: [value], lines: [1], notes: [] };
+  const others = Object.keys(value).filter((k) => k !== key);
+  const unread = others.length > 0 ? `; the other properties (${others.join(', ')}) are not read` : '';
+  return {
+    items,
+    lines: items.map((_, i) => i + 1),
+    notes: [{ level: 'info', message: `The rows are the items of "${key}"${unread}.` }],
+  };
 }
 
 /** One JSON value per line (JSON lines), numbered by their lines; blank lines skipped. */
@@ -116,8 +137,8 @@ export function tableOf(items: readonly unknown[], lines: number[], limits: Pars
  * A JSON array of objects, JSON lines, an object holding one array of them (`{"data": [...]}`), or
  * one object (a single row). Integers beyond 2^53 are kept as written ({@link BigJsonInteger}).
  */
-export function readJson(text: string, limits: ParseLimits): ReadTable {
-  const { items, lines, notes } = itemsOf(text);
+export function readJson(text: string, hints: ReadHints, limits: ParseLimits): ReadTable {
+  const { items, lines, notes } = itemsOf(text, hints);
   if (depthOf(items, limits.maxDepth + 2) > limits.maxDepth + 1) {
     throw new ParseError(`The JSON is nested deeper than ${limits.maxDepth} levels.`);
   }
@@ -125,8 +146,8 @@ export function readJson(text: string, limits: ParseLimits): ReadTable {
 }
 
 /** A JSON file's bytes read in their encoding, the log told which. */
-export function readJsonFile(bytes: Uint8Array, limits: ParseLimits): ReadTable {
+export function readJsonFile(bytes: Uint8Array, hints: ReadHints, limits: ParseLimits): ReadTable {
   const { text, note } = decodeText(bytes);
-  const read = readJson(text, limits);
+  const read = readJson(text, hints, limits);
   return { ...read, notes: [note, ...read.notes] };
 }

@@ -14,7 +14,7 @@ export function readTextFormat(
   hints: ReadHints,
   limits: ParseLimits,
 ): ReadTable | CsvRead {
-  if (format === 'json') return readJsonFile(bytes, limits);
+  if (format === 'json') return readJsonFile(bytes, hints, limits);
   if (format === 'xml') return readXmlFile(bytes, hints, limits);
   return readCsvFile(bytes, limits);
 }
