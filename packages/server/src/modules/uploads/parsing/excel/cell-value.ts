@@ -7,8 +7,18 @@ import { formatted, generalText, isoOfSerial, type NumberFormat } from './number
 /** A read cell: '' when empty, its text, or a {@link Cell}. */
 export type CellRead = string | Cell;
 
+const columnNames: string[] = [];
+
 /** The column letters of a 0-based column index (0 → A, 26 → AA). */
 export function columnName(index: number): string {
+  if (index < 1024) {
+    columnNames[index] ??= lettersOf(index);
+    return columnNames[index] ?? '';
+  }
+  return lettersOf(index);
+}
+
+function lettersOf(index: number): string {
   let name = '';
   for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
   return name;
@@ -28,17 +38,33 @@ export function parseRef(ref: string): { column: number; row: number } | undefin
   return { column: column - 1, row: Number(match[2]) };
 }
 
+/** Texts a format made of numbers it met, by the number's text: columns repeat their values. */
+const shownCache = new WeakMap<NumberFormat, Map<string, { iso: string | undefined; shown: string }>>();
+const CACHED_PER_FORMAT = 50_000;
+
+/** What a format shows of a number (and the ISO text of its date, for a date format). */
+function showing(raw: string, value: number, format: NumberFormat, date1904: boolean) {
+  let cache = shownCache.get(format);
+  const known = cache?.get(raw);
+  if (known) return known;
+  const { kind } = format;
+  const dated = kind === 'date' || kind === 'datetime' || kind === 'time' || kind === 'elapsed';
+  const iso = dated ? isoOfSerial(value, kind, date1904) : undefined;
+  // A number no date can be made of (negative) is shown as it is, not as the `####` a sheet shows.
+  const plain = kind === 'general' || (dated && iso === undefined);
+  const shown = plain ? generalText(value, raw) : formatted(format.code, value);
+  const made = { iso, shown };
+  if (!cache) shownCache.set(format, (cache = new Map()));
+  if (cache.size < CACHED_PER_FORMAT) cache.set(raw, made);
+  return made;
+}
+
 /** A number cell: a date, date-time, time or duration when its format says so, else a number with its shown text. */
 export function numberCell(raw: string, format: NumberFormat, date1904: boolean, ref: string): Cell {
   const value = Number(raw);
-  const { kind } = format;
-  const dated = kind === 'date' || kind === 'datetime' || kind === 'time' || kind === 'elapsed';
-  if (dated) {
-    const iso = isoOfSerial(value, kind, date1904);
-    if (iso !== undefined) return new Cell({ kind: 'date', iso, shown: formatted(format.code, value), ref });
-  }
-  // A number no date can be made of (negative) is shown as it is, not as the `####` a sheet shows.
-  const shown = kind === 'general' || dated ? generalText(value, raw) : formatted(format.code, value);
+  if (format.kind === 'general') return new Cell({ kind: 'number', value, shown: generalText(value, raw), raw, ref });
+  const { iso, shown } = showing(raw, value, format, date1904);
+  if (iso !== undefined) return new Cell({ kind: 'date', iso, shown, ref });
   return new Cell({ kind: 'number', value, shown, raw, ref });
 }
 

@@ -100,8 +100,12 @@ export function isoOfSerial(
   return kind === 'date' ? day : `${day}T${timeOf(seconds)}`;
 }
 
+const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
+
 /** Text of a number as the General format shows it: no float noise, up to 15 significant digits. */
 export function generalText(value: number, raw: string): string {
+  // A plain decimal of at most 15 digits (what most cells hold) is shown as written.
+  if (raw.length <= 16 && PLAIN_DECIMAL.test(raw) && raw.replace(/\D/g, '').length <= 15) return raw;
   if (Number.isInteger(value)) return Number.isSafeInteger(value) ? String(value) : raw;
   const text = String(Number(value.toPrecision(15)));
   return text.includes('e') ? formatted('General', value) : text;

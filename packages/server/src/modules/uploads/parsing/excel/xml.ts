@@ -33,6 +33,14 @@ const attributePatterns = new Map<string, RegExp>();
 
 /** An attribute's decoded value in an element's attribute text (`r="A1" s="3"`), or undefined. */
 export function attribute(attributes: string, name: string): string | undefined {
+  // The way every writer puts it (` name="value"`) found without a regular expression.
+  const start = attributes.indexOf(` ${name}="`);
+  if (start >= 0) {
+    const from = start + name.length + 3;
+    const end = attributes.indexOf('"', from);
+    if (end >= 0) return decodeEntities(attributes.slice(from, end));
+  }
+  if (!attributes.includes(name)) return undefined;
   let pattern = attributePatterns.get(name);
   if (!pattern) {
     pattern = new RegExp(`(?:^|\\s)${name.replace(/[.:]/g, '\\$&')}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`);
@@ -54,6 +62,10 @@ const PHONETIC = /<(?:[\w.-]+:)?rPh\b[\s\S]*?<\/(?:[\w.-]+:)?rPh>/g;
 
 /** The text of a string item (`<si>`, `<is>`): its `<t>` runs joined, rich text included, phonetic hints left out. */
 export function runsText(inner: string): string {
+  // One plain run, as most items are: `<t>text</t>`.
+  if (inner.startsWith('<t>') && inner.endsWith('</t>') && inner.indexOf('<', 3) === inner.length - 4) {
+    return decodeText(inner.slice(3, -4));
+  }
   const body = inner.includes('rPh') ? inner.replace(PHONETIC, '') : inner;
   let text = '';
   for (const match of body.matchAll(TEXT_RUN)) text += match[1] ?? '';
