@@ -1,5 +1,5 @@
 import type { MimeGroup } from '@gdb/shared/reference/mimetypes';
-import { bomOf } from './text-encoding.ts';
+import { bomOf, xmlUtf16Of } from './text-encoding.ts';
 
 export type DetectedFormat = 'xlsx' | 'xls' | 'xml' | 'json' | 'text' | 'binary';
 
@@ -15,9 +15,7 @@ const SAMPLE_BYTES = 64 * 1024;
  * in UTF-8 and the single-byte encodings alike.
  */
 function sampleOf(bytes: Uint8Array): string {
-  const utf16 =
-    bomOf(bytes)?.label ??
-    (bytes[0] === 0x3c && bytes[1] === 0 ? 'utf-16le' : bytes[0] === 0 && bytes[1] === 0x3c ? 'utf-16be' : null);
+  const utf16 = (bomOf(bytes) ?? xmlUtf16Of(bytes))?.label;
   const sample = bytes.subarray(0, SAMPLE_BYTES);
   if (utf16 === 'utf-16le' || utf16 === 'utf-16be') return new TextDecoder(utf16).decode(sample.subarray(0, sample.length & ~1));
   const text = Buffer.from(sample.buffer, sample.byteOffset, sample.byteLength).toString('latin1');

@@ -25,7 +25,7 @@ export function bomOf(bytes: Uint8Array): Bom | null {
 }
 
 /** The UTF-16 an XML file without a byte order mark is written in, seen from its first `<` (XML 1.0, appendix F). */
-function xmlUtf16Of(bytes: Uint8Array): Bom | null {
+export function xmlUtf16Of(bytes: Uint8Array): Bom | null {
   if (bytes[0] === 0x3c && bytes[1] === 0) return { label: 'utf-16le', name: 'UTF-16 LE', length: 0 };
   if (bytes[0] === 0 && bytes[1] === 0x3c) return { label: 'utf-16be', name: 'UTF-16 BE', length: 0 };
   return null;
