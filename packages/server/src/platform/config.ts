@@ -44,6 +44,12 @@ const envSchema = z.object({
   DEMO_DATA: bool.default(true),
   FILE_STORE: z.enum(['local', 'database']).optional(),
   FILE_CACHE_MIB: z.coerce.number().int().min(0).max(4096).default(64),
+  FILE_SWEEP_GRACE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(24),
   UPLOAD_MAX_INFLATED_MIB: z.coerce.number().int().min(1).max(16384).default(256),
   UPLOAD_MAX_INFLATE_RATIO: z.coerce.number().int().min(2).max(10000).default(100),
   IMPORT_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(4),
@@ -97,6 +103,8 @@ export type Config = {
   fileStore: 'local' | 'database' | undefined;
   /** Recent files the database file store keeps in memory, in bytes (0: none). */
   fileCacheBytes: number;
+  /** Age in ms past which the hourly sweep deletes a stored file no upload references (twice the longest import run at least). */
+  fileSweepGraceMs: number;
   /** Bounds of reading an uploaded file beyond the parser's defaults (spreadsheet archives' inflated bytes). */
   parseLimits: { maxInflatedBytes: number; maxInflateRatio: number };
   /** Import runs one process works at once; 0: the HTTP server works no jobs (dedicated `npm run worker` processes do). */
@@ -162,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     demoData: e.DEMO_DATA,
     fileStore: e.FILE_STORE,
     fileCacheBytes: e.FILE_CACHE_MIB * 1024 * 1024,
+    fileSweepGraceMs: Math.max(e.FILE_SWEEP_GRACE_HOURS * 3_600_000, 2 * e.IMPORT_RUN_TIMEOUT_MIN * 60_000),
     parseLimits: { maxInflatedBytes: e.UPLOAD_MAX_INFLATED_MIB * 1024 * 1024, maxInflateRatio: e.UPLOAD_MAX_INFLATE_RATIO },
     importConcurrency: e.IMPORT_CONCURRENCY,
     importRun: { memoryMiB: e.IMPORT_RUN_MEMORY_MIB, timeoutMs: e.IMPORT_RUN_TIMEOUT_MIN * 60_000 },

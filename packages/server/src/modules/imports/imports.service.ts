@@ -323,6 +323,8 @@ export function importsService(deps: ImportsDeps) {
         },
         clock: async () => {
           await clockTick({ ctx, pipelines: deps.pipelines, queue });
+          // The clock ticks once a minute across every instance: the file sweep runs on the hour's.
+          if (new Date().getUTCMinutes() === 0) await deps.uploads.sweepFiles();
         },
         onError: (error) => ctx.log.error({ err: error }, 'import queue error'),
       });

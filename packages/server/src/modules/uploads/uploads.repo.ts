@@ -7,6 +7,16 @@ export type UploadRow = Selectable<UploadsTable>;
 export function uploadsRepo(k: Kysely<Database>) {
   return {
     insert: (rows: Insertable<UploadsTable>[]) => k.insertInto('uploads').values(rows).returningAll().execute(),
+    /** Which of these file keys an upload references, as its file or its checked rows. */
+    async referencedKeys(keys: readonly string[]): Promise<Set<string>> {
+      if (keys.length === 0) return new Set();
+      const rows = await k
+        .selectFrom('uploads')
+        .select(['file_key', 'rows_key'])
+        .where((eb) => eb.or([eb('file_key', 'in', keys), eb('rows_key', 'in', keys)]))
+        .execute();
+      return new Set(rows.flatMap((r) => [r.file_key, r.rows_key]).filter((key) => key !== null));
+    },
     byIds: (ids: readonly string[]) =>
       ids.length === 0
         ? Promise.resolve([])

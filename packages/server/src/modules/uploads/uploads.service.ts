@@ -10,6 +10,7 @@ import type { FileStore } from '../../platform/files/file-store.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
+import { sweepFiles } from './file-sweep.ts';
 import type { PooledOutcome } from './parsing/parse-file.ts';
 import type { ParsePool } from './parsing/parse-pool.ts';
 import { type UploadRow, uploadsRepo } from './uploads.repo.ts';
@@ -234,6 +235,9 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
 
   return {
     repo,
+    /** Deletes the stored files no upload references, stored longer ago than the sweep's grace; answers how many. */
+    sweepFiles: (now = new Date()) =>
+      sweepFiles(ctx.db.kysely, deps.files, new Date(now.getTime() - ctx.config.fileSweepGraceMs)),
     /** Stores the files of a pipeline's manual data sources and queues their checks; answers the upload ids. */
     async receive(auth: AuthContext, pipelineId: string, files: IncomingFile[]): Promise<string[]> {
       const pipeline = await deps.pipelines.byId(auth, pipelineId);

@@ -13,6 +13,8 @@ export interface FileStore {
   writer(): FileWriter;
   get(key: string): Promise<Buffer>;
   delete(key: string): Promise<void>;
+  /** Keys of the files stored before `cutoff`: a sweep deletes the ones no row references. */
+  keysStoredBefore(cutoff: Date): Promise<string[]>;
 }
 
 /**
@@ -127,6 +129,18 @@ export function localFileStore(root: string): FileStore {
     async delete(key) {
       await fs.rm(path.join(root, checkKey(key)), { force: true });
     },
+    async keysStoredBefore(cutoff) {
+      const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+      const keys: string[] = [];
+      for (const entry of entries) {
+        // Files being written have a temporary name, which is no key.
+        const key = path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+        if (!entry.isFile() || !KEY.test(key)) continue;
+        const stat = await fs.stat(path.join(root, key)).catch(() => null);
+        if (stat && stat.mtime < cutoff) keys.push(key);
+      }
+      return keys;
+    },
   };
 }
 
@@ -192,6 +206,10 @@ export function databaseFileStore(db: Db): FileStore {
     async delete(key) {
       await sql`delete from file_blobs where key = ${checkKey(key)}`.execute(db.kysely);
     },
+    async keysStoredBefore(cutoff) {
+      const r = await sql<{ key: string }>`select distinct key from file_blobs where created_at < ${cutoff}`.execute(db.kysely);
+      return r.rows.map((row) => row.key);
+    },
   };
 }
 
@@ -246,6 +264,7 @@ export function cachedFileStore(inner: FileStore, maxBytes: number): FileStore {
       forget(key);
       await inner.delete(key);
     },
+    keysStoredBefore: (cutoff) => inner.keysStoredBefore(cutoff),
   };
 }
 
