@@ -1,10 +1,24 @@
 import type { AssignablePipeline } from '@gdb/shared/users/users.schemas';
 import { Switch, Transfer } from 'antd';
+import { useDomRepair } from '../../ui/useDomRepair.ts';
 import type { Assignments } from './user-form.ts';
 
 interface Item {
   key: string;
   title: string;
+}
+
+/**
+ * Names the transfer's checkboxes, which antd renders without one: each pipeline's by its line,
+ * each list's select-all box by the list's title.
+ */
+export function nameTransferBoxes(root: HTMLElement): void {
+  for (const box of root.querySelectorAll<HTMLInputElement>('input[type=checkbox]')) {
+    const item = box.closest('li');
+    const title = box.closest('[class*="-header"]')?.querySelector('[class*="-header-title"]')?.textContent?.trim();
+    const name = item ? `Select ${item.textContent?.trim() ?? ''}` : title ? `Select all: ${title}` : null;
+    if (name && box.getAttribute('aria-label') !== name) box.setAttribute('aria-label', name);
+  }
 }
 
 /** A pipeline's line in the transfer view. */
@@ -35,9 +49,10 @@ export function PipelineTransfer({ pipelines, value, onChange, loading = false }
   };
   const setActive = (id: string, isActive: boolean) => onChange({ ...value, [id]: { isActive } });
   const setAll = (isActive: boolean) => onChange(Object.fromEntries(assigned.map((id) => [id, { isActive }])));
+  const frame = useDomRepair<HTMLDivElement>(nameTransferBoxes);
 
   return (
-    <div className="gdb-pipeline-transfer">
+    <div className="gdb-pipeline-transfer" ref={frame}>
       <div className="gdb-pipeline-transfer-all">
         <Switch
           size="small"

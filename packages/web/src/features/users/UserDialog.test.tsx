@@ -109,6 +109,12 @@ describe('user dialog: create', () => {
     await pickRoles('User');
     expect((await screen.findByLabelText('Only dealers upload')).getAttribute('aria-checked')).toBe('true');
     await screen.findByText('Dealers FR (v.2)');
+    // Every checkbox of the transfer has a name: each pipeline's line, each list's select-all.
+    const boxes = [...document.querySelectorAll('.gdb-pipeline-transfer input[type=checkbox]')];
+    expect(boxes.length).toBeGreaterThan(2);
+    for (const box of boxes) expect(box.getAttribute('aria-label')).toBeTruthy();
+    expect(screen.getByLabelText('Select Dealers FR (v.2)')).toBeDefined();
+    expect(screen.getByLabelText('Select all: All pipelines')).toBeDefined();
     fireEvent.click(screen.getByText('Dealers FR (v.2)'));
     fireEvent.click(document.querySelector('.ant-transfer-actions button:not([disabled])') as HTMLElement);
     fireEvent.click(await screen.findByLabelText('Active: Dealers FR (v.2)'));

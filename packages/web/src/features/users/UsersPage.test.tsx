@@ -115,4 +115,26 @@ describe('Users screen', () => {
     renderApp('/manage/users');
     await screen.findByText('Forbidden.', {}, { timeout: 8_000 });
   });
+
+  it('opens an existing user from the keyboard and gives the focus back when the dialog closes', async () => {
+    await openPage(['super-admin']);
+    const opener = screen.getByRole('button', { name: 'Open user bob.builder' });
+    opener.focus();
+    fireEvent.click(opener);
+    const modal = await screen.findByRole('dialog');
+    await waitFor(() => expect(within(modal).getByText('Update user')).toBeDefined());
+    fireEvent.click(within(modal).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Open user bob.builder' })));
+  });
+
+  it('leaves nothing focusable under aria-hidden', async () => {
+    await openPage(['super-admin']);
+    const hidden = [...document.querySelectorAll('[aria-hidden="true"], [inert]')].filter(
+      (h) => !h.closest('[inert]') || h.hasAttribute('inert'),
+    );
+    const focusable = hidden.flatMap((h) =>
+      [...h.querySelectorAll<HTMLElement>('input, button, a[href], [tabindex]')].filter((el) => el.tabIndex >= 0),
+    );
+    expect(focusable.map((el) => el.outerHTML)).toEqual([]);
+  });
 });

@@ -9,6 +9,8 @@ import { reloadUserInfo, useSessionUser } from '../../app/session/session.ts';
 import { tagListQuery } from '../../ui/tags/api.ts';
 import { BadgeChips } from '../../ui/tags/BadgeChip.tsx';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';
+import { hideMeasureRows, useDomRepair } from '../../ui/useDomRepair.ts';
+import { useFocusReturn } from '../../ui/useFocusReturn.ts';
 import { deleteUsers, toggleUsers, userKeys, usersQuery } from './api.ts';
 import { UserDialog } from './UserDialog.tsx';
 import { failureText, USER_CALL_FAILURES } from './user-form.ts';
@@ -41,6 +43,8 @@ export function UsersPage() {
   const [dialog, setDialog] = useState<{ user: ManagedUser | null } | null>(null);
   const [badgeList, setBadgeList] = useState(false);
   const [toggling, setToggling] = useState<string | null>(null);
+  const focus = useFocusReturn();
+  const tableFrame = useDomRepair<HTMLDivElement>(hideMeasureRows);
 
   useEffect(() => {
     if (users.error) {
@@ -99,6 +103,12 @@ export function UsersPage() {
     }
   };
 
+  /** Opens the user dialog (null: a new user); the focus comes back to the opener when it closes. */
+  const open = (user: ManagedUser | null) => {
+    focus.opened();
+    setDialog({ user });
+  };
+
   return (
     <section className="gdb-users">
       <Typography.Title level={3}>Manage User</Typography.Title>
@@ -122,64 +132,87 @@ export function UsersPage() {
             </>
           ) : null}
           {isSuperAdmin(roles) ? <Button onClick={() => setBadgeList(true)}>Manage global badge list</Button> : null}
-          <Button type="primary" onClick={() => setDialog({ user: null })}>
+          <Button type="primary" onClick={() => open(null)}>
             Create User
           </Button>
         </Space>
       </div>
-      <Table<ManagedUser>
-        rowKey="_id"
-        size="small"
-        loading={users.isLoading}
-        dataSource={shown}
-        pagination={false}
-        scroll={{ y: USER_TABLE_HEIGHT }}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
-        onRow={(user) => ({ onClick: () => setDialog({ user }), className: 'gdb-users-row' })}
-        columns={[
-          { title: 'First name', dataIndex: 'firstName', key: 'firstName' },
-          { title: 'Last name', dataIndex: 'lastName', key: 'lastName' },
-          { title: 'User name', dataIndex: 'userName', key: 'userName' },
-          { title: 'Email', dataIndex: 'email', key: 'email' },
-          { title: 'Service', dataIndex: 'service', key: 'service' },
-          { title: 'Roles', key: 'roles', render: (_, u) => roleText(u) },
-          {
-            title: 'Admin tags',
-            key: 'admin_tags',
-            render: (_, u) => <BadgeChips ids={u.admin_tags} tags={tags.data ?? []} empty="" />,
-          },
-          {
-            title: 'Last seen',
-            key: 'lastSeenDate',
-            render: (_, u) => (u.lastSeenDate ? new Date(u.lastSeenDate).toLocaleString() : ''),
-          },
-          {
-            title: 'Active',
-            key: 'isActive',
-            width: 90,
-            render: (_, u) => (
-              // biome-ignore lint/a11y/noStaticElementInteractions: only keeps the click from opening the dialog
-              // biome-ignore lint/a11y/useKeyWithClickEvents: the switch inside handles the keyboard
-              <span onClick={(e) => e.stopPropagation()}>
-                <Switch
+      <div ref={tableFrame}>
+        <Table<ManagedUser>
+          rowKey="_id"
+          size="small"
+          loading={users.isLoading}
+          dataSource={shown}
+          pagination={false}
+          scroll={{ y: USER_TABLE_HEIGHT }}
+          rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
+          onRow={(user) => ({ onClick: () => open(user), className: 'gdb-users-row' })}
+          columns={[
+            { title: 'First name', dataIndex: 'firstName', key: 'firstName' },
+            { title: 'Last name', dataIndex: 'lastName', key: 'lastName' },
+            {
+              title: 'User name',
+              key: 'userName',
+              // The keyboard's way in: the row opens on a click, this button on Enter or Space.
+              render: (_, u) => (
+                <Button
+                  type="link"
                   size="small"
-                  checked={u.isActive}
-                  loading={toggling === u._id}
-                  disabled={u._id === me?._id}
-                  aria-label={`Active: ${u.userName}`}
-                  onChange={(on) => void toggleOne(u, on)}
-                />
-              </span>
-            ),
-          },
-        ]}
-      />
+                  className="gdb-user-open"
+                  aria-label={`Open user ${u.userName}`}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    open(u);
+                  }}
+                >
+                  {u.userName}
+                </Button>
+              ),
+            },
+            { title: 'Email', dataIndex: 'email', key: 'email' },
+            { title: 'Service', dataIndex: 'service', key: 'service' },
+            { title: 'Roles', key: 'roles', render: (_, u) => roleText(u) },
+            {
+              title: 'Admin tags',
+              key: 'admin_tags',
+              render: (_, u) => <BadgeChips ids={u.admin_tags} tags={tags.data ?? []} empty="" />,
+            },
+            {
+              title: 'Last seen',
+              key: 'lastSeenDate',
+              render: (_, u) => (u.lastSeenDate ? new Date(u.lastSeenDate).toLocaleString() : ''),
+            },
+            {
+              title: 'Active',
+              key: 'isActive',
+              width: 90,
+              render: (_, u) => (
+                // biome-ignore lint/a11y/noStaticElementInteractions: only keeps the click from opening the dialog
+                // biome-ignore lint/a11y/useKeyWithClickEvents: the switch inside handles the keyboard
+                <span onClick={(e) => e.stopPropagation()}>
+                  <Switch
+                    size="small"
+                    checked={u.isActive}
+                    loading={toggling === u._id}
+                    disabled={u._id === me?._id}
+                    aria-label={`Active: ${u.userName}`}
+                    onChange={(on) => void toggleOne(u, on)}
+                  />
+                </span>
+              ),
+            },
+          ]}
+        />
+      </div>
       {dialog ? (
         <UserDialog
           user={dialog.user}
           actor={actor}
           tags={tags.data ?? []}
-          onClose={() => setDialog(null)}
+          onClose={() => {
+            setDialog(null);
+            focus.closed();
+          }}
           onChanged={(u) => void refresh(u)}
         />
       ) : null}
