@@ -5,6 +5,7 @@ import { App, Button, Card, Space, Switch, Typography, Upload } from 'antd';
 import { FileName } from '../../ui/FileName.tsx';
 import { formatLogDate } from '../../ui/LogView.tsx';
 import { PlainList } from '../../ui/PlainList.tsx';
+import { spaceOpensFilePicker } from '../../ui/spaceOpensFilePicker.ts';
 import { UploadStatusIcon } from './UploadStatusIcon.tsx';
 import { publishSources, uploadSources } from './wizard-rules.ts';
 
@@ -35,7 +36,7 @@ export function ChooseFilesStep({ pipeline, lists, chosen, onChoose, onToggle, m
         const file = chosen.get(source.dataSubKind);
         const last = lists.find((l) => l.dataSubKind === source.dataSubKind)?.data ?? [];
         return (
-          <Card key={source.dataSubKind} size="small" title={source.dataSubKind}>
+          <Card key={source.dataSubKind} size="small" title={source.dataSubKind} onKeyDown={spaceOpensFilePicker}>
             <Upload.Dragger
               accept={ACCEPT[source.contentType]}
               multiple={false}

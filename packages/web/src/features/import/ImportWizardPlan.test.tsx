@@ -188,6 +188,22 @@ describe('Import wizard, as a user meets it', () => {
     await waitFor(() => expect(screen.queryByText('Uploaded successfully!')).toBeNull());
   });
 
+  it('opens the file picker from the drop zone with Space as with Enter', async () => {
+    await open(['user']);
+    fireEvent.click(screen.getByText('Country A'));
+    await nextStep();
+    await screen.findByText('u-ok.csv');
+    const input = document.querySelector('input[type=file]');
+    const zone = input?.closest('[role=button]');
+    if (!(input instanceof HTMLInputElement) || !(zone instanceof HTMLElement)) throw new Error('no drop zone');
+    const picked = vi.spyOn(input, 'click').mockImplementation(() => {});
+    expect(zone.tabIndex).toBe(0);
+    fireEvent.keyDown(zone, { key: ' ' });
+    expect(picked).toHaveBeenCalledTimes(1);
+    fireEvent.keyDown(zone, { key: 'Enter' });
+    expect(picked).toHaveBeenCalledTimes(2);
+  });
+
   it('follows the import in the step-5 banner until it is done', async () => {
     await open(['user'], { 'POST /imports': () => ok({ jobId: 'j1', importId: 'i1' }) });
     await toPlan();
