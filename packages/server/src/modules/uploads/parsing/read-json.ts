@@ -41,10 +41,28 @@ function parseExact(text: string): unknown {
     found = true;
     return `"\\u0000${mark.slice(1)}${integer}"`;
   });
-  if (!found) return JSON.parse(text);
-  return JSON.parse(marked, (_key, value: unknown) =>
-    typeof value === 'string' && value.startsWith(mark) ? new BigJsonInteger(value.slice(mark.length)) : value,
-  );
+  return found ? unmarked(JSON.parse(marked), mark) : JSON.parse(text);
+}
+
+/** The marked strings turned into {@link BigJsonInteger}, without recursion (a reviver recurses, and overflows on deep documents). */
+function unmarked(value: unknown, mark: string): unknown {
+  const big = (v: unknown) => (typeof v === 'string' && v.startsWith(mark) ? new BigJsonInteger(v.slice(mark.length)) : v);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        node[i] = big(node[i]);
+        stack.push(node[i]);
+      }
+    } else if (isObject(node)) {
+      for (const key of Object.keys(node)) {
+        node[key] = big(node[key]);
+        stack.push(node[key]);
+      }
+    }
+  }
+  return big(value);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
