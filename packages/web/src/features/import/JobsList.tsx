@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { ApiError } from '../../app/request/request.ts';
 import { FileName } from '../../ui/FileName.tsx';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';
+import { hideMeasureRows, useDomRepair } from '../../ui/useDomRepair.ts';
 import { deleteJob, listScheduled } from './api.ts';
 import { runText, searchJobs, whenText } from './jobs-rules.ts';
 import { importKeys } from './queries.ts';
@@ -41,6 +42,7 @@ export function JobsList({ compact = false, pipelineId }: JobsListProps) {
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
   const [deleting, setDeleting] = useState(false);
+  const frame = useDomRepair<HTMLDivElement>(hideMeasureRows);
   const jobs = useQuery({ queryKey: importKeys.scheduled, queryFn: ({ signal }) => listScheduled(signal) });
   const all = [...(jobs.data?.repeatable ?? []), ...(jobs.data?.scheduled ?? [])].filter(
     (j) => !pipelineId || j.pipeline?._id === pipelineId,
@@ -64,7 +66,7 @@ export function JobsList({ compact = false, pipelineId }: JobsListProps) {
 
   if (compact && jobs.isSuccess && rows.length === 0) return null;
   return (
-    <div className="gdb-jobs">
+    <div className="gdb-jobs" ref={frame}>
       {!compact && (
         <Space style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
           <Typography.Title level={4} style={{ margin: 0 }}>
