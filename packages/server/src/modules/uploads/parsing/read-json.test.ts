@@ -42,5 +42,8 @@ describe('readJson', () => {
     expect(() => read(`[${'['.repeat(80)}${']'.repeat(80)}]`)).toThrow(
       `The JSON is nested deeper than ${DEFAULT_LIMITS.maxDepth} levels.`,
     );
+    // Deep enough to overflow a recursive walk, with a big integer at the bottom.
+    const deep = `[${'['.repeat(100_000)}12345678901234567890${']'.repeat(100_000)}]`;
+    expect(() => read(deep)).toThrow(`The JSON is nested deeper than ${DEFAULT_LIMITS.maxDepth} levels.`);
   });
 });
