@@ -15,7 +15,8 @@ import { buildApp } from '../../packages/server/src/app.ts';
 import { csvBytesOfTable, csvRecords } from '../../packages/server/src/modules/imports/sink-files.ts';
 import { checkColumns } from '../../packages/server/src/modules/uploads/parsing/check-columns.ts';
 import { DEFAULT_LIMITS } from '../../packages/server/src/modules/uploads/parsing/limits.ts';
-import { decodeText, readCsv } from '../../packages/server/src/modules/uploads/parsing/parse-text.ts';
+import { readCsv } from '../../packages/server/src/modules/uploads/parsing/read-csv.ts';
+import { decodeText } from '../../packages/server/src/modules/uploads/parsing/text-encoding.ts';
 import {
   columnTable,
   rowsOfStored,
@@ -372,7 +373,7 @@ const timed = <T>(name: string, f: () => T): T => {
   steps[name] = Math.round(performance.now() - started);
   return value;
 };
-const decoded = timed('decode', () => decodeText(bytes));
+const decoded = timed('decode', () => decodeText(bytes).text);
 const read = timed('read CSV', () => readCsv(decoded, DEFAULT_LIMITS));
 if (!read.columns) throw new Error('the fast reader did not read the file');
 const { fields, columns } = read;
