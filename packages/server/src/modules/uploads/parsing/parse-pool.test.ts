@@ -101,12 +101,13 @@ describe('parse pool', () => {
     });
 
     it('numbers rows by their lines in the file across slices: sep= line, blank lines, mixed line breaks, line breaks in quotes', async () => {
-      const text = `sep=;\r\ncode;qty;note\r\n${records(300, (i) => (i % 7 === 0 ? `\r\n${i % 5 === 0 ? 'x' : 'AB'};${i};"a\nb"\r` : `AB;${i};n\n`))}`;
+      const text = `sep=;\r\ncode;qty;note\r\n${records(300, (i) => (i % 7 === 0 ? `\r\n${i % 5 === 0 ? 'x' : 'AB'};${i};"a\nb"\r` : `AB;${i};n${i === 200 ? ';extra' : ''}\n`))}`;
       const before = pool.counts().sliced;
       const out = await pool.parse({ bytes: enc(text), group: 'csv', dataModel: model });
       expect(pool.counts().sliced).toBe(before + 1);
       expect(out).toEqual(whole(text));
       expect(out.problems.length).toBeGreaterThan(2);
+      expect(out.problems.some((p) => p.message.endsWith(': 4 values where the header has 3 fields.'))).toBe(true);
       expect(out.notes[0]).toEqual({ level: 'info', message: 'Read as UTF-8.' });
     });
 
