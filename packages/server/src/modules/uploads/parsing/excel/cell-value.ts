@@ -54,7 +54,10 @@ function showing(raw: string, value: number, format: NumberFormat, date1904: boo
   const plain = kind === 'general' || (dated && iso === undefined);
   const shown = plain ? generalText(value, raw) : formatted(format.code, value);
   const made = { iso, shown };
-  if (!cache) shownCache.set(format, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    shownCache.set(format, cache);
+  }
   if (cache.size < CACHED_PER_FORMAT) cache.set(raw, made);
   return made;
 }

@@ -18,7 +18,13 @@ export interface WorkbookContext {
   limits: ParseLimits;
 }
 
-const TOKEN = /<(?:([\w.-]+):)?(row|c|mergeCell)\b([^>]*?)(\/?)>|<\/(?:[\w.-]+:)?row>/g;
+const SLASH = 0x2f;
+const LETTER_C = 0x63;
+/** Characters that end an element's name: blanks, `/` and `>`. */
+const NAME_END = new Set([0x20, 0x09, 0x0a, 0x0d, SLASH, 0x3e]);
+/** What {@link SheetScanner} answers for an element not whole yet, and for a sheet not to read further. */
+const CUT = -1;
+const STOP = -2;
 const VALUE = /<(?:[\w.-]+:)?v(?:\s[^>]*)?>([^<]*)<\/(?:[\w.-]+:)?v>/;
 const FORMULA = /<(?:[\w.-]+:)?f[\s/>]/;
 
@@ -44,24 +50,26 @@ function cellText(inner: string): string | undefined {
 }
 
 /** A cell's value from its attributes and content. */
-export function cellValue(attributes: string, inner: string, ref: string, context: WorkbookContext): CellRead {
+export function cellValue(attributes: string, inner: string, column: number, line: number, context: WorkbookContext): CellRead {
   const type = attribute(attributes, 't') ?? 'n';
   const text = cellText(inner);
-  if (type === 'inlineStr') return ownString(checked(runsText(inner), ref, context));
-  if (text === undefined || (text === '' && type !== 'str')) return FORMULA.test(inner) ? unsavedFormulaCell(ref) : '';
+  if (type === 'inlineStr') return ownString(checked(runsText(inner), column, line, context));
+  if (text === undefined || (text === '' && type !== 'str')) {
+    return FORMULA.test(inner) ? unsavedFormulaCell(cellRef(column, line)) : '';
+  }
   switch (type) {
     case 's':
-      return checked(context.sharedStrings[Number(text)] ?? '', ref, context);
+      return checked(context.sharedStrings[Number(text)] ?? '', column, line, context);
     case 'str':
-      return ownString(checked(decodeText(text), ref, context));
+      return ownString(checked(decodeText(text), column, line, context));
     case 'b':
-      return booleanCell(text.trim() === '1' || text.trim() === 'true', ref);
+      return booleanCell(text.trim() === '1' || text.trim() === 'true', cellRef(column, line));
     case 'e':
-      return errorCell(decodeEntities(text), ref);
+      return errorCell(decodeEntities(text), cellRef(column, line));
     case 'd':
-      return isoDateCell(text, formatOf(attributes, context), ref);
+      return isoDateCell(text, formatOf(attributes, context), cellRef(column, line));
     default:
-      return numberCell(text.trim(), formatOf(attributes, context), context.date1904, ref);
+      return numberCell(text.trim(), formatOf(attributes, context), context.date1904, cellRef(column, line));
   }
 }
 
@@ -70,9 +78,9 @@ function formatOf(attributes: string, context: WorkbookContext): NumberFormat {
   return style === undefined ? GENERAL : (context.formats[Number(style)] ?? GENERAL);
 }
 
-function checked(text: string, ref: string, context: WorkbookContext): string {
+function checked(text: string, column: number, line: number, context: WorkbookContext): string {
   if (text.length > context.limits.maxCellChars) {
-    throw new ParseError(`Cell ${ref} holds more than ${context.limits.maxCellChars} characters.`);
+    throw new ParseError(`Cell ${cellRef(column, line)} holds more than ${context.limits.maxCellChars} characters.`);
   }
   return text;
 }
@@ -96,30 +104,26 @@ export class SheetScanner {
 
   push(text: string): boolean {
     const xml = this.pending + text;
-    TOKEN.lastIndex = 0;
-    let consumed = 0;
-    let keepFrom = -1;
-    for (let match = TOKEN.exec(xml); match; match = TOKEN.exec(xml)) {
-      const [whole, prefix, name, attributes = '', closed] = match;
-      if (name === 'c' && !closed) {
-        const close = prefix ? `</${prefix}:c>` : '</c>';
-        const end = xml.indexOf(close, TOKEN.lastIndex);
-        if (end < 0) {
-          keepFrom = match.index;
-          break;
-        }
-        this.cell(attributes, xml.slice(TOKEN.lastIndex, end));
-        TOKEN.lastIndex = end + close.length;
-      } else if (!this.token(name, attributes, Boolean(closed), whole)) {
+    let pos = 0;
+    let keepFrom = xml.length;
+    for (;;) {
+      const open = xml.indexOf('<', pos);
+      if (open < 0) break;
+      const close = xml.indexOf('>', open);
+      if (close < 0) {
+        keepFrom = open;
+        break;
+      }
+      const next = this.element(xml, open, close);
+      if (next === STOP) {
         this.pending = '';
         return false;
       }
-      consumed = TOKEN.lastIndex;
-    }
-    if (keepFrom < 0) {
-      // What follows the last whole element may be the start of the next one, cut by the piece's end.
-      const last = xml.lastIndexOf('<');
-      keepFrom = last >= consumed ? last : xml.length;
+      if (next === CUT) {
+        keepFrom = open;
+        break;
+      }
+      pos = next;
     }
     this.pending = xml.slice(keepFrom);
     if (this.pending.length > this.maxPending) {
@@ -130,31 +134,60 @@ export class SheetScanner {
     return true;
   }
 
-  /** Handles a row start or end, a self-closed cell or a merged range; false to stop reading. */
-  private token(name: string | undefined, attributes: string, closed: boolean, whole: string): boolean {
+  /**
+   * Handles the element whose tag spans `open`…`close` (a cell, a row's start or end, a merged
+   * range; others are passed over): where reading goes on, {@link CUT} when the element is not
+   * whole yet, {@link STOP} when the sheet need not be read further.
+   */
+  private element(xml: string, open: number, close: number): number {
+    const closing = xml.charCodeAt(open + 1) === SLASH;
+    const nameStart = closing ? open + 2 : open + 1;
+    let nameEnd = nameStart;
+    while (nameEnd < close && !NAME_END.has(xml.charCodeAt(nameEnd))) nameEnd++;
+    const colon = xml.indexOf(':', nameStart);
+    const local = colon >= 0 && colon < nameEnd ? colon + 1 : nameStart;
+    const selfClosed = xml.charCodeAt(close - 1) === SLASH;
+    if (nameEnd - local === 1 && xml.charCodeAt(local) === LETTER_C && !closing) {
+      const attributes = xml.slice(nameEnd, selfClosed ? close - 1 : close);
+      if (selfClosed) {
+        this.cell(attributes, '');
+        return close + 1;
+      }
+      const end = local === nameStart ? '</c>' : `</${xml.slice(nameStart, local)}c>`;
+      const at = xml.indexOf(end, close + 1);
+      if (at < 0) return CUT;
+      this.cell(attributes, xml.slice(close + 1, at));
+      return at + end.length;
+    }
+    if (xml.startsWith('!--', open + 1)) {
+      const end = xml.indexOf('-->', open + 4);
+      return end < 0 ? CUT : end + 3;
+    }
+    const name = xml.slice(local, nameEnd);
     if (name === 'row') {
-      const r = Number(attribute(attributes, 'r'));
-      this.line = Number.isInteger(r) && r > 0 ? r : this.line + 1;
-      this.column = -1;
-      if (closed) return true;
-      this.feeder.begin(this.line);
-      this.inRow = true;
-      return true;
-    }
-    if (name === 'c') {
-      this.cell(attributes, '');
-      return true;
-    }
-    if (name === 'mergeCell') {
-      const range = parseMergeRange(attribute(attributes, 'ref') ?? '');
+      if (closing) return this.rowEnd() ? close + 1 : STOP;
+      this.rowStart(xml.slice(nameEnd, close), selfClosed);
+    } else if (name === 'mergeCell') {
+      const range = parseMergeRange(attribute(xml.slice(nameEnd, close), 'ref') ?? '');
       if (range) this.table.merge(range);
-      return true;
     }
-    if (whole.startsWith('</') && this.inRow) {
-      this.inRow = false;
-      return this.feeder.end();
-    }
-    return true;
+    return close + 1;
+  }
+
+  private rowStart(attributes: string, selfClosed: boolean): void {
+    const r = Number(attribute(attributes, 'r'));
+    this.line = Number.isInteger(r) && r > 0 ? r : this.line + 1;
+    this.column = -1;
+    if (selfClosed) return;
+    this.feeder.begin(this.line);
+    this.inRow = true;
+  }
+
+  /** Ends a row; false to stop reading. */
+  private rowEnd(): boolean {
+    if (!this.inRow) return true;
+    this.inRow = false;
+    return this.feeder.end();
   }
 
   private cell(attributes: string, inner: string): void {
@@ -162,7 +195,7 @@ export class SheetScanner {
     const column = r === undefined ? this.column + 1 : columnOf(r);
     this.column = column;
     if (column < 0 || !this.inRow || !this.feeder.wants(column)) return;
-    this.feeder.put(column, cellValue(attributes, inner, cellRef(column, this.line), this.context));
+    this.feeder.put(column, cellValue(attributes, inner, column, this.line, this.context));
   }
 
   /** Ends the sheet; a last row left open by a cut file still counts. */

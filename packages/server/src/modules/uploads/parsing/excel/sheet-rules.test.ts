@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { zipArchive } from '../../../../../test/zip-archive.ts';
+import { DEFAULT_LIMITS } from '../limits.ts';
+import { Cell, NO_HINTS } from '../table.ts';
+import { readWorkbook } from './index.ts';
+
+// Workbooks written by hand, for what the corpus's writers never write: namespace prefixes, shared
+// strings with entities, a 1904 workbook part, and the limits.
+
+const WORKSHEET = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet';
+const SHARED = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings';
+
+function book(sheet: string, { strings = '', workbookPr = '' } = {}): Uint8Array {
+  return zipArchive([
+    {
+      name: 'xl/workbook.xml',
+      content: `<x:workbook xmlns:x="main" xmlns:r="r">${workbookPr}<x:sheets><x:sheet name="Data" sheetId="1" r:id="rId1"/></x:sheets></x:workbook>`,
+    },
+    {
+      name: 'xl/_rels/workbook.xml.rels',
+      content: `<Relationships><Relationship Id="rId1" Type="${WORKSHEET}" Target="/xl/worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${SHARED}" Target="sharedStrings.xml"/></Relationships>`,
+    },
+    { name: 'xl/sharedStrings.xml', content: `<sst>${strings}</sst>` },
+    { name: 'xl/worksheets/sheet1.xml', content: `<worksheet><sheetData>${sheet}</sheetData></worksheet>` },
+  ]);
+}
+
+const text = (ref: string, value: string) => `<c r="${ref}" t="inlineStr"><is><t>${value}</t></is></c>`;
+
+describe('sheets as written by hand', () => {
+  it('reads prefixed elements, shared strings with entities and cells without addresses', () => {
+    const sheet = `<x:row r="1"><x:c t="s"><x:v>0</x:v></x:c><x:c t="s"><x:v>1</x:v></x:c></x:row><x:row><x:c t="s"><x:v>2</x:v></x:c><x:c><x:v>7</x:v></x:c></x:row>`;
+    const strings = '<si><t>code</t></si><si><t>qty</t></si><si><r><t>Smith &amp;</t></r><r><t> Sons</t></r></si>';
+    const table = readWorkbook(book(sheet, { strings }), 'xlsx', NO_HINTS, DEFAULT_LIMITS);
+    expect(table.fields).toEqual(['code', 'qty']);
+    expect(table.rows[0]?.code).toBe('Smith & Sons');
+    expect(table.rows[0]?.qty).toEqual(new Cell({ kind: 'number', value: 7, shown: '7', raw: '7', ref: 'B2' }));
+    expect(table.lines).toEqual([2]);
+  });
+
+  it('reads dates in the 1904 system the workbook part names', () => {
+    const sheet = `<row r="1">${text('A1', 'day')}</row><row r="2"><c r="A2" t="d"><v>2026-03-01T00:00:00Z</v></c></row>`;
+    const table = readWorkbook(book(sheet, { workbookPr: '<x:workbookPr date1904="1"/>' }), 'xlsx', NO_HINTS, DEFAULT_LIMITS);
+    expect(table.rows[0]?.day).toEqual(new Cell({ kind: 'date', iso: '2026-03-01', shown: '2026-03-01', ref: 'A2' }));
+  });
+
+  it('ignores cells beside the header and a column with neither a header name nor values', () => {
+    const sheet = `<row r="1">${text('A1', 'code')}${text('C1', 'name')}</row><row r="2">${text('A2', 'K1')}${text('C2', 'one')}${text('F2', 'a note')}</row>`;
+    const table = readWorkbook(book(sheet), 'xlsx', NO_HINTS, DEFAULT_LIMITS);
+    expect(table.fields).toEqual(['code', 'name']);
+    expect(table.rows).toEqual([{ code: 'K1', name: 'one' }]);
+  });
+
+  it('refuses a sheet with more rows than allowed, and a text longer than allowed (here a header cell)', () => {
+    const rows = [2, 3, 4].map((r) => `<row r="${r}">${text(`A${r}`, `K${r}`)}</row>`).join('');
+    const bytes = book(`<row r="1">${text('A1', 'code')}</row>${rows}`);
+    expect(() => readWorkbook(bytes, 'xlsx', NO_HINTS, { ...DEFAULT_LIMITS, maxRows: 2 })).toThrow(
+      'Sheet "Data" has more than 2 rows.',
+    );
+    expect(() => readWorkbook(bytes, 'xlsx', NO_HINTS, { ...DEFAULT_LIMITS, maxCellChars: 1 })).toThrow(
+      'Cell A1 holds more than 1 characters.',
+    );
+  });
+
+  it('looks for the header row in the first 20 rows that hold values', () => {
+    const titles = Array.from({ length: 20 }, (_, i) => `<row r="${i + 1}">${text(`A${i + 1}`, `title ${i}`)}</row>`).join('');
+    const bytes = book(`${titles}<row r="21">${text('A21', 'code')}</row><row r="22">${text('A22', 'K1')}</row>`);
+    expect(() => readWorkbook(bytes, 'xlsx', { fields: ['code'], required: ['code'] }, DEFAULT_LIMITS)).toThrow(
+      'sheet "Data" lacks code.',
+    );
+  });
+});
