@@ -26,6 +26,15 @@ export const HEADER_SEARCH_ROWS = 20;
 /** What a sheet made: its table, or why it is not the sheet to read. */
 export type SheetOutcome = { table: ReadTable } | { lacks: string[] } | { empty: true };
 
+/** True when no value of a row shows anything. */
+function isBlankRow(values: readonly CellRead[]): boolean {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v !== 'string' || !isBlankText(v)) return false;
+  }
+  return true;
+}
+
 export class SheetTable {
   private header: Header | undefined;
   private headerLine = 0;
@@ -75,7 +84,7 @@ export class SheetTable {
 
   /** A row under the header, its values by field position ('' where empty). */
   dataRow(line: number, values: CellRead[], hadCells: boolean): void {
-    if (values.every((v) => typeof v === 'string' && isBlankText(v))) {
+    if (isBlankRow(values)) {
       if (hadCells) this.blankLines.push(line);
       return;
     }
@@ -115,10 +124,11 @@ export class SheetTable {
     const { fields } = header;
     const rows: Row[] = [];
     const lines: number[] = [];
-    for (const [i, values] of this.rows.entries()) {
-      if (values.every((v) => typeof v === 'string' && isBlankText(v))) continue;
+    for (let i = 0; i < this.rows.length; i++) {
+      const values = this.rows[i] ?? [];
+      if (isBlankRow(values)) continue;
       const row: Row = {};
-      for (const [slot, field] of fields.entries()) row[field] = values[slot] ?? '';
+      for (let slot = 0; slot < fields.length; slot++) row[fields[slot] ?? ''] = values[slot] ?? '';
       rows.push(row);
       lines.push(this.lines[i] ?? 0);
     }
