@@ -27,7 +27,8 @@ function isPlain(value: unknown): boolean {
 
 /** A stored column of repeated texts: each distinct text once, and each row's index among them. */
 export interface CodedColumn {
-  values: string[];
+  /** Each distinct text once; null stands for no value (an empty cell). */
+  values: (string | null)[];
   codes: number[];
 }
 
@@ -35,16 +36,16 @@ export interface CodedColumn {
 export const CODE_SHARE = 4;
 
 /**
- * A column as stored: coded when its values are all texts and repeat enough (at most one distinct
+ * A column as stored: coded when its values are all texts (or null) and repeat enough (at most one distinct
  * text in `CODE_SHARE` rows); otherwise as it is.
  */
 function storedColumn(values: readonly unknown[]): readonly unknown[] | CodedColumn {
   const limit = Math.floor(values.length / CODE_SHARE);
-  const index = new Map<string, number>();
+  const index = new Map<string | null, number>();
   const codes = new Array<number>(values.length);
   for (let r = 0; r < values.length; r++) {
     const value = values[r];
-    if (typeof value !== 'string') return values;
+    if (typeof value !== 'string' && value !== null) return values;
     let code = index.get(value);
     if (code === undefined) {
       if (index.size >= limit) return values;

@@ -133,7 +133,8 @@ describe('uploads', () => {
     const errors = logs.body.data
       .filter((l: { level: string }) => l.level === 'error')
       .map((l: { message: string }) => l.message);
-    expect(errors).toEqual(expect.arrayContaining(['Row 1: price must be number', '2 rows read, 1 invalid (1 problems).']));
+    // Rows as the file numbers its lines; an empty required code is no value, reported as required.
+    expect(errors).toEqual(['Row 2: price must be number', 'Row 3: code is required', '2 rows read, 2 invalid (2 problems).']);
   });
 
   it('refuses files over 20 MiB with 413 and stores nothing', async () => {
@@ -301,7 +302,7 @@ describe('uploads', () => {
         .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ status: 'valid', row_count: 2 });
       expect(row.rows_key).toBeTruthy();
-      expect(logs).toEqual(['File early.csv received (21 bytes).', '2 rows read, all valid.']);
+      expect(logs).toEqual(['File early.csv received (21 bytes).', 'Read as UTF-8.', '2 rows read, all valid.']);
     });
 
     it('leaves nothing behind when the file cannot be stored, whatever its check found', async () => {

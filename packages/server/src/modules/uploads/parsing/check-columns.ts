@@ -42,11 +42,10 @@ const FIELD_KEYWORDS = new Set([
 const FIELD_TYPES = new Set<unknown>(['string', 'number', 'integer', 'boolean']);
 
 /**
- * A text's value in a field of the type, as convert.ts converts it; undefined when the row check
- * would not pass it as it is (blank: no value; an integer too large to keep; not a number).
+ * A text (not blank) as convert.ts converts it for a field of the type; undefined when the row
+ * check would not pass it as it is (an integer too large to keep, not a number).
  */
 function coerce(type: FieldType, text: string): unknown {
-  if (isBlankText(text)) return undefined;
   switch (type) {
     case 'string':
     case 'any':
@@ -111,31 +110,53 @@ export function checkColumns(
   }
   const out: (unknown[] | CodedColumn)[] = [];
   for (let c = 0; c < fields.length; c++) {
+    const field = fields[c] as string;
     const values = columns[c] as string[];
-    const check = checks.get(fields[c] as string);
+    const check = checks.get(field);
     if (!check) {
-      if (values.some(isBlankText)) return null;
-      out.push(values);
+      out.push(blanksAsNull(values));
       continue;
     }
-    const checked = columnChecked(values, check);
+    const checked = columnChecked(values, { ...check, required: required.includes(field) });
     if (!checked) return null;
     out.push(checked);
   }
   return out;
 }
 
-function columnChecked(values: string[], check: FieldCheck): unknown[] | CodedColumn | null {
+/** A column's texts with the blank ones (no value) as null, as the row check stores them. */
+export function blanksAsNull(values: string[]): (string | null)[] {
+  return values.some(isBlankText) ? values.map((text) => (isBlankText(text) ? null : text)) : values;
+}
+
+/** A field's check, and whether the data model requires it. */
+type ColumnCheck = FieldCheck & { required: boolean };
+
+/**
+ * A text's value in a column of texts: itself when it passes, null when blank (no value) in an
+ * optional field, undefined when the row check would not pass it.
+ */
+function textValue(text: string, check: ColumnCheck): string | null | undefined {
+  if (isBlankText(text)) return check.required ? undefined : null;
+  return check.validate(text) ? text : undefined;
+}
+
+function columnChecked(values: string[], check: ColumnCheck): unknown[] | CodedColumn | null {
   const { type, validate } = check;
-  if (type === 'string' || type === 'any') return textsChecked(values, validate);
+  if (type === 'string' || type === 'any') return textsChecked(values, check);
   const out = new Array<unknown>(values.length);
   let memo: Map<string, unknown> | null = new Map();
   for (let r = 0; r < values.length; r++) {
     const text = values[r] as string;
     let value = memo?.get(text);
     if (value === undefined) {
-      value = coerce(type, text);
-      if (value === undefined || !validate(value)) return null;
+      if (isBlankText(text)) {
+        if (check.required) return null;
+        value = null;
+      } else {
+        value = coerce(type, text);
+        if (value === undefined || !validate(value)) return null;
+      }
       if (memo) {
         if (memo.size < MEMO_LIMIT) memo.set(text, value);
         else memo = null;
@@ -148,29 +169,29 @@ function columnChecked(values: string[], check: FieldCheck): unknown[] | CodedCo
 
 /**
  * A column of texts checked as they are, each distinct text once while they repeat enough to be
- * coded (and then answered coded), every text once they do not.
+ * coded (and then answered coded), every text once they do not; blank texts are null (no value).
  */
-function textsChecked(values: string[], validate: ValidateFunction): string[] | CodedColumn | null {
+function textsChecked(values: string[], check: ColumnCheck): (string | null)[] | CodedColumn | null {
   const limit = Math.floor(values.length / CODE_SHARE);
   let index: Map<string, number> | null = new Map();
+  const distinct: (string | null)[] = [];
   const codes = new Array<number>(values.length);
   for (let r = 0; r < values.length; r++) {
     const text = values[r] as string;
-    if (index !== null) {
-      const code = index.get(text);
-      if (code !== undefined) {
-        codes[r] = code;
-        continue;
-      }
-      if (isBlankText(text) || !validate(text)) return null;
-      if (index.size >= limit) index = null;
-      else {
-        codes[r] = index.size;
-        index.set(text, index.size);
-      }
+    const code = index?.get(text);
+    if (code !== undefined) {
+      codes[r] = code;
       continue;
     }
-    if (isBlankText(text) || !validate(text)) return null;
+    const value = textValue(text, check);
+    if (value === undefined) return null;
+    if (index === null) continue;
+    if (index.size >= limit) index = null;
+    else {
+      codes[r] = index.size;
+      index.set(text, index.size);
+      distinct.push(value);
+    }
   }
-  return index === null ? values : { values: [...index.keys()], codes };
+  return index === null ? blanksAsNull(values) : { values: distinct, codes };
 }

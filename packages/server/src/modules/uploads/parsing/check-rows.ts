@@ -47,6 +47,7 @@ export function rowValidator(dataModel: Record<string, unknown>) {
 
 /** The rows checked: their values converted by their field's type, and every problem in the order of the rows. */
 export interface CheckedRows extends CheckResult {
+  /** The rows as stored: a field with no value (an empty cell) is null. */
   rows: Row[];
 }
 
@@ -56,9 +57,9 @@ export interface CheckedRows extends CheckResult {
  * checking are listed by row, each row numbered as the file numbers it.
  */
 export function checkRows(read: RowsRead, dataModel: Record<string, unknown> | null, maxProblems: number): CheckedRows {
-  const { rows, problems: converting, invalid } = convertRows(read.rows, read.lines, fieldTypesOf(dataModel));
+  const { rows, stored, problems: converting, invalid } = convertRows(read.rows, read.lines, fieldTypesOf(dataModel));
   const indexOfLine = new Map<number, number>();
-  read.lines.forEach((line, i) => indexOfLine.set(line, i));
+  for (let i = 0; i < read.lines.length; i++) indexOfLine.set(read.lines[i] as number, i);
   for (const p of read.rowProblems) invalid.add(indexOfLine.get(p.line) ?? -1 - p.line);
   // Each list is in the order of the rows: the first problems of all are among the first of each.
   const checking: RowProblem[] = [];
@@ -80,5 +81,5 @@ export function checkRows(read: RowsRead, dataModel: Record<string, unknown> | n
   first.sort((a, b) => a.line - b.line);
   const problems = first.slice(0, maxProblems).map((p) => ({ row: p.line, message: rowMessage(p.line, p.message) }));
   const problemCount = read.rowProblems.length + converting.length + checkingCount;
-  return { rows, invalidRows: invalid.size, problems, problemCount };
+  return { rows: stored, invalidRows: invalid.size, problems, problemCount };
 }

@@ -3,8 +3,7 @@ import { checkRows } from './check-rows.ts';
 import { convertValue, type FieldType, numberOfText } from './convert.ts';
 import { BigJsonInteger, Cell } from './table.ts';
 
-const number = (value: number, shown: string, raw = String(value)) =>
-  new Cell({ kind: 'number', value, shown, raw, ref: 'C7' });
+const number = (value: number, shown: string, raw = String(value)) => new Cell({ kind: 'number', value, shown, raw, ref: 'C7' });
 
 describe('values converted by their field type', () => {
   it('takes an empty value as no value, whatever the type', () => {
@@ -72,7 +71,9 @@ describe('values converted by their field type', () => {
     expect(convertValue(new Cell({ kind: 'boolean', value: true, shown: 'TRUE', ref: 'B2' }), 'string', 'ok')).toEqual({
       value: 'TRUE',
     });
-    expect(convertValue(new Cell({ kind: 'error', problem: 'D7 holds the error #DIV/0!', ref: 'D7' }), 'number', 'total')).toEqual({
+    expect(
+      convertValue(new Cell({ kind: 'error', problem: 'D7 holds the error #DIV/0!', ref: 'D7' }), 'number', 'total'),
+    ).toEqual({
       problem: 'total: D7 holds the error #DIV/0!',
     });
   });
@@ -97,7 +98,12 @@ describe('rows checked after conversion', () => {
       { code: '', qty: '3', mail: 'a@b.example', day: '2026-03-01', ok: 'TRUE' },
     ];
     const checked = checkRows({ rows, lines: [7, 9], rowProblems: [] }, model, 10);
-    expect(checked.rows).toEqual([{ code: 'AB' }, { qty: 3, mail: 'a@b.example', day: '2026-03-01', ok: true }]);
+    // Stored, a field with no value is null in its place.
+    expect(checked.rows).toEqual([
+      { code: 'AB', qty: null, mail: null, day: null, ok: null },
+      { code: null, qty: 3, mail: 'a@b.example', day: '2026-03-01', ok: true },
+    ]);
+    expect(Object.keys(checked.rows[1] ?? {})).toEqual(['code', 'qty', 'mail', 'day', 'ok']);
     expect(checked.problems).toEqual([{ row: 9, message: 'Row 9: code is required' }]);
     expect(checked.invalidRows).toBe(1);
   });

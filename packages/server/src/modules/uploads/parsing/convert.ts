@@ -141,7 +141,10 @@ function setOwn(row: Row, key: string, value: unknown): void {
 
 /** The rows converted, and the problems of the rows whose values could not be. */
 export interface ConvertedRows {
+  /** The rows to check: a field with no value is absent. */
   rows: Row[];
+  /** The rows to store: a field with no value is null, in its place (the same object when a row has none). */
+  stored: Row[];
   problems: RowProblem[];
   /** The indexes of the rows with a problem. */
   invalid: Set<number>;
@@ -150,20 +153,30 @@ export interface ConvertedRows {
 /** Every row's values converted by their field's type; `lines` are the rows' own numbers in the file. */
 export function convertRows(rows: readonly Row[], lines: readonly number[], types: Map<string, FieldType>): ConvertedRows {
   const out = new Array<Row>(rows.length);
+  const stored = new Array<Row>(rows.length);
   const problems: RowProblem[] = [];
   const invalid = new Set<number>();
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i] as Row;
-    const converted: Row = {};
+    const checked: Row = {};
+    let kept: Row | null = null;
     for (const key of Object.keys(row)) {
       const result = convertValue(row[key], types.get(key) ?? 'any', key);
-      if ('value' in result) setOwn(converted, key, result.value);
-      else if ('problem' in result) {
+      if ('value' in result) {
+        setOwn(checked, key, result.value);
+        if (kept) setOwn(kept, key, result.value);
+        continue;
+      }
+      // No value: absent from the row checked, null in the row stored.
+      kept ??= { ...checked };
+      if ('absent' in result) setOwn(kept, key, null);
+      else {
         problems.push({ line: lines[i] ?? i + 1, message: result.problem });
         invalid.add(i);
       }
     }
-    out[i] = converted;
+    out[i] = checked;
+    stored[i] = kept ?? checked;
   }
-  return { rows: out, problems, invalid };
+  return { rows: out, stored, problems, invalid };
 }

@@ -1,9 +1,8 @@
 import { MIME_GROUPS, type MimeGroup } from '@gdb/shared/reference/mimetypes';
 import { isRecord } from '@gdb/shared/values/is-record';
 import { storedRowsJson, storedTableJson, tableJson } from '../row-tables.ts';
-import { checkColumns } from './check-columns.ts';
+import { blanksAsNull, checkColumns } from './check-columns.ts';
 import { type CheckResult, checkRows, type Problem } from './check-rows.ts';
-import { isBlankText } from './convert.ts';
 import { type DetectedFormat, detectFormat, formatsOf } from './detect.ts';
 import { readWorkbook } from './excel/index.ts';
 import { DEFAULT_LIMITS, ParseError, type ParseLimits } from './limits.ts';
@@ -101,12 +100,12 @@ function columnsInOrder(fields: readonly string[]): boolean {
 
 const NO_PROBLEM: CheckResult = { invalidRows: 0, problems: [], problemCount: 0 };
 
-/** Columns of texts checked by column: by the data model when there is one; without one, when no value is blank (no value). */
+/** Columns of texts checked by column against the data model; without one, blank texts (no value) become null. */
 function checkedColumns(read: CsvTable, dataModel: Record<string, unknown> | null) {
   const { columns, fields } = read;
   if (!columns || read.rowProblems.length > 0 || !columnsInOrder(fields)) return null;
   if (dataModel) return checkColumns(fields, columns, dataModel);
-  return columns.some((column) => column.some(isBlankText)) ? null : columns;
+  return columns.map(blanksAsNull);
 }
 
 /**
