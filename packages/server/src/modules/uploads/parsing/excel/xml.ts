@@ -30,13 +30,19 @@ export function decodeText(text: string): string {
 }
 
 const attributePatterns = new Map<string, RegExp>();
+const needles = new Map<string, string>();
 
 /** An attribute's decoded value in an element's attribute text (`r="A1" s="3"`), or undefined. */
 export function attribute(attributes: string, name: string): string | undefined {
   // The way every writer puts it (` name="value"`) found without a regular expression.
-  const start = attributes.indexOf(` ${name}="`);
+  let needle = needles.get(name);
+  if (needle === undefined) {
+    needle = ` ${name}="`;
+    needles.set(name, needle);
+  }
+  const start = attributes.indexOf(needle);
   if (start >= 0) {
-    const from = start + name.length + 3;
+    const from = start + needle.length;
     const end = attributes.indexOf('"', from);
     if (end >= 0) return decodeEntities(attributes.slice(from, end));
   }
