@@ -32,3 +32,21 @@ export function hideMeasureRows(root: HTMLElement): void {
     for (const el of row.querySelectorAll<HTMLElement>(FOCUSABLE)) if (el.tabIndex !== -1) el.tabIndex = -1;
   }
 }
+
+/**
+ * A table wider than its card scrolls in its own box: with no control inside, the keyboard could
+ * not scroll it, so the box takes the focus itself.
+ */
+export function focusableScrollBoxes(root: HTMLElement): void {
+  for (const box of root.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body')) {
+    const scrolls = box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight;
+    const reachable = [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].some(
+      (el) => el.tabIndex >= 0 && !el.hasAttribute('disabled') && !el.closest('[inert]'),
+    );
+    if (scrolls && box.tabIndex < 0 && !reachable) {
+      box.tabIndex = 0;
+      box.setAttribute('role', 'region');
+      box.setAttribute('aria-label', 'Table, scrolls');
+    }
+  }
+}

@@ -2,6 +2,7 @@ import { findRoute, IMPORT_TITLE } from '@gdb/shared/routes/web-routes';
 import { Layout } from 'antd';
 import { useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
+import { focusableScrollBoxes, useDomRepair } from '../../ui/useDomRepair.ts';
 import { useSessionUser } from '../session/session.ts';
 import { Navbar } from './Navbar.tsx';
 import { Sidebar } from './Sidebar.tsx';
@@ -14,6 +15,7 @@ export function AppLayout() {
   const { opened, mobile, toggle, close } = useSidebar();
   const { pathname } = useLocation();
   const main = useRef<HTMLElement>(null);
+  const page = useDomRepair<HTMLDivElement>(focusableScrollBoxes);
   if (!user) return null;
   const roles = user.roles.map((r) => r.name);
   const classes = ['gdb-layout', mobile ? 'is-mobile' : 'is-desktop', opened ? 'sidebar-open' : 'sidebar-closed'];
@@ -51,7 +53,9 @@ export function AppLayout() {
         <Layout.Content className="gdb-content" id="main-content" tabIndex={-1} ref={main}>
           {/* One level-one heading per page: the route's title (the breadcrumb shows it to the eye). */}
           <h1 className="gdb-sr-only">{findRoute(pathname)?.title ?? IMPORT_TITLE}</h1>
-          <Outlet />
+          <div ref={page}>
+            <Outlet />
+          </div>
         </Layout.Content>
       </Layout>
     </Layout>
