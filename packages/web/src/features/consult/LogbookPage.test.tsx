@@ -92,9 +92,11 @@ describe('Logbook', () => {
     expect(screen.getByText('Details')).toBeDefined();
   });
 
-  it('titles the details panel after the chosen import', async () => {
+  it('titles the details panel after the chosen import, chosen by a button the keyboard reaches', async () => {
     await open(['manager']);
-    fireEvent.click(screen.getByText('Done pipe'));
+    const choose = screen.getByRole('button', { name: 'Details of Done pipe 2026-11-22 09:05:07' });
+    expect(choose.tabIndex).toBe(0);
+    fireEvent.click(choose);
     await screen.findByText('Details for pipeline : Done pipe started at : 2026-11-22 09:05:07');
   });
 

@@ -102,7 +102,25 @@ export function LogbookPage() {
   };
 
   const columns: TableColumnsType<ImportRecord> = [
-    { title: 'Pipeline', dataIndex: 'pipelineName', render: (v: string | null) => v ?? '-' },
+    {
+      title: 'Pipeline',
+      key: 'pipeline',
+      // The keyboard's way to the details: the row takes a click, this button Enter or Space.
+      render: (_: unknown, r) => (
+        <Button
+          type="link"
+          size="small"
+          className="gdb-row-open"
+          aria-label={`Details of ${r.pipelineName ?? 'the import'} ${dateCell(r.startedAt ?? r.scheduledAt)}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            setSelectedId(r._id);
+          }}
+        >
+          {r.pipelineName ?? '-'}
+        </Button>
+      ),
+    },
     { title: 'scheduled at', dataIndex: 'scheduledAt', render: dateCell },
     { title: 'Started at', dataIndex: 'startedAt', render: dateCell },
     { title: 'End at', dataIndex: 'endAt', render: dateCell },
