@@ -1,4 +1,5 @@
-// Writes the spreadsheet corpus the reader's tests read: each case as an XLSX file written by
+// Writes the spreadsheet corpus the reader's tests read (their expectations are the table in
+// src/modules/uploads/parsing/excel/corpus.test.ts): each case as an XLSX file written by
 // ExcelJS, then the same workbook as LibreOffice saves it, in XLSX (lo-*.xlsx) and in XLS (*.xls).
 // Not run by the tests (the files are committed); run it again after changing a case:
 //   node --import tsx packages/server/test/corpus/excel/generate.ts [case…]
