@@ -1,23 +1,18 @@
 import type { JobCreated } from '@gdb/shared/imports/import.schemas';
-import { missingFieldsMessage, parseDownloadReference } from '@gdb/shared/imports/import-rules';
+import { missingFieldsMessage } from '@gdb/shared/imports/import-rules';
 import { missingRunFields, type PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { canOpen, findRoute } from '@gdb/shared/routes/web-routes';
 import { UPLOAD_MESSAGES } from '@gdb/shared/uploads/upload.schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Space, Steps, Tooltip, Typography } from 'antd';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { App, Button, Card, Space, Spin, Steps, Tooltip, Typography } from 'antd';
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../app/request/request.ts';
 import { useSessionUser } from '../../app/session/session.ts';
-import { LiveLogView } from '../../ui/LogView.tsx';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { useLiveUploads } from '../../ui/useLiveUploads.ts';
 import * as calls from './api.ts';
-import { ChooseFilesStep } from './ChooseFilesStep.tsx';
-import { ImportBanner } from './ImportBanner.tsx';
 import { PipelinePicker } from './PipelinePicker.tsx';
-import { PlanStep } from './PlanStep.tsx';
-import { ProcessStep } from './ProcessStep.tsx';
 import { EMPTY_FILTER, type PipelineFilter } from './pipeline-filter.ts';
 import { importKeys } from './queries.ts';
 import { useUploadVerdicts } from './useUploadVerdicts.ts';
@@ -35,6 +30,12 @@ import {
   schedulePayload,
   uploadSources,
 } from './wizard-rules.ts';
+
+// Each later step loads when it is reached: the first screen ships only the pipeline picker.
+const ChooseFilesStep = lazy(() => import('./ChooseFilesStep.tsx').then((m) => ({ default: m.ChooseFilesStep })));
+const ProcessStep = lazy(() => import('./ProcessStep.tsx').then((m) => ({ default: m.ProcessStep })));
+const PlanStep = lazy(() => import('./PlanStep.tsx').then((m) => ({ default: m.PlanStep })));
+const ImportDetails = lazy(() => import('./ImportDetails.tsx').then((m) => ({ default: m.ImportDetails })));
 
 const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -199,11 +200,6 @@ export function ImportWizardPage() {
     }
   };
 
-  const onDownloadReference = (log: { message: string }) => {
-    const ref = parseDownloadReference(log.message);
-    if (ref) calls.exportUploads([ref.uploadId]).catch((error: unknown) => console.error('export failed', error));
-  };
-
   const reason = nextBlockedReason({
     step,
     pipeline,
@@ -243,47 +239,44 @@ export function ImportWizardPage() {
         <Typography.Title level={2} className="gdb-step-title" tabIndex={-1} ref={heading}>
           Step {step + 1} of {STEP_TITLES.length}: {STEP_TITLES[step]}
         </Typography.Title>
-        {step === 0 && (
-          <PipelinePicker
-            data={pipelines.data}
-            loading={pipelines.isLoading}
-            roles={roles}
-            filter={filter}
-            onFilter={setFilter}
-            selectedId={pipelineId}
-            onSelect={selectPipeline}
-          />
-        )}
-        {step === 1 && pipeline && (
-          <ChooseFilesStep
-            pipeline={pipeline}
-            lists={lists}
-            chosen={chosen}
-            onChoose={choose}
-            onToggle={(id, on) => void toggle(id, on)}
-            missingMessage={missing.length ? missingPropertiesMessage(pipeline, missing) : null}
-          />
-        )}
-        {step === 2 && pipeline && <ProcessStep pipeline={pipeline} session={live.uploads} lists={lists} />}
-        {step === 3 && pipeline && (
-          <PlanStep
-            pipeline={pipeline}
-            missing={missing}
-            plan={plan}
-            roles={roles}
-            live={live.uploads}
-            lists={lists}
-            countries={countries.data ?? []}
-            busy={busy}
-            onRunCountries={(ids) => void runCountries(ids)}
-          />
-        )}
-        {step === 4 && (
-          <Space orientation="vertical" style={{ width: '100%' }}>
-            {created ? <ImportBanner kind={created.kind} importId={created.importId} /> : <p>No import yet.</p>}
-            <LiveLogView selection={created ? { importId: created.importId } : null} onInsert={onDownloadReference} />
-          </Space>
-        )}
+        <Suspense fallback={<Spin />}>
+          {step === 0 && (
+            <PipelinePicker
+              data={pipelines.data}
+              loading={pipelines.isLoading}
+              roles={roles}
+              filter={filter}
+              onFilter={setFilter}
+              selectedId={pipelineId}
+              onSelect={selectPipeline}
+            />
+          )}
+          {step === 1 && pipeline && (
+            <ChooseFilesStep
+              pipeline={pipeline}
+              lists={lists}
+              chosen={chosen}
+              onChoose={choose}
+              onToggle={(id, on) => void toggle(id, on)}
+              missingMessage={missing.length ? missingPropertiesMessage(pipeline, missing) : null}
+            />
+          )}
+          {step === 2 && pipeline && <ProcessStep pipeline={pipeline} session={live.uploads} lists={lists} />}
+          {step === 3 && pipeline && (
+            <PlanStep
+              pipeline={pipeline}
+              missing={missing}
+              plan={plan}
+              roles={roles}
+              live={live.uploads}
+              lists={lists}
+              countries={countries.data ?? []}
+              busy={busy}
+              onRunCountries={(ids) => void runCountries(ids)}
+            />
+          )}
+          {step === 4 && <ImportDetails created={created} />}
+        </Suspense>
       </div>
       <Space style={{ marginTop: 24 }} wrap>
         <Button disabled={step === 0} onClick={() => go(previousStep(step, sessionIds.length > 0))}>

@@ -1,0 +1,21 @@
+import { parseDownloadReference } from '@gdb/shared/imports/import-rules';
+import { Space } from 'antd';
+import { LiveLogView } from '../../ui/LogView.tsx';
+import * as calls from './api.ts';
+import { ImportBanner } from './ImportBanner.tsx';
+
+/** A log line naming an output file downloads it (spec 000 §4); a failed download is only logged. */
+function onDownloadReference(log: { message: string }) {
+  const ref = parseDownloadReference(log.message);
+  if (ref) calls.exportUploads([ref.uploadId]).catch((error: unknown) => console.error('export failed', error));
+}
+
+/** Step 5: the job's banner, following its import, and the import's live logs. */
+export function ImportDetails({ created }: { created: { kind: string; importId: string } | null }) {
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }}>
+      {created ? <ImportBanner kind={created.kind} importId={created.importId} /> : <p>No import yet.</p>}
+      <LiveLogView selection={created ? { importId: created.importId } : null} onInsert={onDownloadReference} />
+    </Space>
+  );
+}
