@@ -1,6 +1,7 @@
 import { isBlankText } from '../convert.ts';
 import { ParseError } from '../limits.ts';
-import { type CellRead, parseRef } from './cell-value.ts';
+import type { Row } from '../table.ts';
+import { parseRef } from './cell-value.ts';
 import type { Header } from './header.ts';
 
 // Merged ranges: a sheet shows the top-left cell's value across the whole range, so each cell of
@@ -31,9 +32,9 @@ export function parseMergeRange(ref: string): MergeRange | undefined {
   };
 }
 
-/** The rows under the header as read: values by field position, their lines, and the lines of rows read blank. */
+/** The rows under the header as read, their lines, and the lines of rows read blank. */
 export interface ReadRows {
-  rows: CellRead[][];
+  rows: Row[];
   lines: number[];
   blankLines: number[];
 }
@@ -55,31 +56,32 @@ function firstAtOrAfter(sorted: number[], line: number): number {
  * (rows read blank included, since a range may be all they show); the rows stay in the sheet's order.
  */
 export function fillMerges(merges: MergeRange[], read: ReadRows, headerLine: number, header: Header): void {
-  const byLine = new Map<number, CellRead[]>();
-  for (const [i, line] of read.lines.entries()) byLine.set(line, read.rows[i] ?? []);
-  for (const line of read.blankLines) byLine.set(line, new Array<CellRead>(header.fields.length).fill(''));
+  const { fields } = header;
+  const byLine = new Map<number, Row>();
+  for (const [i, line] of read.lines.entries()) byLine.set(line, read.rows[i] ?? {});
+  for (const line of read.blankLines) byLine.set(line, Object.fromEntries(fields.map((f) => [f, ''])));
   const lines = [...byLine.keys()].sort((a, b) => a - b);
   let fills = 0;
   for (const range of merges) {
-    const source = range.top > headerLine ? byLine.get(range.top)?.[header.slotOf(range.left)] : undefined;
+    const source = range.top > headerLine ? byLine.get(range.top)?.[fields[header.slotOf(range.left)] ?? ''] : undefined;
     if (source === undefined || (typeof source === 'string' && isBlankText(source))) continue;
-    const slots: number[] = [];
+    const names: string[] = [];
     for (let column = range.left; column <= Math.min(range.right, range.left + 16_384); column++) {
-      const slot = header.slotOf(column);
-      if (slot >= 0) slots.push(slot);
+      const name = fields[header.slotOf(column)];
+      if (name !== undefined) names.push(name);
     }
     for (let i = firstAtOrAfter(lines, range.top); i < lines.length && (lines[i] ?? 0) <= range.bottom; i++) {
       const values = byLine.get(lines[i] ?? 0);
       if (!values) continue;
-      for (const slot of slots) values[slot] = source;
-      fills += slots.length;
+      for (const name of names) values[name] = source;
+      fills += names.length;
       if (fills > MAX_FILLS) throw new ParseError(`The merged cells of the sheet cover more than ${MAX_FILLS} cells.`);
     }
   }
   read.rows.length = 0;
   read.lines.length = 0;
   for (const line of lines) {
-    read.rows.push(byLine.get(line) ?? []);
+    read.rows.push(byLine.get(line) ?? {});
     read.lines.push(line);
   }
 }

@@ -27,12 +27,26 @@ export const HEADER_SEARCH_ROWS = 20;
 export type SheetOutcome = { table: ReadTable } | { lacks: string[] } | { empty: true };
 
 /** True when no value of a row shows anything. */
-function isBlankRow(values: readonly CellRead[]): boolean {
+function isBlankRow(values: readonly unknown[]): boolean {
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (typeof v !== 'string' || !isBlankText(v)) return false;
   }
   return true;
+}
+
+/** Drops the rows (rows read blank that no merged range filled) that show nothing. */
+function dropBlankRows(rows: Row[], lines: number[], fields: readonly string[]): void {
+  let kept = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] ?? {};
+    if (isBlankRow(fields.map((f) => row[f]))) continue;
+    rows[kept] = row;
+    lines[kept] = lines[i] ?? 0;
+    kept++;
+  }
+  rows.length = kept;
+  lines.length = kept;
 }
 
 export class SheetTable {
@@ -41,7 +55,7 @@ export class SheetTable {
   private searched = 0;
   private best: { count: number; names: string[] } = { count: -1, names: [] };
   private firstLine = 0;
-  private readonly rows: CellRead[][] = [];
+  private readonly rows: Row[] = [];
   private readonly lines: number[] = [];
   /** Rows holding only empty cells under the header: a merged range may still fill them. */
   private readonly blankLines: number[] = [];
@@ -91,7 +105,11 @@ export class SheetTable {
     if (this.rows.length >= this.limits.maxRows) {
       throw new ParseError(`Sheet "${this.sheet}" has more than ${this.limits.maxRows} rows.`);
     }
-    this.rows.push(values);
+    // The row's object is made at once: the values' array stays young garbage, cheap to collect.
+    const fields = this.header?.fields ?? [];
+    const row: Row = {};
+    for (let slot = 0; slot < fields.length; slot++) row[fields[slot] ?? ''] = values[slot] ?? '';
+    this.rows.push(row);
     this.lines.push(line);
   }
 
@@ -114,27 +132,14 @@ export class SheetTable {
       if (this.firstLine === 0) return { empty: true };
       return { lacks: lackedFields(this.best.names, this.hints) };
     }
+    const { rows, lines } = this;
     if (this.merges.length > 0) {
-      fillMerges(this.merges, { rows: this.rows, lines: this.lines, blankLines: this.blankLines }, this.headerLine, header);
+      fillMerges(this.merges, { rows, lines, blankLines: this.blankLines }, this.headerLine, header);
+      dropBlankRows(rows, lines, header.fields);
+      if (rows.length > this.limits.maxRows)
+        throw new ParseError(`Sheet "${this.sheet}" has more than ${this.limits.maxRows} rows.`);
     }
-    return { table: { fields: header.fields, ...this.rowObjects(header), rowProblems: [], notes: this.notes() } };
-  }
-
-  private rowObjects(header: Header): { rows: Row[]; lines: number[] } {
-    const { fields } = header;
-    const rows: Row[] = [];
-    const lines: number[] = [];
-    for (let i = 0; i < this.rows.length; i++) {
-      const values = this.rows[i] ?? [];
-      if (isBlankRow(values)) continue;
-      const row: Row = {};
-      for (let slot = 0; slot < fields.length; slot++) row[fields[slot] ?? ''] = values[slot] ?? '';
-      rows.push(row);
-      lines.push(this.lines[i] ?? 0);
-    }
-    if (rows.length > this.limits.maxRows)
-      throw new ParseError(`Sheet "${this.sheet}" has more than ${this.limits.maxRows} rows.`);
-    return { rows, lines };
+    return { table: { fields: header.fields, rows, lines, rowProblems: [], notes: this.notes() } };
   }
 
   private notes(): Note[] {
