@@ -209,6 +209,7 @@ export function importRunner(deps: RunnerDeps) {
         progress: end.state === 'done' ? 100 : undefined,
         end_at: final ? new Date() : null,
       });
+      await deps.uploads.settleOutputs(trx, row.id, end.state === 'done');
       if (final && job && !row.parent_import_id && job.job_kind !== 'repeat') {
         await jobsRepo(trx).update(job.id, { state: 'done' });
       }
@@ -272,7 +273,8 @@ export function importRunner(deps: RunnerDeps) {
           pipeline_id: pipeline._id,
           data_sub_kind: sink.name,
           from: 'destination',
-          status: 'valid',
+          // Offered once the import ends done (finish settles them).
+          status: 'processing',
           original_filename: fileName,
           content_type: type.contentType,
           size,

@@ -182,6 +182,42 @@ describe('an immediate import', () => {
     expect((await t.call('GET', `/uploads/outputs?pipelineId=${pipelineId}`)).status).toBe(401);
   });
 
+  it("never offers a failed import's partial output files: the last done import's stay offered", async () => {
+    // The second sink fails once the first is written: 42 is not a row.
+    const code = `ctx.output.out = ctx.input.prices; ctx.output.bad = ctx.input.prices.length > 1 ? 42 : [];`;
+    const component = await kit.component(code, ['prices'], ['out', 'bad']);
+    const pipelineId = await kit.pipeline({
+      name: 'prices partial outputs',
+      component,
+      sources: [csvSource('prices')],
+      sinks: [sink('out', 'CSV'), sink('bad', 'JSON')],
+    });
+    const run = async (csv: string) => {
+      await kit.upload(manager.token, pipelineId, 'prices', csv, 'prices.csv');
+      const { importId } = (await t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } }))
+        .body.data;
+      return { importId: importId as string, ended: await kit.waitFor(importId, ['done', 'failed']) };
+    };
+    const done = await run('code,price\nA,1\n');
+    expect(done.ended.state).toBe('done');
+    const failed = await run('code,price\nB,2\nC,3\n');
+    expect(failed.ended.state).toBe('failed');
+    // The failed run wrote its CSV file before failing: stored, but withdrawn.
+    const written = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('import_id', '=', failed.importId).execute();
+    expect(written.map((u) => [u.data_sub_kind, u.status])).toEqual([['out', 'invalid']]);
+    const offered = (await t.call('GET', `/uploads/outputs?pipelineId=${pipelineId}`, { token: manager.token })).body.data;
+    const rows = await t.ctx.db.kysely
+      .selectFrom('uploads')
+      .select('import_id')
+      .where(
+        'id',
+        'in',
+        offered.map((f: { _id: string }) => f._id),
+      )
+      .execute();
+    expect(rows.map((r) => r.import_id)).toEqual([done.importId, done.importId]);
+  });
+
   it('fails with the component error in the logs and frees the pipeline', async () => {
     const component = await kit.component(`throw new Error('price list is empty');`, ['prices'], ['out']);
     const pipelineId = await kit.pipeline({ name: 'broken', component, sources: [csvSource('prices')], sinks: [sink('out')] });

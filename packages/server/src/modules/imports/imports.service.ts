@@ -65,6 +65,7 @@ export function importsService(deps: ImportsDeps) {
   const keeper = leaseKeeper({
     ctx,
     logs: deps.logs,
+    uploads: deps.uploads,
     queue,
     workerId: runner.workerId,
     leasedHere: () => runner.leasedHere(),

@@ -1,6 +1,7 @@
 import { IMPORT_MESSAGES, isRunningState } from '@gdb/shared/imports/import-rules';
 import type { AppContext } from '../../platform/context.ts';
 import type { LogLine, LogsService } from '../logs/logs.service.ts';
+import type { UploadsService } from '../uploads/uploads.service.ts';
 import { MAX_ATTEMPTS } from './import-runner.ts';
 import { importsRepo, jobsRepo, leasesRepo } from './imports.repo.ts';
 import type { JobQueue } from './job-queue.ts';
@@ -15,6 +16,7 @@ export const SWEEP_MS = 10_000;
 export interface LeaseKeeperDeps {
   ctx: AppContext;
   logs: LogsService;
+  uploads: Pick<UploadsService, 'settleOutputs'>;
   queue: JobQueue;
   workerId: string;
   /** Import ids whose lease this process holds. */
@@ -70,6 +72,7 @@ export function leaseKeeper(deps: LeaseKeeperDeps) {
         lines.push(say('error', 'The worker running this import stopped.'), say('error', 'Import failed.'));
       }
       await importsRepo(trx).update(importId, { state, success: false, end_at: state === 'pending' ? null : new Date() });
+      await deps.uploads.settleOutputs(trx, importId, false);
       if (state === 'pending') await deps.queue.sendRun(trx, importId);
       else if (job && !row.parent_import_id && job.job_kind !== 'repeat') {
         await jobsRepo(trx).update(job.id, { state: 'done' });

@@ -48,7 +48,8 @@ export function uploadsRepo(k: Kysely<Database>) {
             .execute(),
     /**
      * The output files of a pipeline's newest import that produced any: its destination uploads,
-     * the newest per data sink (a restarted run writes its sinks again), newest first.
+     * the newest per data sink (a restarted run writes its sinks again), newest first. Only those
+     * of an import that ended done count (see `settleOutputs`).
      */
     latestOutputs: (pipelineId: string) =>
       k
@@ -59,12 +60,14 @@ export function uploadsRepo(k: Kysely<Database>) {
             .select(sql<number>`row_number() over (partition by data_sub_kind order by created_at desc, id desc)`.as('rank'))
             .where('pipeline_id', '=', pipelineId)
             .where('from', '=', 'destination')
+            .where('status', '=', 'valid')
             .where('import_id', '=', (sub) =>
               sub
                 .selectFrom('uploads')
                 .select('import_id')
                 .where('pipeline_id', '=', pipelineId)
                 .where('from', '=', 'destination')
+                .where('status', '=', 'valid')
                 .where('import_id', 'is not', null)
                 .orderBy('created_at', 'desc')
                 .orderBy('id', 'desc')
@@ -98,6 +101,15 @@ export function uploadsRepo(k: Kysely<Database>) {
         )
         .orderBy('created_at')
         .limit(1000)
+        .execute(),
+    /** Sets the status of an import's output files. */
+    settleOutputs: (importId: string, status: 'valid' | 'invalid') =>
+      k
+        .updateTable('uploads')
+        .set({ status })
+        .where('import_id', '=', importId)
+        .where('from', '=', 'destination')
+        .where('status', '=', 'processing')
         .execute(),
     release: (id: string) =>
       k

@@ -4,8 +4,10 @@ import type { DataSource, PipelineView } from '@gdb/shared/pipelines/pipeline.sc
 import { MIME_GROUPS } from '@gdb/shared/reference/mimetypes';
 import { LAST_LIST_SIZE, type LastList, MAX_FILE_BYTES, type UploadView } from '@gdb/shared/uploads/upload.schemas';
 import { zipSync } from 'fflate';
+import type { Kysely } from 'kysely';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { Database } from '../../platform/db/tables.ts';
 import type { FileStore } from '../../platform/files/file-store.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -235,6 +237,12 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
 
   return {
     repo,
+    /**
+     * Offers an import's output files once it ended done (valid), or withdraws those of an import
+     * that did not (invalid): until then they are being written, and no export offers them.
+     */
+    settleOutputs: (trx: Kysely<Database>, importId: string, done: boolean) =>
+      uploadsRepo(trx).settleOutputs(importId, done ? 'valid' : 'invalid'),
     /** Deletes the stored files no upload references, stored longer ago than the sweep's grace; answers how many. */
     sweepFiles: (now = new Date()) =>
       sweepFiles(ctx.db.kysely, deps.files, new Date(now.getTime() - ctx.config.fileSweepGraceMs)),
