@@ -131,7 +131,16 @@ export function UsersPage() {
               <Button onClick={() => void bulk('de-activate')}>De-Active</Button>
             </>
           ) : null}
-          {isSuperAdmin(roles) ? <Button onClick={() => setBadgeList(true)}>Manage global badge list</Button> : null}
+          {isSuperAdmin(roles) ? (
+            <Button
+              onClick={() => {
+                focus.opened();
+                setBadgeList(true);
+              }}
+            >
+              Manage global badge list
+            </Button>
+          ) : null}
           <Button type="primary" onClick={() => open(null)}>
             Create User
           </Button>
@@ -218,7 +227,13 @@ export function UsersPage() {
       ) : null}
       {badgeList ? (
         <Suspense fallback={null}>
-          <GlobalBadgeListDialog open={badgeList} onClose={() => setBadgeList(false)} />
+          <GlobalBadgeListDialog
+            open={badgeList}
+            onClose={() => {
+              setBadgeList(false);
+              focus.closed();
+            }}
+          />
         </Suspense>
       ) : null}
     </section>

@@ -66,9 +66,11 @@ describe('global badge list', () => {
     });
   });
 
-  it('edits a badge picked in the list, keeping its type', async () => {
+  it('edits a badge picked in the list by a button the keyboard reaches, keeping its type', async () => {
     const { server } = show({ 'POST /tags': () => ok(TAGS[1]) });
-    fireEvent.click(await screen.findByText('Paris'));
+    const pick = await screen.findByRole('button', { name: 'Edit badge Paris' });
+    expect(pick.tabIndex).toBe(0);
+    fireEvent.click(pick);
     expect((screen.getByLabelText('Badge name') as HTMLInputElement).value).toBe('Paris');
     await waitFor(() => expect(screen.queryByLabelText('Badge colour')).toBeNull());
     fireEvent.change(screen.getByLabelText('Badge name'), { target: { value: 'Paris-Nord' } });

@@ -144,7 +144,24 @@ export function GlobalBadgeListDialog({ open, onClose }: { open: boolean; onClos
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
         onRow={(tag) => ({ onClick: () => edit(tag) })}
         columns={[
-          { title: 'Name', key: 'name', render: (_, t) => <BadgeChip name={t.name} color={t.color} /> },
+          {
+            title: 'Name',
+            key: 'name',
+            // The keyboard's way to edit a badge: the row takes a click, this button Enter or Space.
+            render: (_, t) => (
+              <Button
+                type="text"
+                size="small"
+                aria-label={`Edit badge ${t.name}`}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  edit(t);
+                }}
+              >
+                <BadgeChip name={t.name} color={t.color} />
+              </Button>
+            ),
+          },
           { title: 'Type', key: 'type', render: (_, t) => BADGE_TYPE_LABELS[t.type] },
           { title: 'Hidden', key: 'hidden', render: (_, t) => (t.isHidden ? 'Yes' : 'No') },
           { title: 'Metadata', key: 'metadata', render: (_, t) => (t.isMetadata ? (t.metadata ?? 'Yes') : '') },
