@@ -120,10 +120,10 @@ describe('an import, as a user makes it', () => {
     await expect(page.getByRole('radio', { name: 'Repeat' }).count()).resolves.toBe(0);
     await confirmRun(page, COUNTRY_PIPELINE);
 
-    // Step 5: the run's logs, newest first, until it is done.
-    await page.getByText('The import has been started.', { exact: true }).waitFor();
+    // Step 5: the run's logs, newest first, until it is done; the banner follows the import there.
     const step5 = wizardStep(page, 4);
     await logLines(step5).getByText('Import done.', { exact: true }).waitFor({ timeout: 30_000 });
+    await step5.getByRole('status').getByText('The import is done.', { exact: true }).waitFor();
     const lines = await logLines(step5).allTextContents();
     expect(lines).toContain('3 dealers mapped for Dealers France.');
     expect(lines.indexOf('Import done.')).toBeLessThan(lines.indexOf('3 dealers mapped for Dealers France.'));
