@@ -234,6 +234,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.addHook('onClose', async () => {
     await services.imports.stopWorking();
+    services.uploads.unwatch();
     await services.uploads.settled();
     await services.accounts.settled();
     services.mailer.close();

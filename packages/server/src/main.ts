@@ -17,9 +17,10 @@ if (created?.generatedPassword) {
 
 if (config.demoData) await seedDemo({ ctx, ...services });
 
-// Upload checks a stop left unfinished start again; imports are worked here unless IMPORT_CONCURRENCY is 0.
+// Upload checks a stop left unfinished start again, and those a dead instance leaves are taken over; imports are worked here unless IMPORT_CONCURRENCY is 0.
 const resumed = await services.uploads.resume();
 if (resumed > 0) ctx.log.info({ uploads: resumed }, 'resumed unfinished upload checks');
+services.uploads.watch();
 if (config.importConcurrency > 0) await services.imports.startWorking();
 
 let closing = false;

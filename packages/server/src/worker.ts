@@ -17,6 +17,7 @@ await services.reference.seed();
 
 const resumed = await services.uploads.resume();
 if (resumed > 0) log.info({ uploads: resumed }, 'resumed unfinished upload checks');
+services.uploads.watch();
 await services.imports.startWorking({ concurrency: Math.max(1, config.importConcurrency) });
 log.info({ workerId: services.imports.runner.workerId }, 'worker started');
 

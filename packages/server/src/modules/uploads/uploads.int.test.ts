@@ -241,6 +241,58 @@ describe('uploads', () => {
     expect((await statusOf(manager.token, id)).status).toBe('valid');
   });
 
+  describe('checks another instance left unfinished', () => {
+    /** A stored upload of the pipeline as an instance left it: its status and when it was claimed. */
+    async function leftBehind(status: 'pending' | 'processing', claimedAgoMs: number, createdAgoMs: number) {
+      const id = newId();
+      const key = await t.services.files.put(Buffer.from('code,price\nL1,1\n'));
+      await t.ctx.db.kysely
+        .insertInto('uploads')
+        .values({
+          id,
+          pipeline_id: pipelineId,
+          data_sub_kind: 'prices',
+          from: 'source',
+          status,
+          original_filename: 'left.csv',
+          content_type: 'text/csv',
+          size: 16,
+          file_key: key,
+          created_by: user.id,
+          created_at: new Date(Date.now() - createdAgoMs),
+          claimed_at: status === 'processing' ? new Date(Date.now() - claimedAgoMs) : null,
+        })
+        .execute();
+      return id;
+    }
+
+    it('takes over a check whose claim nobody renews, and an upload never claimed, within a minute', async () => {
+      const dead = await leftBehind('processing', 45_000, 60_000);
+      const neverClaimed = await leftBehind('pending', 0, 40_000);
+      // A check another live instance runs: its claim was renewed a moment ago.
+      const alive = await leftBehind('processing', 2_000, 60_000);
+      expect(await t.services.uploads.resume()).toBe(2);
+      await t.services.uploads.settled();
+      expect((await statusOf(user.token, dead)).status).toBe('valid');
+      expect((await statusOf(user.token, neverClaimed)).status).toBe('valid');
+      expect((await statusOf(user.token, alive)).status).toBe('processing');
+    });
+
+    it('looks for them on its own while it runs', async () => {
+      const dead = await leftBehind('processing', 45_000, 60_000);
+      t.services.uploads.watch(50);
+      try {
+        const deadline = Date.now() + 10_000;
+        while ((await statusOf(user.token, dead)).status !== 'valid' && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        t.services.uploads.unwatch();
+      }
+      expect((await statusOf(user.token, dead)).status).toBe('valid');
+    });
+  });
+
   describe('checks a file while it is being stored', () => {
     /** An uploads service whose file store waits for `release` before it stores anything, and whose parser says when it starts. */
     function withSlowStore(fail = false) {

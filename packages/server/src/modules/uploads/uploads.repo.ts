@@ -91,17 +91,24 @@ export function uploadsRepo(k: Kysely<Database>) {
         .executeTakeFirst();
       return r.numUpdatedRows === 1n;
     },
-    /** Uploads left unfinished: pending ones, and processing ones whose claim is older than `staleBefore`. */
-    unfinished: (staleBefore: Date) =>
+    /** Uploads left unfinished: pending ones stored before `pendingBefore`, processing ones whose claim is older than `staleBefore`. */
+    unfinished: (staleBefore: Date, pendingBefore: Date) =>
       k
         .selectFrom('uploads')
         .select(['id', 'status'])
+        .where('from', '=', 'source')
         .where((eb) =>
-          eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'processing'), eb('claimed_at', '<', staleBefore)])]),
+          eb.or([
+            eb.and([eb('status', '=', 'pending'), eb('created_at', '<', pendingBefore)]),
+            eb.and([eb('status', '=', 'processing'), eb('claimed_at', '<', staleBefore)]),
+          ]),
         )
         .orderBy('created_at')
         .limit(1000)
         .execute(),
+    /** Renews the claim of an upload being checked, so that no other instance takes it over. */
+    renewClaim: (id: string) =>
+      k.updateTable('uploads').set({ claimed_at: new Date() }).where('id', '=', id).where('status', '=', 'processing').execute(),
     /** Sets the status of an import's output files. */
     settleOutputs: (importId: string, status: 'valid' | 'invalid') =>
       k

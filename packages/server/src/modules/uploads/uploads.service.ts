@@ -25,6 +25,11 @@ export interface UploadLogLine {
   uploadId: string;
 }
 
+/** How often a check renews its claim on its upload. */
+const CLAIM_RENEW_MS = 10_000;
+/** A claim not renewed for this long, or an upload never claimed for this long, belongs to an instance gone. */
+export const CLAIM_STALE_MS = 30_000;
+
 export interface UploadsDeps {
   pipelines: PipelinesService;
   files: FileStore;
@@ -80,6 +85,7 @@ function downloadName(name: string | null, fallback: string): string {
 
 export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
   const repo = uploadsRepo(ctx.db.kysely);
+  let watcher: NodeJS.Timeout | undefined;
   const running = new Set<Promise<void>>();
 
   /** The pipeline whose uploads a source reads: the master's for a dataFromMaster source. */
@@ -144,6 +150,9 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     const lines: UploadLogLine[] = [];
     const say = (level: UploadLogLine['level'], message: string) =>
       lines.push({ level, message, dataSubKind: row.data_sub_kind, uploadId: id });
+    // The claim is renewed while the check runs: a claim nobody renews is an instance gone.
+    const heartbeat = setInterval(() => void repo.renewClaim(id).catch(() => undefined), CLAIM_RENEW_MS);
+    heartbeat.unref();
     try {
       const checked = await (started ??
         check(await sourceOf(row.pipeline_id, row.data_sub_kind), row.data_sub_kind, row.original_filename, () =>
@@ -170,6 +179,7 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
       await repo.release(id);
       throw error;
     } finally {
+      clearInterval(heartbeat);
       await deps.log(lines);
     }
   }
@@ -179,6 +189,20 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     const task = parseOne(id, started).catch(() => undefined);
     running.add(task);
     void task.finally(() => running.delete(task));
+  }
+
+  /**
+   * Takes over the checks left unfinished by a stop or a crash, on this instance or another: the
+   * uploads stored but never claimed, and those whose claim nobody renews; answers how many.
+   */
+  async function resume(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - CLAIM_STALE_MS);
+    const rows = await repo.unfinished(before, before);
+    for (const r of rows) {
+      if (r.status === 'processing') await repo.release(r.id);
+      schedule(r.id);
+    }
+    return rows.length;
   }
 
   /** Deletes the files a failed request stored (no row will reference them), then fails with its error. */
@@ -336,14 +360,23 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
       return { filename: 'export.zip', bytes: zipSync(entries, { level: 6 }) };
     },
 
-    /** Resumes checks left unfinished by a stop or a crash. */
-    async resume(): Promise<number> {
-      const rows = await repo.unfinished(new Date(Date.now() - 10 * 60_000));
-      for (const r of rows) {
-        if (r.status === 'processing') await repo.release(r.id);
-        schedule(r.id);
-      }
-      return rows.length;
+    resume,
+
+    /** Looks for unfinished checks every `intervalMs` until the app closes, so a live instance takes over a dead one's. */
+    watch(intervalMs = CLAIM_STALE_MS / 2): void {
+      clearInterval(watcher);
+      watcher = setInterval(() => {
+        resume().then(
+          (count) => count > 0 && ctx.log.info({ uploads: count }, 'took over unfinished upload checks'),
+          (err: unknown) => ctx.log.warn({ err }, 'looking for unfinished upload checks failed'),
+        );
+      }, intervalMs);
+      watcher.unref();
+    },
+
+    /** Stops looking for unfinished checks. */
+    unwatch(): void {
+      clearInterval(watcher);
     },
 
     /** Resolves once every background check started so far has finished. */
