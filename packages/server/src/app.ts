@@ -3,7 +3,7 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { accountService } from './modules/auth/account.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { authService } from './modules/auth/auth.service.ts';
@@ -26,6 +26,7 @@ import { sdkService } from './modules/sdk/sdk.service.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { tagsService } from './modules/tags/tags.service.ts';
 import { createParsePool } from './modules/uploads/parsing/parse-pool.ts';
+import { uploadBudget } from './modules/uploads/upload-budget.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { uploadsService } from './modules/uploads/uploads.service.ts';
 import { userAdminService } from './modules/users/user-admin.service.ts';
@@ -37,6 +38,7 @@ import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import { type Db, migrateToLatest, openDb } from './platform/db/index.ts';
 import { openFileStore } from './platform/files/file-store.ts';
+import { apiDescriptionOptions } from './platform/http/api-description.ts';
 import { apiDocsOptions } from './platform/http/api-docs.ts';
 import { registerErrorHandling } from './platform/http/error-handler.ts';
 import { guardSlowBodies } from './platform/http/slow-body-guard.ts';
@@ -191,15 +193,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     crossOriginEmbedderPolicy: false,
   });
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'GDB Importer API', version: '1' },
-      servers: [{ url: '/' }],
-      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
-      security: [{ token: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(swagger, apiDescriptionOptions(config.basePath));
   await app.register(swaggerUi, {
     routePrefix: `${config.basePath}/docs`,
     staticCSP: true,
@@ -214,7 +208,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(tagsRoutes(services.tags));
       await api.register(referenceRoutes(services.reference));
       await api.register(pipelinesRoutes(services.pipelines));
-      await api.register(uploadsRoutes(services.uploads));
+      await api.register(uploadsRoutes(services.uploads, uploadBudget(config.uploadInFlightBytes)));
       await api.register(importsRoutes(services.imports));
       await api.register(
         logsRoutes({

@@ -50,6 +50,7 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 365)
     .default(24),
+  UPLOAD_IN_FLIGHT_MIB: z.coerce.number().int().min(1).max(65536).default(512),
   UPLOAD_MAX_INFLATED_MIB: z.coerce.number().int().min(1).max(16384).default(256),
   UPLOAD_MAX_INFLATE_RATIO: z.coerce.number().int().min(2).max(10000).default(100),
   IMPORT_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(4),
@@ -107,6 +108,8 @@ export type Config = {
   fileSweepGraceMs: number;
   /** Bounds of reading an uploaded file beyond the parser's defaults (spreadsheet archives' inflated bytes). */
   parseLimits: { maxInflatedBytes: number; maxInflateRatio: number };
+  /** Bytes of upload requests one instance holds at once; past them a new upload is answered 503. */
+  uploadInFlightBytes: number;
   /** Import runs one process works at once; 0: the HTTP server works no jobs (dedicated `npm run worker` processes do). */
   importConcurrency: number;
   /** Limits of a pipeline's component in an import run (test runs keep the runtime's own). */
@@ -171,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     fileStore: e.FILE_STORE,
     fileCacheBytes: e.FILE_CACHE_MIB * 1024 * 1024,
     fileSweepGraceMs: Math.max(e.FILE_SWEEP_GRACE_HOURS * 3_600_000, 2 * e.IMPORT_RUN_TIMEOUT_MIN * 60_000),
+    uploadInFlightBytes: e.UPLOAD_IN_FLIGHT_MIB * 1024 * 1024,
     parseLimits: { maxInflatedBytes: e.UPLOAD_MAX_INFLATED_MIB * 1024 * 1024, maxInflateRatio: e.UPLOAD_MAX_INFLATE_RATIO },
     importConcurrency: e.IMPORT_CONCURRENCY,
     importRun: { memoryMiB: e.IMPORT_RUN_MEMORY_MIB, timeoutMs: e.IMPORT_RUN_TIMEOUT_MIN * 60_000 },

@@ -12,6 +12,7 @@ export const CODES = {
   invalid: 42200,
   tooMany: 42900,
   internal: 50000,
+  unavailable: 50300,
   badToken: 50008,
   revoked: 50012,
   expired: 50014,

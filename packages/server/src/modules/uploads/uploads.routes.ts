@@ -19,6 +19,7 @@ import { requireAuth } from '../../platform/auth/access-control.ts';
 import { attachmentHeader } from '../../platform/http/content-disposition.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
+import type { UploadBudget } from './upload-budget.ts';
 import type { IncomingFile, UploadsService } from './uploads.service.ts';
 
 const MAX_FILES = 20;
@@ -50,7 +51,13 @@ async function readParts(req: FastifyRequest): Promise<{ pipelineId: string; fil
   return { pipelineId, files };
 }
 
-export function uploadsRoutes(uploads: UploadsService) {
+/** What an upload request holds in memory: its declared length, else all it may send. */
+function declaredLength(req: FastifyRequest): number {
+  const length = Number(req.headers['content-length']);
+  return Number.isFinite(length) && length >= 0 ? length : MAX_FILES * MAX_FILE_BYTES;
+}
+
+export function uploadsRoutes(uploads: UploadsService, budget: UploadBudget) {
   return async (fastify: FastifyInstance) => {
     await fastify.register(multipart, {
       limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES, fields: 10, parts: MAX_FILES + 10, fieldSize: 1024 },
@@ -65,8 +72,13 @@ export function uploadsRoutes(uploads: UploadsService) {
       },
       async (req) => {
         if (!req.isMultipart()) throw invalid('Send the files as multipart/form-data.');
-        const { pipelineId, files } = await readParts(req);
-        return ok(await uploads.receive(requireAuth(req), pipelineId, files));
+        const release = budget.reserve(declaredLength(req));
+        try {
+          const { pipelineId, files } = await readParts(req);
+          return ok(await uploads.receive(requireAuth(req), pipelineId, files));
+        } finally {
+          release();
+        }
       },
     );
     app.get(

@@ -30,6 +30,7 @@ function isRefusedText(error: FastifyError): boolean {
 export function registerErrorHandling(app: FastifyInstance, basePath: string): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return send(reply, error.status, error.code, error.message, error.issues ? { issues: error.issues } : null);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

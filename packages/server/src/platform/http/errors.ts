@@ -5,6 +5,8 @@ export class AppError extends Error {
   readonly status: number;
   readonly code: number;
   readonly issues: Issue[] | undefined;
+  /** Seconds after which the client may try again (the answer's Retry-After). */
+  retryAfterSeconds: number | undefined;
 
   constructor(status: number, code: number, message: string, issues?: Issue[]) {
     super(message);
@@ -22,3 +24,10 @@ export const forbidden = (message = 'You are not allowed to do this.') => new Ap
 export const notFound = (message = 'Not found.') => new AppError(404, CODES.notFound, message);
 export const conflict = (message: string) => new AppError(409, CODES.conflict, message);
 export const tooMany = (message: string) => new AppError(429, CODES.tooMany, message);
+
+/** The server is busy: the client may try again after `seconds`. */
+export function unavailable(message: string, seconds: number): AppError {
+  const error = new AppError(503, CODES.unavailable, message);
+  error.retryAfterSeconds = seconds;
+  return error;
+}
