@@ -24,8 +24,19 @@ function code(name: string, jsCode: string, extra: Partial<Parameters<typeof com
   return c;
 }
 
-async function failure(c: ReturnType<typeof code>, payload: unknown = {}): Promise<RunFailure> {
-  const error = await run(rt, c, payload).catch((e: unknown) => e);
+// Memory runs out in well under a second on a quiet machine, in seconds on a loaded one: runs that
+// must end at the memory limit get a time limit that cannot come first.
+const roomy = memoryRuntime(source, {
+  timeoutMs: 30_000,
+  memoryMiB: 64,
+  maxOutputChars: 1_000_000,
+  maxLogEntries: 100,
+  poolSize: 1,
+});
+afterAll(() => roomy.close());
+
+async function failure(c: ReturnType<typeof code>, payload: unknown = {}, runtime = rt): Promise<RunFailure> {
+  const error = await run(runtime, c, payload).catch((e: unknown) => e);
   if (!(error instanceof RunFailure)) throw new Error(`expected a RunFailure, got ${String(error)}`);
   return error;
 }
@@ -67,14 +78,22 @@ describe('limits', () => {
   });
 
   test('a memory bomb is stopped at the memory limit', async () => {
-    const error = await failure(code('Bomb', 'const keep = []; for (;;) keep.push(new Array(1e5).fill(Math.random()));'));
+    const error = await failure(
+      code('Bomb', 'const keep = []; for (;;) keep.push(new Array(1e5).fill(Math.random()));'),
+      {},
+      roomy,
+    );
     expect(error.reason).toBe('memory');
     expect(error.message).toBe('The run used more than its limit of 64 MiB of memory and was stopped.');
     await stillHealthy();
   });
 
   test('large buffers count against the limit; WebAssembly memories are not available', async () => {
-    const buffers = await failure(code('Buffers', 'const keep = []; for (;;) keep.push(new Uint8Array(8e6).fill(1));'));
+    const buffers = await failure(
+      code('Buffers', 'const keep = []; for (;;) keep.push(new Uint8Array(8e6).fill(1));'),
+      {},
+      roomy,
+    );
     expect(buffers.message).toMatch(/Array buffer allocation failed|more than its limit of 64 MiB/);
     const wasm = await run(rt, code('Wasm', 'ctx.output.out = typeof WebAssembly;'), {});
     expect(wasm.output).toEqual({ out: 'undefined' });

@@ -285,9 +285,11 @@ describe('program and runs', () => {
     expect((await execute(loop._id, {})).body.message).toBe(
       'Execute error : The run took longer than its limit of 1500 ms and was stopped.',
     );
+    // Memory runs out within the time limit on a quiet machine, not always on a loaded one: either
+    // limit stops the run, and the server stays healthy (runtime/hostile.test.ts holds the memory limit).
     const bomb = await saved({ name: 'Bomb', jsCode: 'const a = []; for (;;) a.push(new Array(1e5).fill(1.5));' });
-    expect((await execute(bomb._id, {})).body.message).toBe(
-      'Execute error : The run used more than its limit of 64 MiB of memory and was stopped.',
+    expect((await execute(bomb._id, {})).body.message).toMatch(
+      /^Execute error : The run (used more than its limit of 64 MiB of memory|took longer than its limit of 1500 ms) and was stopped\.$/,
     );
     const probe = await saved({
       name: 'Probe',
