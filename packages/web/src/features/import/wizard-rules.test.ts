@@ -9,9 +9,12 @@ import {
   formOfJob,
   latestStatuses,
   missingPropertiesMessage,
+  type NextState,
+  nextBlockedReason,
   nextStep,
   previousStep,
   repeatPatternOf,
+  runUploads,
   schedulePayload,
   scheduleValid,
   sourcesReady,
@@ -262,5 +265,66 @@ describe('schedule', () => {
       date: '2026-12-01',
       time: '10:30',
     });
+  });
+});
+
+describe('runUploads', () => {
+  const u = (id: string, status: string, enabled = true) => ({
+    _id: id,
+    pipelineId: 'p',
+    from: 'source' as const,
+    dataSubKind: 'main',
+    status: status as 'valid',
+    createdAt: '2026-11-22T08:00:00.000Z',
+    originalFilename: `${id}.csv`,
+    contentType: 'text/csv',
+    size: 1,
+    rowCount: 1,
+    importId: null,
+    enabled,
+  });
+
+  it('takes every enabled valid upload of the source, a live status winning over the list', () => {
+    const lists = [
+      { dataSubKind: 'main', data: [u('a', 'processing'), u('b', 'valid'), u('c', 'valid', false), u('d', 'invalid')] },
+    ];
+    expect(runUploads('main', lists, []).map((x) => x._id)).toEqual(['b']);
+    expect(runUploads('main', lists, [{ _id: 'a', status: 'valid' }]).map((x) => x._id)).toEqual(['a', 'b']);
+    expect(runUploads('other', lists, [])).toEqual([]);
+  });
+});
+
+describe('nextBlockedReason', () => {
+  const base: NextState = {
+    step: 1,
+    pipeline: undefined,
+    missing: [],
+    kinds: ['main'],
+    chosen: new Set(),
+    statuses: new Map([['main', 'valid']]),
+    blocked: null,
+    jobLoaded: true,
+    schedule: DEFAULT_SCHEDULE,
+    roles: ['user'],
+  };
+  const p = pipeline({ _id: 'p1', name: 'Country A' });
+
+  it('says why each step cannot go on, and nothing when it can', () => {
+    expect(nextBlockedReason({ ...base, step: 0 })).toBe('Choose a pipeline first.');
+    expect(nextBlockedReason({ ...base, step: 0, pipeline: p })).toBeNull();
+    expect(nextBlockedReason({ ...base, pipeline: p, missing: ['Brand'] })).toBe('The pipeline cannot run: missing Brand.');
+    expect(nextBlockedReason({ ...base, pipeline: p, statuses: new Map([['main', 'invalid']]) })).toBe(
+      'Choose a file for main: its newest upload is not valid.',
+    );
+    expect(nextBlockedReason({ ...base, step: 2, pipeline: p, statuses: new Map([['main', 'processing']]) })).toBe(
+      'Waiting for the check of main.',
+    );
+    expect(
+      nextBlockedReason({ ...base, step: 3, pipeline: p, blocked: 'Cannot edit the import. An import is already running.' }),
+    ).toBe('The import cannot be planned now. Cannot edit the import. An import is already running.');
+    expect(nextBlockedReason({ ...base, step: 3, pipeline: p, schedule: { ...DEFAULT_SCHEDULE, kind: 'scheduled' } })).toBe(
+      'Choose a date and a time to come for Later.',
+    );
+    expect(nextBlockedReason({ ...base, step: 3, pipeline: p })).toBeNull();
   });
 });
