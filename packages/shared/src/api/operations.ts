@@ -1,0 +1,369 @@
+import type { ApiRouteKey } from './access.ts';
+
+/** Error statuses a service can answer on its own, beyond what the route's policy and input schema imply. */
+export type ServiceError = 401 | 403 | 404 | 409 | 429;
+
+/** How an API route presents itself in the API description. */
+export interface ApiOperation {
+  /** Stable name a generated client calls the operation by; never renamed once published. */
+  operationId: string;
+  /** One line: what the operation does for its caller. */
+  summary: string;
+  /** What the success answer holds. */
+  returns: string;
+  /**
+   * Errors the service can answer. 401 (signed-in routes), 403 (role lists that leave a role out)
+   * and 422 (routes with input) are derived from the access table and the route's schema.
+   */
+  errors?: readonly ServiceError[];
+}
+
+/**
+ * Every API route, keyed like `API_ACCESS`, with the id, summary and answers the API description
+ * publishes. A route missing here fails the type check and the description's test.
+ */
+export const API_OPERATIONS = {
+  'GET /healthz': { operationId: 'getLiveness', summary: 'Tell whether the process answers', returns: 'Always ok.' },
+  'GET /readyz': {
+    operationId: 'getReadiness',
+    summary: 'Tell whether the server can serve requests (its database answers)',
+    returns: 'ok when the database answers.',
+  },
+  'POST /users/login': {
+    operationId: 'login',
+    summary: 'Sign in with a user name and password',
+    returns: 'The session tokens, or the second factor to ask for.',
+    errors: [401, 429],
+  },
+  'POST /users/refresh-token': {
+    operationId: 'refreshToken',
+    summary: 'Exchange a refresh token for a new access token',
+    returns: 'The new tokens.',
+    errors: [401],
+  },
+  'POST /users/logout': { operationId: 'logout', summary: 'End the current session', returns: 'No data.' },
+  'GET /users/info': {
+    operationId: 'getCurrentUser',
+    summary: 'Read the signed-in user with their roles and settings',
+    returns: 'The signed-in user.',
+    errors: [404],
+  },
+  'POST /users/tfa': {
+    operationId: 'verifyTwoFactor',
+    summary: 'Complete a sign-in with the second-factor code',
+    returns: 'The session tokens.',
+    errors: [401, 429],
+  },
+  'POST /users/create-password': {
+    operationId: 'createPassword',
+    summary: 'Set a password with the token sent by email',
+    returns: 'No data; the message confirms the password is set.',
+    errors: [401],
+  },
+  'POST /users/forgotten': {
+    operationId: 'requestPasswordReset',
+    summary: 'Ask for a password-reset email',
+    returns: 'No data; the message says an email is on its way if the address is known.',
+    errors: [429],
+  },
+  'GET /users': {
+    operationId: 'listUsers',
+    summary: 'List the users the caller administers, optionally filtered by a search text',
+    returns: 'The users.',
+  },
+  'POST /users': {
+    operationId: 'saveUser',
+    summary: 'Create a user, or update one when `_id` is given',
+    returns: 'The saved user.',
+    errors: [404, 409],
+  },
+  'POST /users/toggle': {
+    operationId: 'toggleUsers',
+    summary: 'Activate or deactivate users',
+    returns: 'The ids of the changed users.',
+    errors: [404],
+  },
+  'DELETE /users': {
+    operationId: 'deleteUsers',
+    summary: 'Delete users',
+    returns: 'The ids of the deleted users.',
+    errors: [404],
+  },
+  'POST /users/reset-password': {
+    operationId: 'resetUserPassword',
+    summary: "Reset a user's password and email them a link to choose a new one",
+    returns: 'No data.',
+    errors: [404],
+  },
+  'POST /users/reset-tfa': {
+    operationId: 'resetUserTwoFactor',
+    summary: "Reset a user's second factor so they enrol again at their next sign-in",
+    returns: 'No data.',
+    errors: [404],
+  },
+  'GET /users/pipelinesFor': {
+    operationId: 'getUserPipelines',
+    summary: 'Read the pipelines a user may work on',
+    returns: "The user's pipelines.",
+    errors: [404],
+  },
+  'GET /tags/list': { operationId: 'listBadges', summary: 'List the global badges', returns: 'The badges.' },
+  'GET /tags/cache-reload': {
+    operationId: 'reloadBadges',
+    summary: 'Reload the global badges from the database and list them',
+    returns: 'The badges.',
+  },
+  'POST /tags': {
+    operationId: 'saveBadge',
+    summary: 'Create a global badge, or rename one when `_id` is given',
+    returns: 'The saved badge.',
+    errors: [404, 409],
+  },
+  'DELETE /tags': { operationId: 'deleteBadges', summary: 'Delete global badges', returns: 'The ids of the deleted badges.' },
+  'POST /uploads': {
+    operationId: 'uploadFiles',
+    summary: "Upload data files (multipart) to a pipeline's data sources; each is checked in the background",
+    returns: 'The stored uploads, each with its check state.',
+    errors: [403, 404],
+  },
+  'GET /uploads/status': {
+    operationId: 'getUploadStatuses',
+    summary: 'Read the check state of uploads',
+    returns: 'The uploads.',
+    errors: [403],
+  },
+  'GET /uploads/last': {
+    operationId: 'getLastUploads',
+    summary: 'List the latest uploads of one data source of a pipeline',
+    returns: 'The uploads, newest first.',
+    errors: [403, 404],
+  },
+  'GET /uploads/last-all': {
+    operationId: 'getLastUploadsOfPipeline',
+    summary: 'List the latest uploads of every data source of a pipeline',
+    returns: 'The uploads, newest first.',
+    errors: [403, 404],
+  },
+  'POST /uploads/disable': {
+    operationId: 'setUploadEnabled',
+    summary: 'Enable or disable an upload for the next imports',
+    returns: 'The changed upload.',
+    errors: [403, 404],
+  },
+  'POST /uploads/realtime': {
+    operationId: 'fetchRealtimeData',
+    summary: "Fetch a pipeline's real-time data sources now",
+    returns: 'The ids of the uploads made.',
+    errors: [403, 404],
+  },
+  'POST /uploads/export': {
+    operationId: 'exportUploads',
+    summary: 'Download uploads or output files: one file as it is, several in a zip',
+    returns: 'The file, as an attachment.',
+    errors: [403, 404],
+  },
+  'GET /uploads/outputs': {
+    operationId: 'listOutputFiles',
+    summary: "List a pipeline's output files that finished imports wrote",
+    returns: 'The output files.',
+    errors: [403, 404],
+  },
+  'GET /logs/uploads': {
+    operationId: 'getUploadLogs',
+    summary: 'Read the check logs of uploads, oldest first',
+    returns: 'The log lines.',
+    errors: [403, 404],
+  },
+  'GET /logs/jobs': {
+    operationId: 'getImportLogs',
+    summary: 'Read the logs of an import, oldest first',
+    returns: 'The log lines.',
+    errors: [403, 404],
+  },
+  'POST /imports': {
+    operationId: 'createImport',
+    summary: "Start an import of a pipeline's valid uploads now, or schedule it for later or to repeat",
+    returns: 'The job created, with its import when it runs now.',
+    errors: [403, 404, 409],
+  },
+  'POST /imports/runAllImport': {
+    operationId: 'runAllImport',
+    summary: 'Start an import of every enabled valid upload of a pipeline now',
+    returns: 'The job created, with its import.',
+    errors: [403, 404, 409],
+  },
+  'POST /imports/job': {
+    operationId: 'editImportJob',
+    summary: 'Change the schedule of an import job',
+    returns: 'The job as changed.',
+    errors: [403, 404, 409],
+  },
+  'GET /imports/job': {
+    operationId: 'getImportJob',
+    summary: "Read a pipeline's scheduled import job, if any",
+    returns: "The pipeline's latest import, the caller's job and the other users' jobs.",
+    errors: [403, 404],
+  },
+  'DELETE /imports': {
+    operationId: 'deleteImport',
+    summary: 'Delete an import that is not running, with its logs and outputs',
+    returns: 'No data.',
+    errors: [403, 404, 409],
+  },
+  'GET /imports/pipeline': {
+    operationId: 'listPipelineImports',
+    summary: 'List the imports of a pipeline',
+    returns: 'The ids of the imports.',
+    errors: [403, 404],
+  },
+  'GET /imports/listScheduled': {
+    operationId: 'listScheduledJobs',
+    summary: 'List the scheduled import jobs the caller may see',
+    returns: 'The jobs.',
+  },
+  'DELETE /imports/job': {
+    operationId: 'deleteImportJob',
+    summary: 'Cancel a scheduled import job',
+    returns: 'No data.',
+    errors: [403, 404, 409],
+  },
+  'GET /imports/listAll': {
+    operationId: 'listImports',
+    summary: 'List imports across pipelines, filtered and paged (the logbook)',
+    returns: 'A page of imports with the total count.',
+  },
+  'GET /imports/listAllFilters': {
+    operationId: 'getImportFilters',
+    summary: "List the values the logbook's filters offer",
+    returns: 'The filter values.',
+  },
+  'POST /imports/abort': {
+    operationId: 'abortImport',
+    summary: 'Abort a pending or running import',
+    returns: 'The import id and its new state.',
+    errors: [404, 409],
+  },
+  'POST /imports/abort-all': {
+    operationId: 'abortAllImports',
+    summary: 'Abort every pending or running import',
+    returns: 'true once every import is asked to stop.',
+  },
+  'GET /locales/list': { operationId: 'listLocales', summary: 'List the locales', returns: 'The locales.' },
+  'GET /brands/list': { operationId: 'listBrands', summary: 'List the brands', returns: 'The brands.' },
+  'GET /productlines/list': { operationId: 'listProductLines', summary: 'List the product lines', returns: 'The product lines.' },
+  'GET /datakinds/list': { operationId: 'listDataKinds', summary: 'List the data kinds', returns: 'The data kinds.' },
+  'GET /pipelines': {
+    operationId: 'listPipelines',
+    summary: 'List every pipeline the caller administers',
+    returns: 'The pipelines.',
+  },
+  'GET /pipelines/id': {
+    operationId: 'getPipeline',
+    summary: 'Read one pipeline the caller may work on',
+    returns: 'The pipeline.',
+    errors: [403, 404],
+  },
+  'GET /pipelines/masters': {
+    operationId: 'listMasterPipelines',
+    summary: 'List the master pipelines the caller may work on',
+    returns: 'The master pipelines.',
+  },
+  'GET /pipelines/pipelinesOfMaster': {
+    operationId: 'listCountryPipelines',
+    summary: 'List the country pipelines of a master pipeline the caller may work on',
+    returns: 'The country pipelines.',
+    errors: [404],
+  },
+  'GET /users/pipelines': {
+    operationId: 'getMyPipelines',
+    summary: "List the caller's pipelines with the reference lists they use",
+    returns: 'The pipelines and the locales, brands, data kinds and product lines.',
+  },
+  'GET /components/find': {
+    operationId: 'findComponent',
+    summary: 'Read a component (latest version) by id',
+    returns: 'The component.',
+    errors: [404],
+  },
+  'GET /components/list': {
+    operationId: 'listComponents',
+    summary: 'List the components (latest versions)',
+    returns: 'The components without their code.',
+  },
+  'GET /components': {
+    operationId: 'getComponents',
+    summary: 'Read several components by id',
+    returns: 'The components.',
+    errors: [404],
+  },
+  'POST /components': {
+    operationId: 'saveComponent',
+    summary: 'Create a component, or save a new version of one',
+    returns: 'The saved component.',
+    errors: [404, 409],
+  },
+  'DELETE /components': {
+    operationId: 'deleteComponent',
+    summary: 'Delete a component no pipeline or component uses',
+    returns: 'The id of the deleted component.',
+    errors: [404, 409],
+  },
+  'GET /components/documentation': {
+    operationId: 'getComponentsDocumentation',
+    summary: 'List the SDK functions a component may call, with their documentation',
+    returns: 'The SDK functions.',
+  },
+  'POST /components/:id/execute': {
+    operationId: 'executeComponent',
+    summary: 'Test-run a component on sample input',
+    returns: 'The output, logs and errors of the run.',
+    errors: [404, 429],
+  },
+  'GET /components/:id/js-code': {
+    operationId: 'getComponentCode',
+    summary: 'Read the JavaScript compiled from a component graph',
+    returns: 'The code.',
+    errors: [404],
+  },
+  'POST /components/:id/generate': {
+    operationId: 'generateComponentCode',
+    summary: 'Compile a component graph to JavaScript again, ignoring the cache',
+    returns: 'The code.',
+    errors: [404],
+  },
+  'POST /components/:id/stop': {
+    operationId: 'stopComponentTest',
+    summary: "Stop the caller's test run of a component",
+    returns: 'Whether a run was stopped.',
+  },
+  'GET /sdk': { operationId: 'listSdkFunctions', summary: 'List the SDK functions', returns: 'The SDK functions.' },
+  'GET /sdk/find': {
+    operationId: 'findSdkFunction',
+    summary: 'Read an SDK function by id',
+    returns: 'The SDK function.',
+    errors: [404],
+  },
+  'POST /sdk': {
+    operationId: 'saveSdkFunction',
+    summary: 'Create an SDK function, or save a new version of one',
+    returns: 'The saved SDK function.',
+    errors: [404, 409],
+  },
+  'DELETE /sdk': {
+    operationId: 'deleteSdkFunction',
+    summary: 'Delete an SDK function no component uses',
+    returns: 'The id of the deleted SDK function.',
+    errors: [404, 409],
+  },
+  'POST /sdk/:name/execute': {
+    operationId: 'executeSdkFunction',
+    summary: 'Test-run an SDK function on sample arguments',
+    returns: 'The result, logs and errors of the run.',
+    errors: [404, 429],
+  },
+} as const satisfies Record<ApiRouteKey, ApiOperation>;
+
+/** The operation of a route key, or undefined when the table has none. */
+export function operationOf(key: string): ApiOperation | undefined {
+  return (API_OPERATIONS as Record<string, ApiOperation>)[key];
+}
