@@ -1,7 +1,7 @@
 import type { ApiRouteKey } from './access.ts';
 
 /** Error statuses a service can answer on its own, beyond what the route's policy and input schema imply. */
-export type ServiceError = 401 | 403 | 404 | 409 | 429;
+export type ServiceError = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 502 | 503;
 
 /** How an API route presents itself in the API description. */
 export interface ApiOperation {
@@ -58,7 +58,7 @@ export const API_OPERATIONS = {
     operationId: 'createPassword',
     summary: 'Set a password with the token sent by email',
     returns: 'No data; the message confirms the password is set.',
-    errors: [401],
+    errors: [400],
   },
   'POST /users/forgotten': {
     operationId: 'requestPasswordReset',
@@ -75,7 +75,7 @@ export const API_OPERATIONS = {
     operationId: 'saveUser',
     summary: 'Create a user, or update one when `_id` is given',
     returns: 'The saved user.',
-    errors: [404, 409],
+    errors: [404, 409, 502],
   },
   'POST /users/toggle': {
     operationId: 'toggleUsers',
@@ -93,7 +93,7 @@ export const API_OPERATIONS = {
     operationId: 'resetUserPassword',
     summary: "Reset a user's password and email them a link to choose a new one",
     returns: 'No data.',
-    errors: [404],
+    errors: [404, 502],
   },
   'POST /users/reset-tfa': {
     operationId: 'resetUserTwoFactor',
@@ -124,13 +124,12 @@ export const API_OPERATIONS = {
     operationId: 'uploadFiles',
     summary: "Upload data files (multipart) to a pipeline's data sources; each is checked in the background",
     returns: 'The stored uploads, each with its check state.',
-    errors: [403, 404],
+    errors: [403, 404, 413, 503],
   },
   'GET /uploads/status': {
     operationId: 'getUploadStatuses',
     summary: 'Read the check state of uploads',
     returns: 'The uploads.',
-    errors: [403],
   },
   'GET /uploads/last': {
     operationId: 'getLastUploads',
@@ -148,19 +147,19 @@ export const API_OPERATIONS = {
     operationId: 'setUploadEnabled',
     summary: 'Enable or disable an upload for the next imports',
     returns: 'The changed upload.',
-    errors: [403, 404],
+    errors: [404],
   },
   'POST /uploads/realtime': {
     operationId: 'fetchRealtimeData',
     summary: "Fetch a pipeline's real-time data sources now",
     returns: 'The ids of the uploads made.',
-    errors: [403, 404],
+    errors: [403, 404, 502],
   },
   'POST /uploads/export': {
     operationId: 'exportUploads',
     summary: 'Download uploads or output files: one file as it is, several in a zip',
     returns: 'The file, as an attachment.',
-    errors: [403, 404],
+    errors: [404],
   },
   'GET /uploads/outputs': {
     operationId: 'listOutputFiles',
@@ -172,7 +171,6 @@ export const API_OPERATIONS = {
     operationId: 'getUploadLogs',
     summary: 'Read the check logs of uploads, oldest first',
     returns: 'The log lines.',
-    errors: [403, 404],
   },
   'GET /logs/jobs': {
     operationId: 'getImportLogs',
@@ -294,7 +292,6 @@ export const API_OPERATIONS = {
     operationId: 'getComponents',
     summary: 'Read several components by id',
     returns: 'The components.',
-    errors: [404],
   },
   'POST /components': {
     operationId: 'saveComponent',

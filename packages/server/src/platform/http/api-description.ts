@@ -17,9 +17,11 @@ const ERROR_MEANING: Record<number, string> = {
   403: 'The caller may not do this (role, pipeline or scope).',
   404: 'What the request names does not exist.',
   409: 'The request conflicts with the current state (a name taken, a newer version, a running import).',
+  413: 'A file or the request body is too large.',
   422: 'The input is invalid; `data.issues` says which field and why.',
-  429: 'Too many attempts; try again later.',
-  503: 'The server cannot take this now; try again later.',
+  429: 'Too many attempts or runs at once; try again later.',
+  502: 'A service the server relies on (mail, a real-time source) failed.',
+  503: 'The server cannot take this now; try again after the Retry-After delay.',
 };
 
 const TAGS = [
