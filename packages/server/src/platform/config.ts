@@ -50,6 +50,8 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 365)
     .default(24),
+  SIGNIN_ACCOUNT_LIMIT: z.coerce.number().int().min(1).max(100000).default(20),
+  SIGNIN_ADDRESS_LIMIT: z.coerce.number().int().min(1).max(100000).default(100),
   UPLOAD_IN_FLIGHT_MIB: z.coerce.number().int().min(1).max(65536).default(512),
   UPLOAD_MAX_INFLATED_MIB: z.coerce.number().int().min(1).max(16384).default(256),
   UPLOAD_MAX_INFLATE_RATIO: z.coerce.number().int().min(2).max(10000).default(100),
@@ -108,6 +110,8 @@ export type Config = {
   fileSweepGraceMs: number;
   /** Bounds of reading an uploaded file beyond the parser's defaults (spreadsheet archives' inflated bytes). */
   parseLimits: { maxInflatedBytes: number; maxInflateRatio: number };
+  /** Failed sign-ins (and two-factor codes) allowed per 15 minutes on one account from any address, and from one address on any accounts. */
+  signInLimits: { accountMax: number; addressMax: number };
   /** Bytes of upload requests one instance holds at once; past them a new upload is answered 503. */
   uploadInFlightBytes: number;
   /** Import runs one process works at once; 0: the HTTP server works no jobs (dedicated `npm run worker` processes do). */
@@ -174,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     fileStore: e.FILE_STORE,
     fileCacheBytes: e.FILE_CACHE_MIB * 1024 * 1024,
     fileSweepGraceMs: Math.max(e.FILE_SWEEP_GRACE_HOURS * 3_600_000, 2 * e.IMPORT_RUN_TIMEOUT_MIN * 60_000),
+    signInLimits: { accountMax: e.SIGNIN_ACCOUNT_LIMIT, addressMax: e.SIGNIN_ADDRESS_LIMIT },
     uploadInFlightBytes: e.UPLOAD_IN_FLIGHT_MIB * 1024 * 1024,
     parseLimits: { maxInflatedBytes: e.UPLOAD_MAX_INFLATED_MIB * 1024 * 1024, maxInflateRatio: e.UPLOAD_MAX_INFLATE_RATIO },
     importConcurrency: e.IMPORT_CONCURRENCY,
