@@ -1,7 +1,7 @@
 import type { ApiRouteKey } from './access.ts';
 
 /** Error statuses a service can answer on its own, beyond what the route's policy and input schema imply. */
-export type ServiceError = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 502 | 503;
+export type ServiceError = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 502 | 503;
 
 /** How an API route presents itself in the API description. */
 export interface ApiOperation {
@@ -16,6 +16,8 @@ export interface ApiOperation {
    * and 422 (routes with input) are derived from the access table and the route's schema.
    */
   errors?: readonly ServiceError[];
+  /** A multipart body the handler reads itself: its text fields and what its file parts are, each described. */
+  form?: { fields: Readonly<Record<string, string>>; files: string };
 }
 
 /**
@@ -123,8 +125,12 @@ export const API_OPERATIONS = {
   'POST /uploads': {
     operationId: 'uploadFiles',
     summary: "Upload data files (multipart) to a pipeline's data sources; each is checked in the background",
-    returns: 'The stored uploads, each with its check state.',
-    errors: [403, 404, 413, 503],
+    returns: 'The ids of the stored uploads; each is checked in the background (see GET /uploads/status).',
+    errors: [403, 404, 413, 422, 503],
+    form: {
+      fields: { pipelineId: 'The id of the pipeline the files go to.' },
+      files: 'One file per data source, its part named by the data source (its dataSubKind); up to 20 files of 20 MiB.',
+    },
   },
   'GET /uploads/status': {
     operationId: 'getUploadStatuses',
@@ -153,7 +159,7 @@ export const API_OPERATIONS = {
     operationId: 'fetchRealtimeData',
     summary: "Fetch a pipeline's real-time data sources now",
     returns: 'The ids of the uploads made.',
-    errors: [403, 404, 502],
+    errors: [403, 404, 422, 502],
   },
   'POST /uploads/export': {
     operationId: 'exportUploads',

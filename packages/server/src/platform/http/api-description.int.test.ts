@@ -83,6 +83,22 @@ describe('the API description', () => {
     expect(byId.get('getUploadLogs')).toContain('422');
   });
 
+  it('describes the multipart upload the handler reads itself', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${BASE}/docs/json`,
+      headers: { 'x-token': (await t.signedIn(['user'])).token },
+    });
+    const upload = z
+      .object({
+        requestBody: z.object({
+          content: z.object({ 'multipart/form-data': z.object({ schema: z.object({ required: z.array(z.string()) }) }) }),
+        }),
+      })
+      .parse(res.json().paths[`${BASE}/uploads`].post);
+    expect(upload.requestBody.content['multipart/form-data'].schema.required).toEqual(['pipelineId']);
+  });
+
   it('puts no nullable beside a $ref (3.1 has no nullable)', () => {
     expect(JSON.stringify(doc)).not.toContain('"nullable"');
   });

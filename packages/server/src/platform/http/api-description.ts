@@ -97,6 +97,17 @@ function describeRoute(basePath: string, errorJson: Record<string, unknown>): Fa
         content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
       };
     }
+    const form = operation.form;
+    const body = form
+      ? {
+          type: 'object',
+          required: Object.keys(form.fields),
+          properties: Object.fromEntries(
+            Object.entries(form.fields).map(([name, about]) => [name, { type: 'string', description: about }]),
+          ),
+          additionalProperties: { type: 'string', contentMediaType: 'application/octet-stream', description: form.files },
+        }
+      : schema.body;
     for (const status of errorStatuses(access, document.schema, operation.errors)) {
       response[String(status)] ??= described(errorJson, ERROR_MEANING[status] ?? String(status));
     }
@@ -104,6 +115,7 @@ function describeRoute(basePath: string, errorJson: Record<string, unknown>): Fa
       url,
       schema: {
         ...schema,
+        ...(body ? { body } : {}),
         operationId: operation.operationId,
         summary: operation.summary,
         response,
