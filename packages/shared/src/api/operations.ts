@@ -46,14 +46,14 @@ export const API_OPERATIONS = {
   'POST /users/logout': { operationId: 'logout', summary: 'End the current session', returns: 'No data.' },
   'GET /users/info': {
     operationId: 'getCurrentUser',
-    summary: 'Read the signed-in user with their roles and settings',
-    returns: 'The signed-in user.',
+    summary: 'Read the signed-in user, their roles and settings',
+    returns: 'The signed-in user and the file types uploads accept.',
     errors: [404],
   },
   'POST /users/tfa': {
     operationId: 'verifyTwoFactor',
     summary: 'Complete a sign-in with the second-factor code',
-    returns: 'The session tokens.',
+    returns: 'The session tokens and, at enrolment, the recovery codes.',
     errors: [401, 429],
   },
   'POST /users/create-password': {
@@ -105,8 +105,8 @@ export const API_OPERATIONS = {
   },
   'GET /users/pipelinesFor': {
     operationId: 'getUserPipelines',
-    summary: 'Read the pipelines a user may work on',
-    returns: "The user's pipelines.",
+    summary: 'Read the pipelines a user works on and those that can be given to them',
+    returns: 'The pipelines the user works on and those that can be given to them.',
     errors: [404],
   },
   'GET /tags/list': { operationId: 'listBadges', summary: 'List the global badges', returns: 'The badges.' },
@@ -135,7 +135,7 @@ export const API_OPERATIONS = {
   'GET /uploads/status': {
     operationId: 'getUploadStatuses',
     summary: 'Read the check state of uploads',
-    returns: 'The uploads.',
+    returns: 'The uploads the caller may read, with their check state.',
   },
   'GET /uploads/last': {
     operationId: 'getLastUploads',
@@ -146,7 +146,7 @@ export const API_OPERATIONS = {
   'GET /uploads/last-all': {
     operationId: 'getLastUploadsOfPipeline',
     summary: 'List the latest uploads of every data source of a pipeline',
-    returns: 'The uploads, newest first.',
+    returns: 'The latest uploads, grouped by data source.',
     errors: [403, 404],
   },
   'POST /uploads/disable': {
@@ -187,19 +187,19 @@ export const API_OPERATIONS = {
   'POST /imports': {
     operationId: 'createImport',
     summary: "Start an import of a pipeline's valid uploads now, or schedule it for later or to repeat",
-    returns: 'The job created, with its import when it runs now.',
+    returns: 'The ids of the job created and of its import when it runs now.',
     errors: [403, 404, 409],
   },
   'POST /imports/runAllImport': {
     operationId: 'runAllImport',
     summary: 'Start an import of every enabled valid upload of a pipeline now',
-    returns: 'The job created, with its import.',
+    returns: 'The ids of the job created and of its import.',
     errors: [403, 404, 409],
   },
   'POST /imports/job': {
     operationId: 'editImportJob',
     summary: 'Change the schedule of an import job',
-    returns: 'The job as changed.',
+    returns: 'The ids of the job and of its import when it runs now.',
     errors: [403, 404, 409],
   },
   'GET /imports/job': {
@@ -223,7 +223,7 @@ export const API_OPERATIONS = {
   'GET /imports/listScheduled': {
     operationId: 'listScheduledJobs',
     summary: 'List the scheduled import jobs the caller may see',
-    returns: 'The jobs.',
+    returns: 'The repeating and the scheduled jobs, with their imports.',
   },
   'DELETE /imports/job': {
     operationId: 'deleteImportJob',
@@ -319,7 +319,7 @@ export const API_OPERATIONS = {
   'POST /components/:id/execute': {
     operationId: 'executeComponent',
     summary: 'Test-run a component on sample input',
-    returns: 'The output, logs and errors of the run.',
+    returns: 'The output, the logs and the run context of the test run.',
     errors: [404, 429],
   },
   'GET /components/:id/js-code': {
@@ -361,7 +361,7 @@ export const API_OPERATIONS = {
   'POST /sdk/:name/execute': {
     operationId: 'executeSdkFunction',
     summary: 'Test-run an SDK function on sample arguments',
-    returns: 'The result, logs and errors of the run.',
+    returns: 'The result and the logs of the test run.',
     errors: [404, 429],
   },
 } as const satisfies Record<ApiRouteKey, ApiOperation>;
