@@ -210,6 +210,8 @@ export function importRunner(deps: RunnerDeps) {
         end_at: final ? new Date() : null,
       });
       await deps.uploads.settleOutputs(trx, row.id, end.state === 'done');
+      // The pipeline is free: an import waiting for it starts at the next poll, not after its delay.
+      if (row.pipeline_id) await deps.queue.wakeWaitingRuns(trx, row.pipeline_id);
       if (final && job && !row.parent_import_id && job.job_kind !== 'repeat') {
         await jobsRepo(trx).update(job.id, { state: 'done' });
       }
@@ -218,6 +220,7 @@ export function importRunner(deps: RunnerDeps) {
       return true;
     });
     leased.delete(row.id);
+    deps.queue.nudge();
     return released;
   }
 

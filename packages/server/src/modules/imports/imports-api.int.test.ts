@@ -60,6 +60,19 @@ describe('creating imports', () => {
     expect(queued.rows[0]?.n).toBe(1);
   });
 
+  it('lets exactly one of 20 simultaneous imports of a pipeline in, and answers the others 409 at once', async () => {
+    const pipelineId = await ready('simultaneous');
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(19);
+    const rows = await t.ctx.db.kysely.selectFrom('imports').select('id').where('pipeline_id', '=', pipelineId).execute();
+    expect(rows).toHaveLength(1);
+  });
+
   it('answers the spec messages', async () => {
     const busy = await ready('busy');
     await t.call('POST', '/imports', { token: manager.token, body: { pipelineId: busy, kind: 'immediate' } });

@@ -218,6 +218,42 @@ describe('an immediate import', () => {
     expect(rows.map((r) => r.import_id)).toEqual([done.importId, done.importId]);
   });
 
+  it('starts an import waiting for its pipeline within a second of the running one ending', async () => {
+    const busy = 'const end = Date.now() + 2000; while (Date.now() < end) {} ctx.output.out = ctx.input.prices;';
+    const component = await kit.component(busy, ['prices'], ['out']);
+    const pipelineId = await kit.pipeline({
+      name: 'prices wake',
+      component,
+      sources: [csvSource('prices')],
+      sinks: [sink('out')],
+    });
+    await kit.upload(manager.token, pipelineId, 'prices', 'code,price\nA,1\n');
+    // A job scheduled for later, then an import now.
+    const later = await t.call('POST', '/imports', {
+      token: manager.token,
+      body: { pipelineId, kind: 'scheduled', scheduledDate: '2099-01-01', scheduledTime: '10:00' },
+    });
+    const waiting: string = later.body.data.importId;
+    const { importId: first } = (
+      await t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } })
+    ).body.data;
+    await kit.waitFor(first, ['busy', 'progress']);
+    // The scheduled one falls due while the first runs: it is queued, finds the pipeline busy and waits.
+    await t.services.imports.tick(new Date('2099-01-01T10:01:00Z'));
+    const messages = async () => (await t.services.logs.forImport(waiting)).map((l) => l.message);
+    const deadline = Date.now() + 10_000;
+    while (!(await messages()).includes('Waiting: another import of this pipeline is running.') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await messages()).toContain('Waiting: another import of this pipeline is running.');
+    const ended = await kit.waitFor(first, ['done', 'failed']);
+    const started = await kit.waitFor(waiting, ['busy', 'progress', 'done', 'failed'], 15_000);
+    // Woken by the end of the first, not by its retry 15 s later (a poll of the queue is 1 s).
+    expect((started.started_at?.getTime() ?? Number.POSITIVE_INFINITY) - (ended.end_at?.getTime() ?? 0)).toBeLessThan(2_500);
+    // It runs to its end before the next test counts the stored files.
+    expect((await kit.waitFor(waiting, ['done', 'failed'])).state).toBe('done');
+  });
+
   it('fails with the component error in the logs and frees the pipeline', async () => {
     const component = await kit.component(`throw new Error('price list is empty');`, ['prices'], ['out']);
     const pipelineId = await kit.pipeline({ name: 'broken', component, sources: [csvSource('prices')], sinks: [sink('out')] });

@@ -11,7 +11,7 @@ import {
 import { parseRepeatPattern } from '@gdb/shared/imports/repeat-pattern';
 import { nextRunIn } from '@gdb/shared/imports/zoned-time';
 import { missingRunFields, type PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { Database } from '../../platform/db/index.ts';
 import { badRequest, conflict, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
@@ -144,6 +144,8 @@ export function importsService(deps: ImportsDeps) {
     await queue.ready();
     try {
       const answer = await db.transaction().execute(async (trx) => {
+        // One request at a time per pipeline decides whether it is idle: two cannot both get in.
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`import:${pipeline._id}`}, 0))`.execute(trx);
         await checkIdle(trx, pipeline._id, IMPORT_MESSAGES.running);
         if (schedule.kind === 'scheduled' || schedule.kind === 'repeat') {
           if (await jobsRepo(trx).activeScheduleOf(pipeline._id, schedule.kind)) throw conflict(IMPORT_MESSAGES.scheduleExists);

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { Db } from '../../platform/db/index.ts';
 import type { Database } from '../../platform/db/tables.ts';
@@ -162,6 +162,16 @@ export function createJobQueue(db: Db) {
         { importId },
         { db: trxDb(k), ...(startAfterSeconds > 0 ? { startAfter: startAfterSeconds } : {}) },
       );
+    },
+
+    /**
+     * Makes the queued runs of a pipeline's waiting imports due now (a run that found its pipeline
+     * busy waits with a delay), inside the caller's transaction: a worker fetches them at its next poll.
+     */
+    async wakeWaitingRuns(k: Kysely<Database>, pipelineId: string): Promise<void> {
+      await sql`update pgboss.job set start_after = now()
+        where name = ${RUN_QUEUE} and state in ('created', 'retry') and start_after > now()
+          and data->>'importId' in (select id::text from imports where pipeline_id = ${pipelineId} and state = 'pending')`.execute(k);
     },
 
     /** Wakes this process's idle worker (a run was just queued here). */

@@ -73,6 +73,7 @@ export function leaseKeeper(deps: LeaseKeeperDeps) {
       }
       await importsRepo(trx).update(importId, { state, success: false, end_at: state === 'pending' ? null : new Date() });
       await deps.uploads.settleOutputs(trx, importId, false);
+      if (row.pipeline_id) await deps.queue.wakeWaitingRuns(trx, row.pipeline_id);
       if (state === 'pending') await deps.queue.sendRun(trx, importId);
       else if (job && !row.parent_import_id && job.job_kind !== 'repeat') {
         await jobsRepo(trx).update(job.id, { state: 'done' });
