@@ -1,3 +1,4 @@
+import { configure } from '@testing-library/react';
 import NProgress from 'nprogress';
 import { afterAll } from 'vitest';
 
@@ -5,3 +6,7 @@ import { afterAll } from 'vitest';
 // gone; without animation they all run at once, and each test file waits for them before it ends.
 NProgress.configure({ speed: 0, trickle: false });
 afterAll(() => new Promise((resolve) => setTimeout(resolve, 50)));
+
+// antd screens in jsdom render slowly while the server tests share the machine's two cores: the
+// queries that wait for an element wait longer than their one second by default.
+configure({ asyncUtilTimeout: 5_000 });

@@ -113,7 +113,7 @@ describe('Users screen', () => {
       'GET /tags/list': () => ok(TAGS),
     });
     renderApp('/manage/users');
-    await screen.findByText('Forbidden.', {}, { timeout: 8_000 });
+    await screen.findByText('Forbidden.', {}, { timeout: 20_000 });
   });
 
   it('opens an existing user from the keyboard and gives the focus back when the dialog closes', async () => {
