@@ -8,7 +8,7 @@ import { pipeline, staticTypes, uploadView } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { button, confirmation } from '../users/users-test-helpers.ts';
 
-// The wizard as a user meets it (issue 16 point 8): someone else's repeat job, the uploads a run
+// The wizard as a user meets it: someone else's repeat job, the uploads a run
 // takes, why Next is closed, the banner that follows the import, and where the focus goes.
 
 const PID = '00000000-0000-4000-8000-000000000002';
