@@ -169,9 +169,10 @@ export function createJobQueue(db: Db) {
      * busy waits with a delay), inside the caller's transaction: a worker fetches them at its next poll.
      */
     async wakeWaitingRuns(k: Kysely<Database>, pipelineId: string): Promise<void> {
+      const waiting = sql`select id::text from imports where pipeline_id = ${pipelineId} and state = 'pending'`;
       await sql`update pgboss.job set start_after = now()
         where name = ${RUN_QUEUE} and state in ('created', 'retry') and start_after > now()
-          and data->>'importId' in (select id::text from imports where pipeline_id = ${pipelineId} and state = 'pending')`.execute(k);
+          and data->>'importId' in (${waiting})`.execute(k);
     },
 
     /** Wakes this process's idle worker (a run was just queued here). */
