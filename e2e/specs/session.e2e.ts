@@ -37,7 +37,7 @@ describe('the sign-in page', () => {
     await page.getByRole('heading', { name: 'Access GDB Importer' }).waitFor();
     // antd's styles are injected at run time: they apply only when they carry the nonce.
     const button = page.getByRole('button', { name: 'Login', exact: true });
-    expect(await button.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(22, 119, 255)');
+    expect(await button.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(9, 88, 217)');
     await button.click();
     await page.getByText('The password can not be less than 6 digits').waitFor();
     await page.getByLabel('Password').fill('wrong-password');
