@@ -25,6 +25,7 @@ import {
 } from '../../packages/server/src/modules/uploads/row-tables.ts';
 import { loadConfig } from '../../packages/server/src/platform/config.ts';
 import { seededRandom } from '../../packages/server/test/seeded-random.ts';
+import { COLUMNS, DATA_MODEL } from './dealer-prices.ts';
 
 const rowCount = Number(process.env.BENCH_ROWS ?? 200_000);
 const runCount = Number(process.env.BENCH_RUNS ?? 3);
@@ -39,37 +40,6 @@ const REFERENCE_RAW_ROWS_PER_SECOND = 600_000;
 
 // ---------------------------------------------------------------------------------------------
 // The file: what a dealer's price list looks like, deterministic (same bytes on every run).
-
-const COLUMNS = [
-  'dealerCode',
-  'partNumber',
-  'description',
-  'brand',
-  'quantity',
-  'unitPrice',
-  'vatRate',
-  'currency',
-  'validFrom',
-  'email',
-] as const;
-
-const DATA_MODEL = {
-  type: 'object',
-  required: ['dealerCode', 'partNumber', 'description', 'quantity', 'unitPrice', 'currency'],
-  additionalProperties: false,
-  properties: {
-    dealerCode: { type: 'string', pattern: '^[A-Z]{2}[0-9]{3}$' },
-    partNumber: { type: 'string', pattern: '^[A-Z0-9]{3}-[0-9]{5}$' },
-    description: { type: 'string', minLength: 1, maxLength: 200 },
-    brand: { type: 'string', enum: ['', 'Renault', 'Dacia', 'Alpine', 'Nissan', 'Mitsubishi'] },
-    quantity: { type: 'integer', minimum: 0 },
-    unitPrice: { type: 'number', minimum: 0 },
-    vatRate: { type: 'number', minimum: 0, maximum: 1 },
-    currency: { type: 'string', pattern: '^[A-Z]{3}$' },
-    validFrom: { type: 'string', format: 'date' },
-    email: { type: 'string', format: 'email' },
-  },
-};
 
 // A mapping a real price file gets: trims, normalises, computes the price with VAT.
 const MAPPING = `const rows = ctx.input.prices;

@@ -13,42 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { seededRandom } from '../../packages/server/test/seeded-random.ts';
+import { COLUMNS, DATA_MODEL } from './dealer-prices.ts';
 
 const rowCount = Number(process.env.BENCH_ROWS ?? 100_000);
 const runCount = Number(process.env.BENCH_RUNS ?? 3);
 const TARGET_MS = 3000;
 const TARGET_MIB = 250;
-
-const COLUMNS = [
-  'dealerCode',
-  'partNumber',
-  'description',
-  'brand',
-  'quantity',
-  'unitPrice',
-  'vatRate',
-  'currency',
-  'validFrom',
-  'email',
-];
-
-const DATA_MODEL = {
-  type: 'object',
-  required: ['dealerCode', 'partNumber', 'description', 'quantity', 'unitPrice', 'currency'],
-  additionalProperties: false,
-  properties: {
-    dealerCode: { type: 'string', pattern: '^[A-Z]{2}[0-9]{3}$' },
-    partNumber: { type: 'string', pattern: '^[A-Z0-9]{3}-[0-9]{5}$' },
-    description: { type: 'string', minLength: 1, maxLength: 200 },
-    brand: { type: 'string', enum: ['', 'Renault', 'Dacia', 'Alpine', 'Nissan', 'Mitsubishi'] },
-    quantity: { type: 'integer', minimum: 0 },
-    unitPrice: { type: 'number', minimum: 0 },
-    vatRate: { type: 'number', minimum: 0, maximum: 1 },
-    currency: { type: 'string', pattern: '^[A-Z]{3}$' },
-    validFrom: { type: 'string', format: 'date' },
-    email: { type: 'string', format: 'email' },
-  },
-};
 
 /** The workbook, the same on every run (kept in the temporary folder between runs). */
 async function workbookFile(rows: number): Promise<string> {
