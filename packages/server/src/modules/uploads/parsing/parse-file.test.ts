@@ -6,7 +6,7 @@ import { rowsOfStored } from '../row-tables.ts';
 import { checkRows } from './check-rows.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { parseFile } from './parse-file.ts';
-import { parseCsv } from './parse-text.ts';
+import { readCsv, rowsOf } from './read-csv.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const model = {
@@ -121,7 +121,7 @@ describe('parseFile: checks against the data model', () => {
       [csv, null],
       ['a,2\nx,3\n', indexed],
     ] as const) {
-      const read = parseCsv(text, DEFAULT_LIMITS);
+      const read = rowsOf(readCsv(text, DEFAULT_LIMITS));
       const checked = checkRows({ rows: read, lines: read.map((_, i) => i + 2), rowProblems: [] }, dataModel, 10);
       expect(checked.invalidRows).toBe(0);
       const { rows } = checked;

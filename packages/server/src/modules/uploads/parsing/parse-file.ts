@@ -5,9 +5,9 @@ import { blanksAsNull, checkColumns } from './check-columns.ts';
 import { type CheckResult, checkRows, type Problem } from './check-rows.ts';
 import { type DetectedFormat, detectFormat, formatsOf } from './detect.ts';
 import { readWorkbook } from './excel/index.ts';
-import { DEFAULT_LIMITS, ParseError, type ParseLimits } from './limits.ts';
-import { messageOf, rowsOf } from './parse-text.ts';
-import { type CsvTable, readTextFormat } from './read-text-formats.ts';
+import { DEFAULT_LIMITS, messageOf, ParseError, type ParseLimits } from './limits.ts';
+import { type CsvRead, rowsOf } from './read-csv.ts';
+import { readTextFormat } from './read-text-formats.ts';
 import { rowSchemaOf } from './row-schema.ts';
 import type { Note, ReadHints, ReadTable } from './table.ts';
 
@@ -69,7 +69,7 @@ export function hintsOf(dataModel: Record<string, unknown> | null): ReadHints {
   return { fields, required };
 }
 
-function readTable(bytes: Uint8Array, format: DetectedFormat, hints: ReadHints, limits: ParseLimits): ReadTable | CsvTable {
+function readTable(bytes: Uint8Array, format: DetectedFormat, hints: ReadHints, limits: ParseLimits): ReadTable | CsvRead {
   switch (format) {
     case 'xlsx':
     case 'xls':
@@ -101,7 +101,7 @@ function columnsInOrder(fields: readonly string[]): boolean {
 const NO_PROBLEM: CheckResult = { invalidRows: 0, problems: [], problemCount: 0 };
 
 /** Columns of texts checked by column against the data model; without one, blank texts (no value) become null. */
-function checkedColumns(read: CsvTable, dataModel: Record<string, unknown> | null) {
+function checkedColumns(read: CsvRead, dataModel: Record<string, unknown> | null) {
   const { columns, fields } = read;
   if (!columns || read.rowProblems.length > 0 || !columnsInOrder(fields)) return null;
   if (dataModel) return checkColumns(fields, columns, dataModel);
@@ -115,7 +115,7 @@ function checkedColumns(read: CsvTable, dataModel: Record<string, unknown> | nul
  * words the problems).
  */
 export function checkRead(
-  read: CsvTable | ReadTable,
+  read: CsvRead | ReadTable,
   dataModel: Record<string, unknown> | null,
   limits: ParseLimits,
 ): { check: CheckResult; table: string | null } {
@@ -143,7 +143,7 @@ export function parseFile(request: ParseRequest): ParseOutcome {
     const expected = MIME_GROUPS[request.group].extensions.join(', ');
     return invalid(format, `The file content does not match the data source's type (${expected} expected).`);
   }
-  let read: ReadTable | CsvTable;
+  let read: ReadTable | CsvRead;
   try {
     read = readTable(request.bytes, format, hintsOf(request.dataModel), limits);
   } catch (error) {

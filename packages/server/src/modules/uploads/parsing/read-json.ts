@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ParseError, type ParseLimits } from './limits.ts';
-import { messageOf } from './parse-text.ts';
+import { messageOf, ParseError, type ParseLimits } from './limits.ts';
 import { BigJsonInteger, type Note, type ReadHints, type ReadTable, type Row } from './table.ts';
 import { decodeText } from './text-encoding.ts';
 

@@ -4,9 +4,6 @@ import { readJsonFile } from './read-json.ts';
 import { readXmlFile } from './read-xml.ts';
 import type { ReadHints, ReadTable } from './table.ts';
 
-/** What the CSV reader answers: its values by column (see read-csv.ts). */
-export type CsvTable = CsvRead;
-
 /** A CSV, XML or JSON file read as a table, in its own encoding (its notes say which). */
 export function readTextFormat(
   bytes: Uint8Array,

@@ -1,6 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { ParseError, type ParseLimits } from './limits.ts';
-import { messageOf } from './parse-text.ts';
+import { messageOf, ParseError, type ParseLimits } from './limits.ts';
 import { depthOf, tableOf } from './read-json.ts';
 import type { ReadHints, ReadTable } from './table.ts';
 import { decodeText } from './text-encoding.ts';

@@ -1,6 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { Inflate } from 'fflate';
-import { ParseError, type ParseLimits } from '../limits.ts';
+import { messageOf, ParseError, type ParseLimits } from '../limits.ts';
 import type { ZipEntry } from './zip.ts';
 
 // Entries are inflated piece by piece, each piece handed on and dropped, and every byte produced
@@ -58,7 +58,7 @@ function streamEnded(inflater: Inflate): boolean {
 
 function damaged(entry: ZipEntry, error: unknown): ParseError {
   if (error instanceof ParseError) return error;
-  const why = error instanceof Error ? error.message : String(error);
+  const why = messageOf(error);
   return new ParseError(`The workbook is damaged: its part ${entry.name} cannot be decompressed (${why}).`);
 }
 

@@ -1,7 +1,6 @@
 import * as XLSX from '@e965/xlsx';
 import { isRecord } from '@gdb/shared/values/is-record';
-import { ParseError, type ParseLimits } from '../limits.ts';
-import { messageOf } from '../parse-text.ts';
+import { messageOf, ParseError, type ParseLimits } from '../limits.ts';
 import type { ReadHints, ReadTable } from '../table.ts';
 import { booleanCell, type CellRead, cellRef, errorCell, shownNumberCell } from './cell-value.ts';
 import { chooseSheet, type SheetSource } from './choose-sheet.ts';
