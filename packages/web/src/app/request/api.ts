@@ -31,9 +31,7 @@ async function call(options: CallOptions, run: () => Promise<unknown>): Promise<
   try {
     return await run();
   } catch (error) {
-    // 'Error' is the request layer's word for an envelope that came without a message.
-    const wordless = error instanceof ApiError && !error.shown && (!error.message.trim() || error.message === 'Error');
-    if (options.nothing && wordless) throw new Error(options.nothing);
+    if (options.nothing && error instanceof ApiError && !error.shown && error.wordless) throw new Error(options.nothing);
     throw error;
   }
 }

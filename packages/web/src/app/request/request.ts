@@ -36,14 +36,21 @@ export class ApiError extends Error {
   readonly code: number | undefined;
   readonly status: number | undefined;
   readonly issues: Issue[];
+  /** The server answered an error envelope without a message of its own. */
+  readonly wordless: boolean;
 
-  constructor(kind: ApiErrorKind, message: string, extra: { code?: number; status?: number; issues?: Issue[] } = {}) {
+  constructor(
+    kind: ApiErrorKind,
+    message: string,
+    extra: { code?: number; status?: number; issues?: Issue[]; wordless?: boolean } = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.kind = kind;
     this.code = extra.code;
     this.status = extra.status;
     this.issues = extra.issues ?? [];
+    this.wordless = extra.wordless ?? false;
   }
 
   /** True when the request layer already showed this failure (dialog or network message). */
@@ -123,8 +130,9 @@ async function readAnswer(res: Response, responseType: RequestOptions['responseT
   }
   if (!isRecord(body) || typeof body.code !== 'number') return body;
   if (body.code === CODES.ok) return body.data;
-  const message = typeof body.message === 'string' && body.message ? body.message : 'Error';
-  const error = new ApiError('envelope', message, { code: body.code, status: res.status, issues: issuesOf(body.data) });
+  const wordless = typeof body.message !== 'string' || body.message.trim() === '';
+  const message = wordless ? 'Error' : String(body.message);
+  const error = new ApiError('envelope', message, { code: body.code, status: res.status, issues: issuesOf(body.data), wordless });
   if (LOGOUT_CODES.includes(body.code)) void confirmLogout();
   throw error;
 }
