@@ -1,3 +1,4 @@
+import { isBlankText } from './convert.ts';
 import { ParseError } from './limits.ts';
 import type { Row, RowProblem } from './table.ts';
 
@@ -79,8 +80,9 @@ export function countBreaks(text: string, from: number, to: number): number {
   return count;
 }
 
+/** A record of blank values only, which is skipped as a blank line is. */
 export function isBlankRecord(values: readonly string[]): boolean {
-  return values.every((v) => v.trim() === '');
+  return values.every(isBlankText);
 }
 
 /** A line with nothing but blanks and delimiters, tested cheaply first on its first character. */
