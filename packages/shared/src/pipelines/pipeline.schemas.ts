@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { brandSchema, datakindSchema, localeSchema, productLineSchema } from '../reference/reference.schemas.ts';
 
 export const CONNECTOR_TYPES = ['manual', 'real-time', 'endpoint', 'listener'] as const;
 export const CONTENT_TYPES = ['csv', 'excel', 'xml', 'json'] as const;
@@ -66,6 +67,18 @@ export const pipelineViewSchema = z.object({
 export type DataSource = z.infer<typeof dataSourceSchema>;
 export type DataSink = z.infer<typeof dataSinkSchema>;
 export type PipelineView = z.infer<typeof pipelineViewSchema>;
+
+/** The answer of GET /users/pipelines: the filter lists and the pipelines the caller may use. */
+export const userPipelinesSchema = z.object({
+  staticTypes: z.object({
+    locales: z.array(localeSchema),
+    brands: z.array(brandSchema),
+    datakinds: z.array(datakindSchema),
+    productLines: z.array(productLineSchema),
+  }),
+  pipelines: z.array(pipelineViewSchema),
+});
+export type UserPipelines = z.infer<typeof userPipelinesSchema>;
 
 /** Masters first, then the others, each group by name ignoring case (spec 000 §2.6). */
 export function sortPipelines<T extends { isMaster: boolean; name: string }>(list: readonly T[]): T[] {

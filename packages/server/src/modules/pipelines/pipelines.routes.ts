@@ -1,6 +1,5 @@
 import { envelope } from '@gdb/shared/api/envelope';
-import { pipelineViewSchema } from '@gdb/shared/pipelines/pipeline.schemas';
-import { brandSchema, datakindSchema, localeSchema, productLineSchema } from '@gdb/shared/reference/reference.schemas';
+import { pipelineViewSchema, userPipelinesSchema } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,17 +9,7 @@ import type { PipelinesService } from './pipelines.service.ts';
 
 const idQuery = z.object({ id: z.string().min(1).max(64) });
 const list = envelope(z.array(pipelineViewSchema));
-const userPipelines = envelope(
-  z.object({
-    staticTypes: z.object({
-      locales: z.array(localeSchema),
-      brands: z.array(brandSchema),
-      datakinds: z.array(datakindSchema),
-      productLines: z.array(productLineSchema),
-    }),
-    pipelines: z.array(pipelineViewSchema),
-  }),
-);
+const userPipelines = envelope(userPipelinesSchema);
 
 export function pipelinesRoutes(pipelines: PipelinesService) {
   return async (fastify: FastifyInstance) => {

@@ -1,9 +1,8 @@
 import { EditOutlined, LockOutlined } from '@ant-design/icons';
-import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import type { PipelineView, UserPipelines } from '@gdb/shared/pipelines/pipeline.schemas';
 import { localeLabel } from '@gdb/shared/reference/reference.schemas';
 import { Select, Space, Spin, Tag, Typography } from 'antd';
 import { ListBox } from '../../ui/ListBox.tsx';
-import type { UserPipelines } from './api.ts';
 import { filterPipelines, type PipelineFilter, seesVersions } from './pipeline-filter.ts';
 
 export interface PipelinePickerProps {

@@ -5,24 +5,11 @@ import {
   jobCreatedSchema,
   listScheduledSchema,
 } from '@gdb/shared/imports/import.schemas';
-import { pipelineViewSchema } from '@gdb/shared/pipelines/pipeline.schemas';
-import { brandSchema, datakindSchema, localeSchema, productLineSchema } from '@gdb/shared/reference/reference.schemas';
+import { pipelineViewSchema, userPipelinesSchema } from '@gdb/shared/pipelines/pipeline.schemas';
 import { lastListSchema, uploadViewSchema } from '@gdb/shared/uploads/upload.schemas';
 import { z } from 'zod';
 import { api } from '../../app/request/api.ts';
 import { CALL_FAILURES } from '../../app/request/call-failures.ts';
-
-/** GET /users/pipelines: the filter lists and the pipelines the caller may use. */
-export const userPipelinesSchema = z.object({
-  staticTypes: z.object({
-    locales: z.array(localeSchema),
-    brands: z.array(brandSchema),
-    datakinds: z.array(datakindSchema),
-    productLines: z.array(productLineSchema),
-  }),
-  pipelines: z.array(pipelineViewSchema),
-});
-export type UserPipelines = z.infer<typeof userPipelinesSchema>;
 
 export const userPipelines = (signal?: AbortSignal) =>
   api.get('/users/pipelines', userPipelinesSchema, { signal, nothing: CALL_FAILURES.userPipelines });
