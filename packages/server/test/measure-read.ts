@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { errorMessage } from '../src/platform/error-message.ts';
 
 export interface ReadCost {
   /** Wall-clock time of the read. */
@@ -76,7 +77,7 @@ async function main(argv: string[]): Promise<void> {
     });
     cost.rows = table.rows.length;
   } catch (error) {
-    cost.refused = error instanceof Error ? error.message : String(error);
+    cost.refused = errorMessage(error);
   }
   cost.ms = Math.round(performance.now() - start);
   const used = process.cpuUsage(cpu);

@@ -1,6 +1,7 @@
 import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
 import ivm from 'isolated-vm';
 import { z } from 'zod';
+import { errorMessage } from '../platform/error-message.ts';
 import type { Program } from './codegen.ts';
 import type { IsolatePool, Lease } from './isolate-pool.ts';
 import { RunFailure } from './run-failure.ts';
@@ -202,7 +203,7 @@ function seconds(ms: number): string {
 
 function classify(error: unknown, killedBy: 'timeout' | 'cancel' | null, limits: RunLimits): RunFailure {
   if (error instanceof RunFailure) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (killedBy === 'cancel') return new RunFailure('cancelled', 'The run was cancelled.');
   if (killedBy === 'timeout' || message.includes('Script execution timed out')) {
     return new RunFailure('timeout', `The run took longer than its limit of ${seconds(limits.timeoutMs)} and was stopped.`);

@@ -4,6 +4,7 @@ import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
 import { _, Ajv } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
+import { errorMessage } from '../platform/error-message.ts';
 import type { Problem } from './checks.ts';
 
 // Both packages are CommonJS with a `default` export; under ESM the namespace may wrap it once more.
@@ -119,6 +120,6 @@ export function buildModels(
 function modelProblem(doc: SchemaDocument, error: unknown, portModels: ReadonlyMap<string, string[]>): string {
   const users = portModels.get(doc._id) ?? [];
   const where = users.length > 0 ? `${users[0]}: ` : '';
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   return `${where}data model "${doc.name}" v${doc.version} (${doc._id}) is not a valid JSON schema: ${detail}`;
 }

@@ -1,5 +1,6 @@
 import type { Tag, TagSaveBody, TagType } from '@gdb/shared/tags/tags.schemas';
 import type { AppContext } from '../../platform/context.ts';
+import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { conflict, invalid, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { UsersService } from '../users/users.service.ts';
@@ -18,10 +19,6 @@ function toTag(row: TagRow): Tag {
     isMetadata: row.is_metadata,
     metadata: row.metadata,
   };
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && err.code === '23505';
 }
 
 export function tagsService(ctx: AppContext, users: UsersService) {

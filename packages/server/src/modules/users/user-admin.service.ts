@@ -13,6 +13,7 @@ import {
 import type { AssignablePipeline, ManagedUser, PipelinesForAnswer, UserSaveBody } from '@gdb/shared/users/users.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { conflict, forbidden, invalid, notFound, unauthorized } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { AccountService } from '../auth/account.service.ts';
@@ -48,10 +49,6 @@ function toManaged(row: UserRow, assignments: readonly Assignment[]): ManagedUse
       assignments.filter((a) => a.user_id === row.id).map((a) => [a.pipeline_family, { isActive: a.is_active }]),
     ),
   };
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && err.code === '23505';
 }
 
 /** User management for admins and super-admins, inside the admin-badge scope. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { errorMessage } from '../error-message.ts';
 import { migrations } from './migrations/index.ts';
 import { PGlitePool } from './pglite-pool.ts';
 import type { Database } from './tables.ts';
@@ -70,12 +71,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
-    throw new Error(
-      `Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
-      {
-        cause: error,
-      },
-    );
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${errorMessage(error)}`, { cause: error });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

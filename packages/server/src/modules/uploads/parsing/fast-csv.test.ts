@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { referenceRecords, referenceRows } from '../../../../test/csv-reference.ts';
 import { seededRandom } from '../../../../test/seeded-random.ts';
+import { errorMessage } from '../../../platform/error-message.ts';
 import { readCsvBody, recordAt, rowsOfColumns } from './fast-csv.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { readCsv, rowsOf } from './read-csv.ts';
@@ -17,7 +18,7 @@ function read(text: string, maxRows = DEFAULT_LIMITS.maxRows) {
       delimiter: r.delimiter,
     };
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
 }
 

@@ -29,8 +29,3 @@ export class ParseError extends Error {
     this.name = 'ParseError';
   }
 }
-
-/** The message of anything thrown. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

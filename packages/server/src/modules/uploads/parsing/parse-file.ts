@@ -1,11 +1,12 @@
 import { MIME_GROUPS, type MimeGroup } from '@gdb/shared/reference/mimetypes';
 import { isRecord } from '@gdb/shared/values/is-record';
+import { errorMessage } from '../../../platform/error-message.ts';
 import { storedRowsJson, storedTableJson, tableJson } from '../row-tables.ts';
 import { blanksAsNull, checkColumns } from './check-columns.ts';
 import { type CheckResult, checkRows, type Problem } from './check-rows.ts';
 import { type DetectedFormat, detectFormat, formatsOf } from './detect.ts';
 import { readWorkbook } from './excel/index.ts';
-import { DEFAULT_LIMITS, messageOf, ParseError, type ParseLimits } from './limits.ts';
+import { DEFAULT_LIMITS, ParseError, type ParseLimits } from './limits.ts';
 import { type CsvRead, rowsOf } from './read-csv.ts';
 import { readTextFormat } from './read-text-formats.ts';
 import { rowSchemaOf } from './row-schema.ts';
@@ -87,7 +88,7 @@ function readTable(bytes: Uint8Array, format: DetectedFormat, hints: ReadHints, 
 function failureMessage(error: unknown): string {
   if (error instanceof ParseError) return error.message;
   if (error instanceof RangeError) return 'The file is too complex to read.';
-  return `The file cannot be read: ${messageOf(error)}`;
+  return `The file cannot be read: ${errorMessage(error)}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { messageOf, ParseError, type ParseLimits } from './limits.ts';
+import { errorMessage } from '../../../platform/error-message.ts';
+import { ParseError, type ParseLimits } from './limits.ts';
 import { BigJsonInteger, type Note, type ReadHints, type ReadTable, type Row } from './table.ts';
 import { decodeText } from './text-encoding.ts';
 
@@ -93,7 +94,7 @@ function itemsOf(text: string, hints: ReadHints): { items: unknown[]; lines: num
   try {
     value = parseExact(trimmed);
   } catch (error) {
-    if (!trimmed.startsWith('{')) throw new ParseError(`The JSON file cannot be read: ${messageOf(error)}`);
+    if (!trimmed.startsWith('{')) throw new ParseError(`The JSON file cannot be read: ${errorMessage(error)}`);
     return jsonLines(text);
   }
   if (Array.isArray(value)) return { items: value, lines: value.map((_, i) => i + 1), notes: [] };

@@ -1,5 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
-import { messageOf, ParseError, type ParseLimits } from './limits.ts';
+import { errorMessage } from '../../../platform/error-message.ts';
+import { ParseError, type ParseLimits } from './limits.ts';
 import { depthOf, tableOf } from './read-json.ts';
 import type { ReadHints, ReadTable } from './table.ts';
 import { decodeText } from './text-encoding.ts';
@@ -128,7 +129,7 @@ export function readXml(text: string, hints: ReadHints, limits: ParseLimits): Re
   try {
     doc = new XMLParser(PARSER_OPTIONS).parse(text, true);
   } catch (error) {
-    throw new ParseError(`The XML file cannot be read: ${messageOf(error)}`);
+    throw new ParseError(`The XML file cannot be read: ${errorMessage(error)}`);
   }
   if (depthOf(doc, limits.maxDepth + 2) > limits.maxDepth + 1) {
     throw new ParseError(`The XML is nested deeper than ${limits.maxDepth} levels.`);

@@ -1,6 +1,7 @@
 import { isAscii } from 'node:buffer';
 import { Inflate } from 'fflate';
-import { messageOf, ParseError, type ParseLimits } from '../limits.ts';
+import { errorMessage } from '../../../../platform/error-message.ts';
+import { ParseError, type ParseLimits } from '../limits.ts';
 import type { ZipEntry } from './zip.ts';
 
 // Entries are inflated piece by piece, each piece handed on and dropped, and every byte produced
@@ -58,7 +59,7 @@ function streamEnded(inflater: Inflate): boolean {
 
 function damaged(entry: ZipEntry, error: unknown): ParseError {
   if (error instanceof ParseError) return error;
-  const why = messageOf(error);
+  const why = errorMessage(error);
   return new ParseError(`The workbook is damaged: its part ${entry.name} cannot be decompressed (${why}).`);
 }
 

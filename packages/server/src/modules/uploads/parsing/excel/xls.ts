@@ -1,6 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import { isRecord } from '@gdb/shared/values/is-record';
-import { messageOf, ParseError, type ParseLimits } from '../limits.ts';
+import { errorMessage } from '../../../../platform/error-message.ts';
+import { ParseError, type ParseLimits } from '../limits.ts';
 import type { ReadHints, ReadTable } from '../table.ts';
 import { booleanCell, type CellRead, cellRef, errorCell, shownNumberCell } from './cell-value.ts';
 import { chooseSheet, type SheetSource } from './choose-sheet.ts';
@@ -85,7 +86,7 @@ export function readXls(bytes: Uint8Array, hints: ReadHints, limits: ParseLimits
   try {
     book = XLSX.read(bytes, { type: 'array', dense: false, cellNF: true, cellDates: false, cellFormula: false, cellHTML: false });
   } catch (error) {
-    throw new ParseError(`The workbook cannot be read: ${messageOf(error)}`);
+    throw new ParseError(`The workbook cannot be read: ${errorMessage(error)}`);
   }
   const date1904 = book.Workbook?.WBProps?.date1904 === true;
   const sources: SheetSource[] = book.SheetNames.map((name, i) => ({

@@ -1,0 +1,7 @@
+/** PostgreSQL's code for a unique-constraint violation; both engines report it. */
+const UNIQUE_VIOLATION = '23505';
+
+/** True when a statement was refused because it would duplicate a unique key. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === UNIQUE_VIOLATION;
+}
