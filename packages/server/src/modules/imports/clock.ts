@@ -34,8 +34,8 @@ async function fire(deps: ClockDeps, job: JobRow, now: Date): Promise<boolean> {
   if (!due) return false;
   const pattern = job.job_kind === 'repeat' ? parseRepeatPattern(job.repeat_pattern) : null;
   const next = pattern ? nextRunIn(pattern, now, job.timezone) : null;
-  const pipeline = job.pipeline_id ? await deps.pipelines.repo.byId(job.pipeline_id) : undefined;
-  const destinations = pipeline ? deps.pipelines.toView(pipeline).dataSinks.map((s) => s.name) : [];
+  const pipeline = job.pipeline_id ? await deps.pipelines.stored(job.pipeline_id) : undefined;
+  const destinations = pipeline ? pipeline.dataSinks.map((s) => s.name) : [];
   return deps.ctx.db.kysely.transaction().execute(async (trx) => {
     const moved = await jobsRepo(trx).advance(job.id, due, {
       next_run_at: next,
@@ -50,7 +50,7 @@ async function fire(deps: ClockDeps, job: JobRow, now: Date): Promise<boolean> {
     if (next && pipeline) {
       await imports.insert({
         id: newId(),
-        pipeline_id: pipeline.id,
+        pipeline_id: pipeline._id,
         job_id: job.id,
         scheduled_at: next,
         user_id: job.scheduled_by,

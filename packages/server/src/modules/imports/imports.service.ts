@@ -13,25 +13,23 @@ import { nextRunIn } from '@gdb/shared/imports/zoned-time';
 import { missingRunFields, type PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { type Kysely, sql } from 'kysely';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
+import { isUniqueViolation } from '../../platform/db/errors.ts';
 import type { Database } from '../../platform/db/index.ts';
 import { badRequest, conflict, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { LogLine } from '../logs/logs.service.ts';
 import type { ReferenceService } from '../reference/reference.service.ts';
 import { clockTick } from './clock.ts';
-import { importRunner, type RunnerDeps } from './import-runner.ts';
+import { importRunner } from './import-runner.ts';
 import { importsReads } from './imports.reads.ts';
 import { importsRepo, type JobRow, jobsRepo, leasesRepo } from './imports.repo.ts';
 import { createJobQueue } from './job-queue.ts';
 import { leaseKeeper } from './lease-keeper.ts';
+import type { RunnerDeps } from './run-context.ts';
 
 export type ImportsDeps = Omit<RunnerDeps, 'queue'> & { reference: ReferenceService };
 
 type Schedule = Extract<ResolvedSchedule, { ok: true }>;
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505';
-}
 
 /** Checks a schedule payload: an unknown kind is 'Something unexpected happened.'; Repeat is refused to the role user. */
 function checkSchedule(

@@ -2,9 +2,9 @@ import { IMPORT_MESSAGES, isRunningState } from '@gdb/shared/imports/import-rule
 import type { AppContext } from '../../platform/context.ts';
 import type { LogLine, LogsService } from '../logs/logs.service.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
-import { MAX_ATTEMPTS } from './import-runner.ts';
 import { importsRepo, jobsRepo, leasesRepo } from './imports.repo.ts';
 import type { JobQueue } from './job-queue.ts';
+import { MAX_ATTEMPTS } from './run-context.ts';
 
 /** How often a worker renews the leases of its runs. */
 export const HEARTBEAT_MS = 5_000;

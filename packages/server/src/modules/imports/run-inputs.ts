@@ -1,22 +1,23 @@
 import type { DataSource, PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
-import { LAST_LIST_SIZE } from '@gdb/shared/uploads/upload.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { FileStore } from '../../platform/files/file-store.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
 import { storedTablesText } from '../uploads/row-tables.ts';
-import type { UploadRow } from '../uploads/uploads.repo.ts';
-import type { UploadsService } from '../uploads/uploads.service.ts';
+import type { RunUpload, UploadsService } from '../uploads/uploads.service.ts';
+import { waitForChecks } from './check-wait.ts';
+import type { Say } from './run-context.ts';
 import { RunStepError } from './run-errors.ts';
+import { sleep } from './sleep.ts';
 
 /** How long a run waits for a real-time source's file to be checked. */
 const REALTIME_CHECK_MS = 10 * 60_000;
 
-export type Say = (level: 'error' | 'warn' | 'info' | 'success', message: string, dataSubKind?: string | null) => Promise<void>;
-
 export interface InputDeps {
-  pipelines: PipelinesService;
-  uploads: UploadsService;
-  files: FileStore;
+  pipelines: Pick<PipelinesService, 'stored'>;
+  uploads: Pick<UploadsService, 'runUploads' | 'current' | 'fetchRealtime'>;
+  files: Pick<FileStore, 'get'>;
+  /** How long the run waits, in all, for the uploads still being checked when it starts (ms). */
+  waitForChecksMs: number;
 }
 
 /**
@@ -40,24 +41,12 @@ export function joinTables(texts: readonly string[]): string {
   return `[${parts.join(',')}]`;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** The pipeline whose uploads a source reads: the master's for a dataFromMaster source of a country pipeline. */
 async function ownerOf(deps: InputDeps, pipeline: PipelineView, source: DataSource): Promise<PipelineView> {
   if (!source.dataFromMaster || !pipeline.masterPipeline) return pipeline;
-  const master = await deps.pipelines.repo.byId(pipeline.masterPipeline);
+  const master = await deps.pipelines.stored(pipeline.masterPipeline);
   if (!master) throw new RunStepError(`Data source ${source.dataSubKind} reads the master pipeline, which no longer exists.`);
-  return deps.pipelines.toView(master);
+  return master;
 }
 
 /** Fetches a real-time source now and waits until its file is checked. */
@@ -67,18 +56,56 @@ async function fetchNow(deps: InputDeps, owner: PipelineView, source: DataSource
   const deadline = Date.now() + REALTIME_CHECK_MS;
   for (;;) {
     signal.throwIfAborted();
-    const row = await deps.uploads.repo.byId(id);
-    if (row?.status === 'valid') return row;
-    if (row?.status === 'invalid') throw new RunStepError(`Real-time source ${source.dataSubKind}: the data fetched is invalid.`);
+    const [upload] = await deps.uploads.current([id]);
+    if (upload?.status === 'valid') return upload;
+    if (upload?.status === 'invalid')
+      throw new RunStepError(`Real-time source ${source.dataSubKind}: the data fetched is invalid.`);
     if (Date.now() > deadline) throw new RunStepError(`Real-time source ${source.dataSubKind}: the check took too long.`);
     await sleep(100, signal);
   }
 }
 
 /**
- * Gathers the input of a run (DESIGN §8): for a manual source the enabled valid uploads of its last
- * list, oldest first (a country's dataFromMaster source reads the master's); a real-time source is
- * fetched now; endpoint and listener sources give no rows to a run.
+ * A manual source's uploads for this run: what the wizard showed (`uploads.runUploads`), those
+ * still being checked waited for until `deadline`, then taken when valid or skipped (said why).
+ */
+async function manualUploads(deps: InputDeps, pipeline: PipelineView, kind: string, run: RunOf): Promise<RunUpload[]> {
+  const listed = await deps.uploads.runUploads(pipeline, kind);
+  const checking = listed.filter((u) => u.status !== 'valid');
+  const checked = checking.length > 0 ? await waitForChecks(deps.uploads, checking, kind, run) : new Map();
+  const used = listed.map((u) => checked.get(u._id) ?? u).filter((u) => u.enabled && u.status === 'valid' && u.rowsKey !== null);
+  if (used.length === 0) throw new RunStepError(`No enabled valid upload for data source ${kind}.`);
+  return used;
+}
+
+/** What the steps of gathering know of the run: its logs, its stop signal and when waiting for checks ends. */
+export interface RunOf {
+  say: Say;
+  signal: AbortSignal;
+  deadline: number;
+}
+
+/** The uploads one data source gives the run (none for endpoint and listener sources, said in the logs). */
+async function sourceUploads(deps: InputDeps, pipeline: PipelineView, source: DataSource, auth: AuthContext, run: RunOf) {
+  const kind = source.dataSubKind;
+  const owner = await ownerOf(deps, pipeline, source);
+  if (source.connectorType === 'manual') return manualUploads(deps, pipeline, kind, run);
+  if (source.connectorType === 'real-time') {
+    await run.say('info', `Fetching real-time source ${kind}.`, kind);
+    return [await fetchNow(deps, owner, source, auth, run.signal)];
+  }
+  await run.say(
+    'warn',
+    `Data source ${kind} (${source.connectorType}) receives its data on its own; it gives no rows to this run.`,
+    kind,
+  );
+  return [];
+}
+
+/**
+ * Gathers the input of a run: for a manual source every enabled valid upload, oldest first (a
+ * country's dataFromMaster source reads the master's), waiting a bounded time for those still
+ * being checked; a real-time source is fetched now; endpoint and listener sources give no rows.
  */
 export async function gatherInputs(
   deps: InputDeps,
@@ -87,32 +114,17 @@ export async function gatherInputs(
   say: Say,
   signal: AbortSignal,
 ): Promise<GatheredInputs> {
+  const run: RunOf = { say, signal, deadline: Date.now() + deps.waitForChecksMs };
   const entries: string[] = [];
   let rowCount = 0;
   for (const source of pipeline.dataSources) {
     signal.throwIfAborted();
     const kind = source.dataSubKind;
-    const owner = await ownerOf(deps, pipeline, source);
-    let used: UploadRow[] = [];
-    if (source.connectorType === 'manual') {
-      const list = await deps.uploads.repo.lastOf(owner._id, [kind], LAST_LIST_SIZE);
-      used = list.filter((u) => u.enabled && u.status === 'valid' && u.rows_key).reverse();
-      if (used.length === 0) throw new RunStepError(`No enabled valid upload for data source ${kind}.`);
-    } else if (source.connectorType === 'real-time') {
-      await say('info', `Fetching real-time source ${kind}.`, kind);
-      used = [await fetchNow(deps, owner, source, auth, signal)];
-    } else {
-      await say(
-        'warn',
-        `Data source ${kind} (${source.connectorType}) receives its data on its own; it gives no rows to this run.`,
-        kind,
-      );
-    }
     const texts: string[] = [];
-    for (const upload of used) {
-      texts.push((await deps.files.get(upload.rows_key ?? '')).toString('utf8'));
-      rowCount += upload.row_count ?? 0;
-      await say('info', `Input ${kind}: ${upload.row_count ?? 0} rows from ${upload.original_filename ?? upload.id}.`, kind);
+    for (const upload of await sourceUploads(deps, pipeline, source, auth, run)) {
+      texts.push((await deps.files.get(upload.rowsKey ?? '')).toString('utf8'));
+      rowCount += upload.rowCount ?? 0;
+      await say('info', `Input ${kind}: ${upload.rowCount ?? 0} rows from ${upload.originalFilename ?? upload._id}.`, kind);
     }
     entries.push(`${JSON.stringify(kind)}:${joinTables(texts)}`);
   }

@@ -95,6 +95,11 @@ export function pipelinesService(ctx: AppContext, deps: { users: UsersService; r
   return {
     repo,
     toView,
+    /** A pipeline as stored, whoever asks (the import runs and the clock act for nobody), or undefined when it is gone. */
+    async stored(id: string): Promise<PipelineView | undefined> {
+      const row = isUuid(id) ? await repo.byId(id) : undefined;
+      return row ? toView(row) : undefined;
+    },
     /** Every pipeline (all versions), sorted masters first then by name. */
     async all(auth: AuthContext): Promise<PipelineView[]> {
       return sortPipelines(await visibleTo(auth, (await repo.all()).map(toView)));

@@ -47,6 +47,27 @@ export function uploadsRepo(k: Kysely<Database>) {
             .orderBy('id', 'desc')
             .execute(),
     /**
+     * The source uploads of one data source a run takes: the enabled ones that are valid with
+     * their checked rows stored, or still being checked; oldest first.
+     */
+    runnableOf: (pipelineId: string, dataSubKind: string) =>
+      k
+        .selectFrom('uploads')
+        .selectAll()
+        .where('pipeline_id', '=', pipelineId)
+        .where('data_sub_kind', '=', dataSubKind)
+        .where('from', '=', 'source')
+        .where('enabled', '=', true)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', '=', 'valid'), eb('rows_key', 'is not', null)]),
+            eb('status', 'in', ['pending', 'processing']),
+          ]),
+        )
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+    /**
      * The output files of a pipeline's newest import that produced any: its destination uploads,
      * the newest per data sink (a restarted run writes its sinks again), newest first. Only those
      * of an import that ended done count (see `settleOutputs`).

@@ -74,6 +74,34 @@ export function toUploadView(r: UploadRow): UploadView {
   };
 }
 
+/** An upload as a run reads it: what the screens see of it, and where its checked rows are stored. */
+export interface RunUpload extends UploadView {
+  rowsKey: string | null;
+}
+
+function toRunUpload(r: UploadRow): RunUpload {
+  return { ...toUploadView(r), rowsKey: r.rows_key };
+}
+
+/** A file an import wrote for one of its data sinks, stored in the file store. */
+export interface OutputFile {
+  pipelineId: string;
+  dataSinkName: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  fileKey: string;
+  rowCount: number;
+  importId: string;
+  createdBy: string | null;
+}
+
+/** Uploads of both lists, once each, newest first. */
+function newestFirst(a: readonly UploadRow[], b: readonly UploadRow[]): UploadRow[] {
+  const byId = new Map([...a, ...b].map((r) => [r.id, r]));
+  return [...byId.values()].sort((x, y) => y.created_at.getTime() - x.created_at.getTime() || (x.id < y.id ? 1 : -1));
+}
+
 /** A safe download name: the base name, without control or quote characters. */
 function downloadName(name: string | null, fallback: string): string {
   const base = [...path.basename(name ?? '')]
@@ -94,6 +122,16 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     if (!source?.dataFromMaster || !pipeline.masterPipeline) return pipeline;
     const master = await deps.pipelines.repo.byId(pipeline.masterPipeline);
     return master ? deps.pipelines.toView(master) : pipeline;
+  }
+
+  /**
+   * What a run of the pipeline takes from one manual data source, and what the wizard shows it
+   * takes: every enabled upload that is valid or still being checked, oldest first (the master's
+   * for a dataFromMaster source).
+   */
+  async function runRows(pipeline: PipelineView, dataSubKind: string): Promise<UploadRow[]> {
+    const owner = await sourcePipeline(pipeline, dataSubKind);
+    return repo.runnableOf(owner._id, dataSubKind);
   }
 
   /** Loads uploads by id, refusing any whose pipeline the caller may not read. */
@@ -311,16 +349,45 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
       return (await repo.lastOf(owner._id, [dataSubKind], LAST_LIST_SIZE)).map(toUploadView);
     },
 
-    /** The last uploads of every manual data source of a pipeline. */
+    /** The uploads a run of the pipeline takes from one manual data source (see `runRows`), whoever asks. */
+    runUploads: async (pipeline: PipelineView, dataSubKind: string): Promise<RunUpload[]> =>
+      (await runRows(pipeline, dataSubKind)).map(toRunUpload),
+    /** Uploads as they are now, whoever asks (a run following the checks of its inputs). */
+    current: async (ids: readonly string[]): Promise<RunUpload[]> => (await repo.byIds(ids)).map(toRunUpload),
+    /** Records a file an import wrote, offered once the import ends done (see `settleOutputs`); answers its id. */
+    async storeOutput(file: OutputFile): Promise<string> {
+      const [row] = await repo.insert([
+        {
+          id: newId(),
+          pipeline_id: file.pipelineId,
+          data_sub_kind: file.dataSinkName,
+          from: 'destination',
+          status: 'processing',
+          original_filename: file.fileName,
+          content_type: file.contentType,
+          size: file.size,
+          file_key: file.fileKey,
+          row_count: file.rowCount,
+          import_id: file.importId,
+          created_by: file.createdBy,
+          rows_key: null,
+          claimed_at: null,
+        },
+      ]);
+      if (!row) throw new Error('The output file was not recorded.');
+      return row.id;
+    },
+
+    /** The last uploads of every manual and real-time data source of a pipeline, and every older one a run takes. */
     async lastAll(auth: AuthContext, pipelineId: string): Promise<LastList[]> {
       const pipeline = await deps.pipelines.byId(auth, pipelineId);
       const lists: LastList[] = [];
       for (const s of pipeline.dataSources.filter((d) => d.connectorType === 'manual' || d.connectorType === 'real-time')) {
         const owner = await sourcePipeline(pipeline, s.dataSubKind);
-        lists.push({
-          dataSubKind: s.dataSubKind,
-          data: (await repo.lastOf(owner._id, [s.dataSubKind], LAST_LIST_SIZE)).map(toUploadView),
-        });
+        const last = await repo.lastOf(owner._id, [s.dataSubKind], LAST_LIST_SIZE);
+        // Every upload a run takes is listed, older ones too: none is merged unseen.
+        const taken = s.connectorType === 'manual' ? await runRows(pipeline, s.dataSubKind) : [];
+        lists.push({ dataSubKind: s.dataSubKind, data: newestFirst(last, taken).map(toUploadView) });
       }
       return lists;
     },

@@ -1,0 +1,55 @@
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../../platform/context.ts';
+import type { Database } from '../../platform/db/tables.ts';
+import type { FileStore } from '../../platform/files/file-store.ts';
+import type { DatastoreService } from '../datastore/datastore.service.ts';
+import type { LogLine, LogsService } from '../logs/logs.service.ts';
+import type { PipelinesService } from '../pipelines/pipelines.service.ts';
+import type { UploadsService } from '../uploads/uploads.service.ts';
+import type { ComponentRunner } from './component-runner.ts';
+import type { JobQueue } from './job-queue.ts';
+
+/** Runs of one import (the first and the restarts on error). */
+export const MAX_ATTEMPTS = 3;
+
+/** Why a run was stopped from outside: a stop asked for, this process stopping, or its lease taken. */
+export type StopReason = 'stop' | 'shutdown' | 'lost';
+
+/** How one run ended. */
+export type Outcome = 'done' | 'failed' | 'aborted' | 'restarted' | 'lost' | 'gone' | 'busy';
+
+export interface RunnerDeps {
+  ctx: AppContext;
+  pipelines: PipelinesService;
+  uploads: UploadsService;
+  logs: LogsService;
+  datastore: DatastoreService;
+  files: FileStore;
+  queue: JobQueue;
+  /** The component runtime, once there is one. */
+  components: () => ComponentRunner | undefined;
+}
+
+/** What every step of a run of this process shares: the services, the database and the worker's leases. */
+export interface RunScope {
+  deps: RunnerDeps;
+  db: Kysely<Database>;
+  workerId: string;
+  /** Imports whose lease this process holds. */
+  leased: Set<string>;
+}
+
+export type LogLevel = LogLine['level'];
+
+/** Appends one line to the import's logs. */
+export type Say = (level: LogLevel, message: string, dataSubKind?: string | null) => Promise<void>;
+
+/** A line of an import's logs. */
+export function logLine(importId: string, level: LogLevel, message: string, dataSubKind?: string | null): LogLine {
+  return { level, message, importId, dataSubKind: dataSubKind ?? null };
+}
+
+/** Writes lines to one import's logs as they happen. */
+export function sayTo(logs: Pick<LogsService, 'append'>, importId: string): Say {
+  return (level, message, dataSubKind) => logs.append(logLine(importId, level, message, dataSubKind));
+}
