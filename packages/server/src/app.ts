@@ -104,7 +104,11 @@ export function buildServices(ctx: AppContext) {
     mailer,
     accounts,
     tags,
-    userAdmin: userAdminService(ctx, users, tags, accounts, auth),
+    userAdmin: userAdminService(ctx, tags, {
+      revokeUserSessions: (userId) => auth.revokeUserSessions(userId),
+      sendPasswordLink: (user, purpose) => accounts.sendPasswordLink(user, purpose),
+    }),
+
     reference,
     pipelines,
     logs,

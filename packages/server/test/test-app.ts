@@ -5,7 +5,7 @@ import type { Role } from '@gdb/shared/auth/roles';
 import type { LoginAnswer } from '@gdb/shared/auth/session.schemas';
 import type { InjectOptions } from 'fastify';
 import { type BuiltApp, buildApp } from '../src/app.ts';
-import type { UserRow } from '../src/modules/users/users.repo.ts';
+import type { User } from '../src/modules/users/users.service.ts';
 import { type Config, loadConfig } from '../src/platform/config.ts';
 import { createTestDb } from './test-db.ts';
 
@@ -37,11 +37,11 @@ export interface TestApp extends BuiltApp {
       unrestrictedUpload: boolean;
       isActive: boolean;
     }>,
-  ): Promise<UserRow>;
+  ): Promise<User>;
   /** Signs in and answers the access token value. */
   login(userName: string, password?: string): Promise<string>;
   /** Creates a user with the roles and answers it with a token. */
-  signedIn(roles: Role[]): Promise<{ user: UserRow; token: string }>;
+  signedIn(roles: Role[]): Promise<{ user: User; token: string }>;
   close(): Promise<void>;
 }
 

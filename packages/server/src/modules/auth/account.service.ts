@@ -7,12 +7,20 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, invalid } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
-import type { UserRow } from '../users/users.repo.ts';
 import type { UsersService } from '../users/users.service.ts';
 import { accountRepo } from './account.repo.ts';
 import { type LinkPurpose, passwordLink, passwordMail } from './account-mail.ts';
 import type { AuthService, ClientInfo } from './auth.service.ts';
 import type { ThrottleService } from './throttle.service.ts';
+
+/** Whom a password link is mailed to. */
+export interface LinkRecipient {
+  id: string;
+  user_name: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
 
 /** How long a password link stays valid, by why it was sent. */
 export const LINK_VALIDITY_HOURS = { create: 7 * 24, reset: 24, forgotten: 1 } as const;
@@ -27,7 +35,7 @@ export function accountService(
   const repo = accountRepo(ctx.db.kysely);
   const background = new Set<Promise<void>>();
 
-  async function sendLink(user: UserRow, purpose: LinkPurpose, validHours: number): Promise<void> {
+  async function sendLink(user: LinkRecipient, purpose: LinkPurpose, validHours: number): Promise<void> {
     const token = randomToken();
     await ctx.db.kysely.transaction().execute(async (trx) => {
       const r = accountRepo(trx);
@@ -47,7 +55,7 @@ export function accountService(
 
   return {
     /** Mails a single-use password link: a new account's first password, or a reset by an admin. */
-    async sendPasswordLink(user: UserRow, purpose: LinkPurpose): Promise<void> {
+    async sendPasswordLink(user: LinkRecipient, purpose: LinkPurpose): Promise<void> {
       try {
         await sendLink(user, purpose, LINK_VALIDITY_HOURS[purpose]);
       } catch (err) {
@@ -70,7 +78,7 @@ export function accountService(
       if (!isEmail(address)) throw invalid(USER_MESSAGES.emailInvalid, [{ path: 'email', message: USER_MESSAGES.emailInvalid }]);
       await throttle.hit(throttle.keys('forgotten', address, client.ip));
       const task = (async () => {
-        const user = await users.repo.byEmail(address);
+        const user = await users.byEmail(address);
         if (!user?.is_active) {
           ctx.log.info('password recovery asked for an unknown or disabled address');
           return;
@@ -91,7 +99,7 @@ export function accountService(
       if (problem) throw invalid(problem, [{ path: 'password', message: problem }]);
       const hash = await hashPassword(password);
       if (!(await repo.useToken(row.id))) throw badRequest(PASSWORD_MESSAGES.badToken);
-      await users.repo.setPasswordHash(row.user_id, hash);
+      await users.setPasswordHash(row.user_id, hash);
       await repo.retireTokens(row.user_id);
       await auth.revokeUserSessions(row.user_id);
     },

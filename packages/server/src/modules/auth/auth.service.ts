@@ -9,8 +9,7 @@ import { decrypt, encrypt, hashToken, randomToken } from '../../platform/auth/se
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound, unauthorized } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import type { UserRow } from '../users/users.repo.ts';
-import type { UsersService } from '../users/users.service.ts';
+import type { User, UsersService } from '../users/users.service.ts';
 import { authRepo } from './auth.repo.ts';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpSetup, totpStep } from './tfa.ts';
 import type { ThrottleService } from './throttle.service.ts';
@@ -30,7 +29,7 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
   const repo = authRepo(ctx.db.kysely);
   const { tokenKey, encryptionKey } = ctx.secrets;
 
-  async function openSession(user: UserRow, client: ClientInfo) {
+  async function openSession(user: User, client: ClientInfo) {
     const sessionId = newId();
     const refreshToken = randomToken();
     await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -45,12 +44,12 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
       await repo.addRefreshToken(sessionId, hashToken(refreshToken));
     });
     const token = await signAccessToken(tokenKey, { userId: user.id, sessionId }, ctx.config.accessTokenTtl);
-    await users.repo.touchLastSeen(user.id);
+    await users.touchLastSeen(user.id);
     return { token, refreshToken };
   }
 
   /** Whether the account signs in with a second factor: once set up always, else as TFA_REQUIRED says. */
-  function needsTfa(user: UserRow): boolean {
+  function needsTfa(user: User): boolean {
     if (user.tfa_enabled) return true;
     if (ctx.config.tfaRequired === 'all') return true;
     if (ctx.config.tfaRequired === 'admins') return user.roles.includes('admin') || user.roles.includes('super-admin');
@@ -58,35 +57,39 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
   }
 
   /** Opens the two-factor step; before the first setup it carries the secret and its QR image. */
-  async function startTfa(user: UserRow): Promise<NonNullable<LoginAnswer['tfa']>> {
+  async function startTfa(user: User, tfaSecret: string | null): Promise<NonNullable<LoginAnswer['tfa']>> {
     const challenge = randomToken();
     await repo.purgeChallenges(user.id);
     await repo.createChallenge(hashToken(challenge), user.id, new Date(Date.now() + CHALLENGE_TTL_MS));
     if (user.tfa_enabled) return { _id: challenge };
-    let secret = user.tfa_secret ? decrypt(encryptionKey, user.tfa_secret) : null;
+    let secret = tfaSecret ? decrypt(encryptionKey, tfaSecret) : null;
     if (!secret) {
       secret = newTotpSecret();
-      await users.repo.setTfaSecret(user.id, encrypt(encryptionKey, secret));
+      await users.storeTfaSecret(user.id, encrypt(encryptionKey, secret));
     }
     return { _id: challenge, ...(await totpSetup(secret, user.user_name)) };
   }
 
   /** Checks a TOTP or recovery code; answers the recovery codes when this code completed the setup. */
-  async function checkCode(user: UserRow, code: string): Promise<{ ok: boolean; recoveryCodes: string[] | null }> {
+  async function checkCode(
+    user: User,
+    tfaSecret: string | null,
+    code: string,
+  ): Promise<{ ok: boolean; recoveryCodes: string[] | null }> {
     const clean = code.replace(/\s+/g, '');
     if (/^\d{6}$/.test(clean)) {
-      if (!user.tfa_secret) return { ok: false, recoveryCodes: null };
-      const step = totpStep(decrypt(encryptionKey, user.tfa_secret), clean);
-      if (step === null || !(await users.repo.acceptTfaStep(user.id, step))) return { ok: false, recoveryCodes: null };
+      if (!tfaSecret) return { ok: false, recoveryCodes: null };
+      const step = totpStep(decrypt(encryptionKey, tfaSecret), clean);
+      if (step === null || !(await users.acceptTfaStep(user.id, step))) return { ok: false, recoveryCodes: null };
       if (user.tfa_enabled) return { ok: true, recoveryCodes: null };
       const codes = newRecoveryCodes();
-      await users.repo.enableTfa(
+      await users.enableTfa(
         user.id,
         codes.map((c) => hashRecoveryCode(encryptionKey, c)),
       );
       return { ok: true, recoveryCodes: codes };
     }
-    const ok = await users.repo.useRecoveryCode(user.id, hashRecoveryCode(encryptionKey, clean));
+    const ok = await users.useRecoveryCode(user.id, hashRecoveryCode(encryptionKey, clean));
     return { ok, recoveryCodes: null };
   }
 
@@ -96,15 +99,17 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
       const name = username.trim();
       const keys = throttle.keys('login', name, client.ip);
       await throttle.hit(keys);
-      const user = await users.repo.byUserName(name);
-      if (!user?.password_hash) {
+      const account = await users.credentials({ userName: name });
+      if (!account?.passwordHash) {
         await burnPasswordCheck(password);
         throw new AppError(401, CODES.unauthenticated, LOGIN_FAILED);
       }
-      if (!(await verifyPassword(user.password_hash, password))) throw new AppError(401, CODES.unauthenticated, LOGIN_FAILED);
+      if (!(await verifyPassword(account.passwordHash, password))) throw new AppError(401, CODES.unauthenticated, LOGIN_FAILED);
       await throttle.succeeded(keys);
+      const { user } = account;
       if (!user.is_active) throw new AppError(403, CODES.forbidden, 'Your account is disabled.');
-      if (needsTfa(user)) return { token: null, refreshToken: null, tfa: await startTfa(user), goNocode: false };
+      if (needsTfa(user))
+        return { token: null, refreshToken: null, tfa: await startTfa(user, account.tfaSecret), goNocode: false };
       const { token, refreshToken } = await openSession(user, client);
       return { token, refreshToken, tfa: null, goNocode: user.is_no_code };
     },
@@ -118,10 +123,11 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
       }
       const keys = throttle.keys('tfa', challenge.user_id, client.ip);
       await throttle.hit(keys);
-      const user = await users.repo.byId(challenge.user_id);
-      if (!user) throw new AppError(401, CODES.unauthenticated, TFA_EXPIRED);
+      const account = await users.credentials({ id: challenge.user_id });
+      if (!account) throw new AppError(401, CODES.unauthenticated, TFA_EXPIRED);
+      const { user } = account;
       if (!user.is_active) throw new AppError(403, CODES.forbidden, 'Your account is disabled.');
-      const { ok, recoveryCodes } = await checkCode(user, code);
+      const { ok, recoveryCodes } = await checkCode(user, account.tfaSecret, code);
       if (!ok) throw new AppError(401, CODES.unauthenticated, TFA_FAILED);
       if (!(await repo.useChallenge(idHash))) throw new AppError(401, CODES.unauthenticated, TFA_EXPIRED);
       await throttle.succeeded(keys);
@@ -176,7 +182,7 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
 
     /** The signed-in user as the web shell needs it. */
     async info(auth: AuthContext): Promise<UserInfo> {
-      const user = await users.repo.byId(auth.userId);
+      const user = await users.byId(auth.userId);
       if (!user) throw notFound('User not found.');
       return {
         user: {

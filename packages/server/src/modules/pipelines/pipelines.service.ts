@@ -80,7 +80,8 @@ export function pipelinesService(ctx: AppContext, deps: { users: UsersService; r
   /** What the caller may see of these pipelines: badges for everyone, assignments and dealer kind for the role user. */
   async function visibleTo(auth: AuthContext, views: PipelineView[]): Promise<PipelineView[]> {
     if (auth.roles.includes('super-admin')) return views;
-    const user = await deps.users.repo.byId(auth.userId);
+    const user = await deps.users.byId(auth.userId);
+
     if (!user) return [];
     const readable = views.filter((p) =>
       canAccessDocument({ roles: user.roles, project_tags: user.project_tags }, { tags: p.tags }, 'read'),

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { newId } from '../../platform/ids.ts';
@@ -82,6 +83,33 @@ describe('badges', () => {
     expect(after.project_tags).toEqual([keep]);
     const names = (await t.call('GET', '/tags/list', { token: boss })).body.data.map((x: { name: string }) => x.name);
     expect(names).not.toContain('Doomed A');
+  });
+
+  it('leaves the users their badges when the badges cannot be deleted', async () => {
+    const a = (await create({ name: 'Stuck', type: 'group' })).body.data._id;
+    const user = await t.createUser(['user']);
+    await t.ctx.db.kysely
+      .updateTable('users')
+      .set({ admin_tags: [a] })
+      .where('id', '=', user.id)
+      .execute();
+    await sql`create function refuse_tag_delete() returns trigger language plpgsql as $$
+      begin raise exception 'tags stay'; end $$`.execute(t.ctx.db.kysely);
+    await sql`create trigger refuse_tag_delete before delete on tags for each row execute function refuse_tag_delete()`.execute(
+      t.ctx.db.kysely,
+    );
+    try {
+      expect((await t.call('DELETE', `/tags?ids=${a}`, { token: boss })).status).toBe(500);
+    } finally {
+      await sql`drop trigger refuse_tag_delete on tags`.execute(t.ctx.db.kysely);
+      await sql`drop function refuse_tag_delete()`.execute(t.ctx.db.kysely);
+    }
+    const after = await t.ctx.db.kysely
+      .selectFrom('users')
+      .select('admin_tags')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(after.admin_tags).toEqual([a]);
   });
 
   it('reloads the cache to see changes made by another instance', async () => {

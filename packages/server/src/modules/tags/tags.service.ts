@@ -1,9 +1,9 @@
 import type { Tag, TagSaveBody, TagType } from '@gdb/shared/tags/tags.schemas';
 import type { AppContext } from '../../platform/context.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
+import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { conflict, invalid, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import type { UsersService } from '../users/users.service.ts';
 import { type TagRow, tagsRepo } from './tags.repo.ts';
 
 /** How long an instance serves badges from memory before reading them again. */
@@ -21,7 +21,12 @@ function toTag(row: TagRow): Tag {
   };
 }
 
-export function tagsService(ctx: AppContext, users: UsersService) {
+/** Who holds badges: deleting badges takes them off the holders in the same transaction. */
+export interface BadgeHolders {
+  removeTags(tagIds: readonly string[], trx: Executor): Promise<void>;
+}
+
+export function tagsService(ctx: AppContext, holders: BadgeHolders) {
   const repo = tagsRepo(ctx.db.kysely);
   let cache: { at: number; tags: Tag[] } | null = null;
 
@@ -78,8 +83,10 @@ export function tagsService(ctx: AppContext, users: UsersService) {
 
     /** Deletes badges and takes them off every user; documents keep the ids, which nobody can hold any more. */
     async remove(ids: readonly string[]): Promise<string[]> {
-      await users.repo.removeTags(ids);
-      const deleted = await repo.deleteByIds(ids);
+      const deleted = await inTransaction(ctx.db.kysely, async (trx) => {
+        await holders.removeTags(ids, trx);
+        return tagsRepo(trx).deleteByIds(ids);
+      });
       cache = null;
       return deleted;
     },

@@ -16,11 +16,8 @@ import type { AppContext } from '../../platform/context.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { conflict, forbidden, invalid, notFound, unauthorized } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import type { AccountService } from '../auth/account.service.ts';
-import type { AuthService } from '../auth/auth.service.ts';
 import type { TagsService } from '../tags/tags.service.ts';
-import type { UserRow } from './users.repo.ts';
-import type { UsersService } from './users.service.ts';
+import { type UserRow, usersRepo } from './users.repo.ts';
 
 type Assignment = { user_id: string; pipeline_family: string; is_active: boolean };
 
@@ -51,15 +48,15 @@ function toManaged(row: UserRow, assignments: readonly Assignment[]): ManagedUse
   };
 }
 
+/** What user management asks of the sign-in side: sessions ended, password links mailed. */
+export interface AccountActions {
+  revokeUserSessions(userId: string): Promise<void>;
+  sendPasswordLink(user: UserRow, purpose: 'create' | 'reset'): Promise<void>;
+}
+
 /** User management for admins and super-admins, inside the admin-badge scope. */
-export function userAdminService(
-  ctx: AppContext,
-  users: UsersService,
-  tags: TagsService,
-  accounts: AccountService,
-  auth: AuthService,
-) {
-  const repo = users.repo;
+export function userAdminService(ctx: AppContext, tags: Pick<TagsService, 'unknownIds'>, accounts: AccountActions) {
+  const repo = usersRepo(ctx.db.kysely);
   const audit = (actor: ScopeActor, action: string, ids: readonly string[]) =>
     ctx.log.info({ actorId: actor._id, action, userIds: ids }, 'user management');
 
@@ -207,7 +204,7 @@ export function userAdminService(
       }
       if (!row) throw notFound('User not found.');
       if (assignments) await repo.replaceAssignments(row.id, assignments);
-      if (before?.is_active && !row.is_active) await auth.revokeUserSessions(row.id);
+      if (before?.is_active && !row.is_active) await accounts.revokeUserSessions(row.id);
       audit(actor, before ? 'update' : 'create', [row.id]);
       if (!before) await accounts.sendPasswordLink(row, 'create');
       return { user: toManaged(row, await repo.assignments([row.id])), created: !before };
@@ -218,7 +215,7 @@ export function userAdminService(
       const actor = await actorOf(caller);
       await targets(actor, ids, false);
       const changed = await repo.setActive(unique(ids), enabled);
-      if (!enabled) for (const id of changed) await auth.revokeUserSessions(id);
+      if (!enabled) for (const id of changed) await accounts.revokeUserSessions(id);
       audit(actor, enabled ? 'activate' : 'de-activate', changed);
       return changed;
     },
@@ -238,7 +235,7 @@ export function userAdminService(
       const [user] = await targets(actor, [id], true);
       if (!user) throw notFound('User not found.');
       await repo.setPasswordHash(user.id, null);
-      await auth.revokeUserSessions(user.id);
+      await accounts.revokeUserSessions(user.id);
       audit(actor, 'reset-password', [user.id]);
       await accounts.sendPasswordLink(user, 'reset');
     },
@@ -249,7 +246,7 @@ export function userAdminService(
       const [user] = await targets(actor, [id], false);
       if (!user) throw notFound('User not found.');
       await repo.resetTfa(user.id);
-      await auth.revokeUserSessions(user.id);
+      await accounts.revokeUserSessions(user.id);
       audit(actor, 'reset-tfa', [user.id]);
     },
 

@@ -389,3 +389,29 @@ describe('GET /users/pipelinesFor', () => {
     expect(scoped.status).toBe(403);
   });
 });
+
+describe('users service', () => {
+  it('answers users to other modules without their password hash, two-factor secret or recovery codes', async () => {
+    const created = await t.createUser(['user']);
+    await t.ctx.db.kysely
+      .updateTable('users')
+      .set({ tfa_secret: 'sealed', recovery_codes: ['hash'] })
+      .where('id', '=', created.id)
+      .execute();
+    const secretKeys = ['password_hash', 'tfa_secret', 'recovery_codes', 'tfa_last_step'];
+    const read = await t.services.users.byId(created.id);
+    const byEmail = await t.services.users.byEmail(created.email.toUpperCase());
+    for (const user of [created, read, byEmail]) {
+      expect(user).toMatchObject({ id: created.id, user_name: created.user_name, roles: ['user'] });
+      for (const key of secretKeys) expect(user).not.toHaveProperty(key);
+    }
+    const credentials = await t.services.users.credentials({ userName: created.user_name.toUpperCase() });
+    expect(credentials).toMatchObject({
+      user: { id: created.id },
+      passwordHash: expect.stringMatching(/^\$argon2id\$/),
+      tfaSecret: 'sealed',
+    });
+    expect(await t.services.users.credentials({ id: newId() })).toBeUndefined();
+    expect(t.services.users).not.toHaveProperty('repo');
+  });
+});

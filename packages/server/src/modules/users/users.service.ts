@@ -1,8 +1,59 @@
 import crypto from 'node:crypto';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { Executor } from '../../platform/db/transaction.ts';
 import { newId } from '../../platform/ids.ts';
 import { type UserRow, usersRepo } from './users.repo.ts';
+
+/** A user as other modules see it: without the password hash, two-factor secret and recovery codes. */
+export interface User {
+  id: string;
+  first_name: string;
+  last_name: string;
+  user_name: string;
+  email: string;
+  service: string;
+  roles: string[];
+  is_active: boolean;
+  unrestricted_upload: boolean;
+  is_no_code: boolean;
+  tfa_enabled: boolean;
+  admin_tags: string[];
+  project_tags: string[];
+  avatar: string | null;
+  created_by: string | null;
+}
+
+/** What signing in checks: the user, its password hash and its (sealed) two-factor secret. */
+export interface Credentials {
+  user: User;
+  passwordHash: string | null;
+  tfaSecret: string | null;
+}
+
+/** The public fields of a stored user. */
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    user_name: row.user_name,
+    email: row.email,
+    service: row.service,
+    roles: row.roles,
+    is_active: row.is_active,
+    unrestricted_upload: row.unrestricted_upload,
+    is_no_code: row.is_no_code,
+    tfa_enabled: row.tfa_enabled,
+    admin_tags: row.admin_tags,
+    project_tags: row.project_tags,
+    avatar: row.avatar,
+    created_by: row.created_by,
+  };
+}
+
+const credentialsOf = (row: UserRow | undefined): Credentials | undefined =>
+  row && { user: toUser(row), passwordHash: row.password_hash, tfaSecret: row.tfa_secret };
 
 export interface NewUser {
   firstName: string;
@@ -34,10 +85,9 @@ export function generatePassword(): string {
 export function usersService(ctx: AppContext) {
   const repo = usersRepo(ctx.db.kysely);
   return {
-    repo,
     /** Creates a user; the password, when given, is stored as its argon2id hash. */
-    async create(input: NewUser): Promise<UserRow> {
-      return repo.insert({
+    async create(input: NewUser): Promise<User> {
+      const row = await repo.insert({
         id: newId(),
         first_name: input.firstName,
         last_name: input.lastName,
@@ -54,6 +104,44 @@ export function usersService(ctx: AppContext) {
         last_seen_at: null,
         created_by: input.createdBy ?? null,
       });
+      return toUser(row);
+    },
+
+    async byId(id: string): Promise<User | undefined> {
+      const row = await repo.byId(id);
+      return row && toUser(row);
+    },
+    /** The user with this email address, ignoring case. */
+    async byEmail(email: string): Promise<User | undefined> {
+      const row = await repo.byEmail(email);
+      return row && toUser(row);
+    },
+    /** The credentials of the user with this user name (ignoring case) or id. */
+    async credentials(by: { userName: string } | { id: string }): Promise<Credentials | undefined> {
+      return credentialsOf('id' in by ? await repo.byId(by.id) : await repo.byUserName(by.userName));
+    },
+    async touchLastSeen(id: string): Promise<void> {
+      await repo.touchLastSeen(id);
+    },
+    /** Stores a password hash (null: the user has no password until a link sets one). */
+    async setPasswordHash(id: string, hash: string | null): Promise<void> {
+      await repo.setPasswordHash(id, hash);
+    },
+    /** Keeps the sealed secret of a two-factor setup in progress; an enabled setup keeps its own. */
+    async storeTfaSecret(id: string, sealed: string): Promise<void> {
+      await repo.setTfaSecret(id, sealed);
+    },
+    /** Records the step of an accepted code; false when this step (or a later one) was used already. */
+    acceptTfaStep: (id: string, step: number): Promise<boolean> => repo.acceptTfaStep(id, step),
+    /** Completes the two-factor setup with the hashes of the recovery codes. */
+    async enableTfa(id: string, recoveryHashes: readonly string[]): Promise<void> {
+      await repo.enableTfa(id, recoveryHashes);
+    },
+    /** Spends a recovery code; false when the account has no such unused code. */
+    useRecoveryCode: (id: string, hash: string): Promise<boolean> => repo.useRecoveryCode(id, hash),
+    /** Takes deleted badges off every user, inside the caller's transaction when given one. */
+    async removeTags(tagIds: readonly string[], k: Executor = ctx.db.kysely): Promise<void> {
+      await usersRepo(k).removeTags(tagIds);
     },
 
     /**
