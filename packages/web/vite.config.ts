@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -32,8 +33,37 @@ function bundleStats(): Plugin {
   };
 }
 
+/** Text files worth compressing, and the size below which a compressed copy saves nothing. */
+const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|map|webmanifest)$/;
+const MIN_COMPRESS_BYTES = 1024;
+
+/**
+ * Writes a Brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy beside each text file of
+ * the build, once, so the server sends them as they are instead of compressing each answer.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'gdb-precompress',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const dir = options.dir ?? path.resolve(import.meta.dirname, 'dist');
+      for (const name of Object.keys(bundle)) {
+        if (!COMPRESSIBLE.test(name)) continue;
+        const file = path.join(dir, name);
+        const bytes = fs.readFileSync(file);
+        if (bytes.length < MIN_COMPRESS_BYTES) continue;
+        const brotli = zlib.brotliCompressSync(bytes, {
+          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+        });
+        fs.writeFileSync(`${file}.br`, brotli);
+        fs.writeFileSync(`${file}.gz`, zlib.gzipSync(bytes, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), bundleStats()],
+  plugins: [react(), bundleStats(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,6 +1,6 @@
 import { App } from 'antd';
 import { useEffect } from 'react';
-import { LOGOUT_TEXT, LOGOUT_TITLE, setRequestUi } from './request/request-ui.ts';
+import { LOGOUT_TEXT, LOGOUT_TITLE, setRequestUi } from '../ground/request/request-ui.ts';
 
 const reloadPage = () => window.location.reload();
 

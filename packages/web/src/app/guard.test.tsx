@@ -2,11 +2,11 @@ import '../test/dom.ts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TOKEN_KEYS } from '../ground/request/token-store.ts';
 import { envelope, fakeApi, ok, signIn, userInfo } from '../test/fake-api.ts';
 import { renderApp } from '../test/render-app.tsx';
 import { createQueryClient, trackNavigation } from './AppRoot.tsx';
 import { progress } from './progress.ts';
-import { TOKEN_KEYS } from './request/token-store.ts';
 import { createRoutes } from './routes.tsx';
 
 afterEach(() => {

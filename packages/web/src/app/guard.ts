@@ -1,11 +1,9 @@
 import { guard, loginPath, pageTitle } from '@gdb/shared/routes/web-routes';
 import type { QueryClient } from '@tanstack/react-query';
 import { type LoaderFunctionArgs, replace } from 'react-router';
-import { requestUi } from './request/request-ui.ts';
-import { hasSession } from './request/token-store.ts';
-import { resetSession, rolesOf, userInfoQuery } from './session/session.ts';
-
-export const VERIFICATION_FAILED = 'Verification failed, please Login again';
+import { requestUi } from '../ground/request/request-ui.ts';
+import { hasSession } from '../ground/request/token-store.ts';
+import { resetSession, rolesOf, userInfoQuery, VERIFICATION_FAILED } from '../ground/session/session.ts';
 
 /**
  * The route guard of spec 000 §2.2, run before every navigation: with a token the user info is

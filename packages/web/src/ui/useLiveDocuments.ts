@@ -1,9 +1,9 @@
 import { filterKey } from '@gdb/shared/live/filter';
 import type { LiveCollection, LiveFilter, LiveProjection } from '@gdb/shared/live/live.schemas';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
-import type { LiveDoc } from '../app/live/codec.ts';
-import { useLiveClient } from '../app/live/LiveProvider.tsx';
-import type { LiveStatus } from '../app/live/live-client.ts';
+import type { LiveDoc } from '../ground/live/codec.ts';
+import { useLiveClient } from '../ground/live/LiveProvider.tsx';
+import type { LiveStatus } from '../ground/live/live-client.ts';
 
 export interface LiveDocumentsState<T> {
   /** The documents in the order they came: the init's (oldest first), then each insert. */

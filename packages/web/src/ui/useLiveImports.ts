@@ -1,5 +1,5 @@
 import { type LiveFilter, type LiveImport, liveImportSchema } from '@gdb/shared/live/live.schemas';
-import type { LiveDoc } from '../app/live/codec.ts';
+import type { LiveDoc } from '../ground/live/codec.ts';
 import { type LiveDocumentsState, useLiveDocuments } from './useLiveDocuments.ts';
 
 /** Which imports to follow: by id (a logbook page), by pipeline, or every one (managers). */

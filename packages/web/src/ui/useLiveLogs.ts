@@ -1,6 +1,6 @@
 import { type LiveFilter, type LiveLog, liveLogSchema } from '@gdb/shared/live/live.schemas';
 import { useMemo } from 'react';
-import type { LiveDoc } from '../app/live/codec.ts';
+import type { LiveDoc } from '../ground/live/codec.ts';
 import { type LiveDocumentsState, useLiveDocuments } from './useLiveDocuments.ts';
 
 /** Whose logs to follow: an upload, an import, or a list of either. */

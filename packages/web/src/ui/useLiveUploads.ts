@@ -1,6 +1,6 @@
 import { type LiveUpload, liveUploadSchema } from '@gdb/shared/live/live.schemas';
 import { useMemo } from 'react';
-import type { LiveDoc } from '../app/live/codec.ts';
+import type { LiveDoc } from '../ground/live/codec.ts';
 import { type LiveDocumentsState, useLiveDocuments } from './useLiveDocuments.ts';
 
 export interface LiveUploads extends Omit<LiveDocumentsState<LiveUpload>, 'docs'> {

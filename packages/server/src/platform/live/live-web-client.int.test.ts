@@ -1,7 +1,7 @@
 // The browser's live client (packages/web/src/app/live) against the real hub: what the hooks rely on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveClient, type LiveStatus, type TokenGetter } from '../../../../web/src/app/live/live-client.ts';
-import { socketIoFactory } from '../../../../web/src/app/live/live-socket.ts';
+import { LiveClient, type LiveStatus, type TokenGetter } from '../../../../web/src/ground/live/live-client.ts';
+import { socketIoFactory } from '../../../../web/src/ground/live/live-socket.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { assignPipeline, listenLocal, seedImport, seedPipeline, seedUpload, waitFor } from './live-test-kit.ts';
 

@@ -4,9 +4,9 @@ import { loginPath } from '@gdb/shared/routes/web-routes';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Dropdown, Layout } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
-import { ApiError } from '../request/request.ts';
-import { clearTokens } from '../request/token-store.ts';
-import { logoutCall } from '../session/session.ts';
+import { ApiError } from '../../ground/request/request.ts';
+import { clearTokens } from '../../ground/request/token-store.ts';
+import { logoutCall } from '../../ground/session/session.ts';
 import { AppBreadcrumb } from './AppBreadcrumb.tsx';
 
 /** The top bar: sidebar toggle, breadcrumb, and the user's menu (Home, Log Out). */

@@ -2,11 +2,11 @@ import '../../test/dom.ts';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TOKEN_KEYS } from '../../ground/request/token-store.ts';
 import { resizeWindow } from '../../test/dom.ts';
 import { envelope, fakeApi, ok, signIn, userInfo } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { UpcomingPage } from '../pages/UpcomingPage.tsx';
-import { TOKEN_KEYS } from '../request/token-store.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();

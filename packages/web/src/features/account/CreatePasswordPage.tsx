@@ -4,7 +4,7 @@ import { IMPORT_TITLE } from '@gdb/shared/routes/web-routes';
 import { App, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ApiError } from '../../app/request/request.ts';
+import { ApiError } from '../../ground/request/request.ts';
 import { createPassword } from './api.ts';
 import { confirmFieldError, passwordFieldError } from './password-form.ts';
 import './login.css';

@@ -4,7 +4,7 @@ import { IMPORT_TITLE } from '@gdb/shared/routes/web-routes';
 import { Alert, App, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ApiError } from '../../app/request/request.ts';
+import { ApiError } from '../../ground/request/request.ts';
 import { forgotten } from './api.ts';
 import { forgottenEmailError } from './password-form.ts';
 import './login.css';

@@ -3,7 +3,7 @@ import { isTfaCodeLength, LOGIN_MESSAGES, TFA_CODE_MAX } from '@gdb/shared/auth/
 import type { LoginAnswer } from '@gdb/shared/auth/session.schemas';
 import { Alert, App, Button, Form, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
-import { ApiError } from '../../app/request/request.ts';
+import { ApiError } from '../../ground/request/request.ts';
 import { CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
 import { verifyTfa } from './api.ts';
 

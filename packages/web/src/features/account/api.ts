@@ -7,7 +7,7 @@ import {
 } from '@gdb/shared/auth/account.schemas';
 import { type LoginAnswer, type LoginBody, loginAnswerSchema } from '@gdb/shared/auth/session.schemas';
 import { z } from 'zod';
-import { api } from '../../app/request/api.ts';
+import { api } from '../../ground/request/api.ts';
 
 /** POST /users/login: the tokens, or the two-factor challenge. */
 export function login(body: LoginBody): Promise<LoginAnswer> {

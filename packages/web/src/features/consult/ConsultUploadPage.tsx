@@ -2,7 +2,7 @@ import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Empty, Row, Space } from 'antd';
 import { useMemo, useState } from 'react';
-import { useSessionUser } from '../../app/session/session.ts';
+import { useSessionUser } from '../../ground/session/session.ts';
 import { useLiveUploads } from '../../ui/useLiveUploads.ts';
 import { lastUploads, userPipelines } from '../import/api.ts';
 import { PipelinePicker } from '../import/PipelinePicker.tsx';

@@ -1,8 +1,8 @@
 import '../../test/dom.ts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureLive } from '../../app/live/configure.ts';
-import { FakeSocket, hex } from '../../app/live/testing.ts';
+import { configureLive } from '../../ground/live/configure.ts';
+import { FakeSocket, hex } from '../../ground/live/testing.ts';
 import { fakeApi, ok, type Recorded, signIn, userInfo } from '../../test/fake-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { button, confirmation, queryButton } from '../users/users-test-helpers.ts';

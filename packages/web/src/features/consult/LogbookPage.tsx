@@ -5,8 +5,8 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { App, Button, Card, Space, Table, type TableColumnsType } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ApiError } from '../../app/request/request.ts';
-import { useSessionUser } from '../../app/session/session.ts';
+import { ApiError } from '../../ground/request/request.ts';
+import { useSessionUser } from '../../ground/session/session.ts';
 import { LiveLogView } from '../../ui/LogView.tsx';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { useLiveImports } from '../../ui/useLiveImports.ts';

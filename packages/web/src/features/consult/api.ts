@@ -1,7 +1,7 @@
 import { listAllFiltersSchema, listAllSchema } from '@gdb/shared/imports/import.schemas';
 import { z } from 'zod';
-import { api } from '../../app/request/api.ts';
-import { CALL_FAILURES } from '../../app/request/call-failures.ts';
+import { api } from '../../ground/request/api.ts';
+import { CALL_FAILURES } from '../../ground/request/call-failures.ts';
 
 export const listAll = (query: Record<string, string | number | boolean>, signal?: AbortSignal) =>
   api.get('/imports/listAll', listAllSchema, { query, signal, nothing: CALL_FAILURES.allImports });

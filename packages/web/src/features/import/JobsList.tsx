@@ -2,7 +2,7 @@ import type { ScheduledJob } from '@gdb/shared/imports/import.schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Input, Space, Table, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
-import { ApiError } from '../../app/request/request.ts';
+import { ApiError } from '../../ground/request/request.ts';
 import { FileName } from '../../ui/FileName.tsx';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { hideMeasureRows, useDomRepair } from '../../ui/useDomRepair.ts';

@@ -8,8 +8,8 @@ import {
 import { pipelineViewSchema, userPipelinesSchema } from '@gdb/shared/pipelines/pipeline.schemas';
 import { lastListSchema, uploadViewSchema } from '@gdb/shared/uploads/upload.schemas';
 import { z } from 'zod';
-import { api } from '../../app/request/api.ts';
-import { CALL_FAILURES } from '../../app/request/call-failures.ts';
+import { api } from '../../ground/request/api.ts';
+import { CALL_FAILURES } from '../../ground/request/call-failures.ts';
 
 export const userPipelines = (signal?: AbortSignal) =>
   api.get('/users/pipelines', userPipelinesSchema, { signal, nothing: CALL_FAILURES.userPipelines });

@@ -1,8 +1,8 @@
 import '../../test/dom.ts';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureLive } from '../../app/live/configure.ts';
-import { FakeSocket, hex } from '../../app/live/testing.ts';
+import { configureLive } from '../../ground/live/configure.ts';
+import { FakeSocket, hex } from '../../ground/live/testing.ts';
 import { envelope, fakeApi, type Handler, ok, signIn, userInfo } from '../../test/fake-api.ts';
 import { pipeline, ref, source, staticTypes } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render-app.tsx';

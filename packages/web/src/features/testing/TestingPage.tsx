@@ -3,7 +3,7 @@ import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Empty, Row, Space } from 'antd';
 import { useState } from 'react';
-import { useSessionUser } from '../../app/session/session.ts';
+import { useSessionUser } from '../../ground/session/session.ts';
 import { uploadFiles, userPipelines } from '../import/api.ts';
 import { PipelineFilters } from '../import/PipelinePicker.tsx';
 import { EMPTY_FILTER, filterPipelines, type PipelineFilter } from '../import/pipeline-filter.ts';

@@ -7,7 +7,7 @@ import type { ManagedUser } from '@gdb/shared/users/users.schemas';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Col, Form, Input, Modal, Row, Select, Switch } from 'antd';
 import { useEffect, useState } from 'react';
-import { ApiError } from '../../app/request/request.ts';
+import { ApiError } from '../../ground/request/request.ts';
 import { BadgeChips } from '../../ui/tags/BadgeChip.tsx';
 import { BadgesDialog, type BadgeValues } from '../../ui/tags/BadgesDialog.tsx';
 import { askConfirmation, CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';

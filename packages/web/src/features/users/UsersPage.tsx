@@ -5,7 +5,7 @@ import type { ManagedUser } from '@gdb/shared/users/users.schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Input, Space, Switch, Table, Typography } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { reloadUserInfo, useSessionUser } from '../../app/session/session.ts';
+import { reloadUserInfo, useSessionUser } from '../../ground/session/session.ts';
 import { tagListQuery } from '../../ui/tags/api.ts';
 import { BadgeChips } from '../../ui/tags/BadgeChip.tsx';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';

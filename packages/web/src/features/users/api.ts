@@ -8,7 +8,7 @@ import {
 } from '@gdb/shared/users/users.schemas';
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '../../app/request/api.ts';
+import { api } from '../../ground/request/api.ts';
 
 export const userKeys = {
   all: ['users'] as const,

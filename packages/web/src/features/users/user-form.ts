@@ -3,7 +3,7 @@ import { isRole } from '@gdb/shared/auth/roles';
 import { deriveUserName, roleRuleError, USER_MESSAGES, userFieldIssues } from '@gdb/shared/users/user-rules';
 import { isSuperAdmin, type ScopeActor } from '@gdb/shared/users/user-scope';
 import type { ManagedUser, UserSaveBody } from '@gdb/shared/users/users.schemas';
-import { ApiError } from '../../app/request/request.ts';
+import { ApiError } from '../../ground/request/request.ts';
 
 /** The fields of the user dialog's form. */
 export interface UserFormValues {

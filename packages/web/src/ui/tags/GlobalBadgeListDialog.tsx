@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Select, Space, Switch, Table } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
-import { ApiError } from '../../app/request/request.ts';
+import { ApiError } from '../../ground/request/request.ts';
 import { deleteTags, reloadTags, saveTag, tagKeys, tagListQuery } from './api.ts';
 import { BadgeChip } from './BadgeChip.tsx';
 import { askConfirmation, CSP_SAFE_MODAL } from './confirmation.ts';

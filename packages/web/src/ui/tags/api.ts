@@ -2,7 +2,7 @@ import { type Tag, type TagSaveBody, tagSchema } from '@gdb/shared/tags/tags.sch
 import { idsAnswerSchema } from '@gdb/shared/users/users.schemas';
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '../../app/request/api.ts';
+import { api } from '../../ground/request/api.ts';
 
 const tagListSchema = z.array(tagSchema);
 

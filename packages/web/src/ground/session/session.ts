@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { api } from '../request/api.ts';
 import { clearTokens, hasSession, subscribeTokens } from '../request/token-store.ts';
 
+/** Said when the user info of a session cannot be loaded: the session ends. */
+export const VERIFICATION_FAILED = 'Verification failed, please Login again';
+
 export const sessionKeys = {
   all: ['session'] as const,
   info: ['session', 'info'] as const,
