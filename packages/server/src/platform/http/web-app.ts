@@ -12,6 +12,9 @@ export function isReservedPath(url: string, basePath: string): boolean {
 /**
  * Serves the built web app: files from `dist`, and `index.html` (with the request's CSP nonce)
  * for any other GET that asks for a page. Without a build, pages answer a short notice.
+ * The build writes a Brotli (`.br`) and a gzip (`.gz`) copy beside each text asset; a browser
+ * that accepts one gets it with its `Content-Encoding` (and every answer `Vary: Accept-Encoding`).
+ * Files under `assets/` carry a hash of their content in their name and are cached for a year.
  */
 export async function registerWebApp(app: FastifyInstance, options: { dist: string; basePath: string }): Promise<void> {
   const indexFile = path.join(options.dist, 'index.html');
@@ -21,6 +24,7 @@ export async function registerWebApp(app: FastifyInstance, options: { dist: stri
       root: options.dist,
       index: false,
       wildcard: true,
+      preCompressed: true,
       maxAge: '1h',
       setHeaders: (res, file) => {
         if (file.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
