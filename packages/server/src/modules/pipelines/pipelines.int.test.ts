@@ -135,3 +135,14 @@ describe('pipelines for the import screens', () => {
     expect((await t.call('GET', '/pipelines/id?id=not-a-uuid', { token })).status).toBe(404);
   });
 });
+
+describe('pipelines service', () => {
+  it('hands other modules views and named operations, never its repository or rows', async () => {
+    expect(t.services.pipelines).not.toHaveProperty('repo');
+    expect(t.services.pipelines).not.toHaveProperty('toView');
+    const id = await pipeline({ name: 'stored one' });
+    expect(await t.services.pipelines.stored(id)).toMatchObject({ _id: id, name: 'stored one', dataSources: expect.any(Array) });
+    expect(await t.services.pipelines.stored(newId())).toBeUndefined();
+    expect(await t.services.pipelines.stored('not-a-uuid')).toBeUndefined();
+  });
+});

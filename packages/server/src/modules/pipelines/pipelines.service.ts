@@ -17,7 +17,7 @@ import type { UsersService } from '../users/users.service.ts';
 import { type PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
 
 /** Turns a joined row into the API's view; stored JSON is re-checked so a bad row cannot leak out. */
-export function toView(r: PipelineRow): PipelineView {
+function toView(r: PipelineRow): PipelineView {
   const sources = dataSourceSchema.array().safeParse(r.data_sources);
   const sinks = dataSinkSchema.array().safeParse(r.data_sinks);
   return {
@@ -47,7 +47,7 @@ export function toView(r: PipelineRow): PipelineView {
 }
 
 /** For each family, the newest locked version, else the newest version. */
-export function productionVersions(rows: readonly PipelineView[]): PipelineView[] {
+function productionVersions(rows: readonly PipelineView[]): PipelineView[] {
   const best = new Map<string, PipelineView>();
   for (const p of rows) {
     const current = best.get(p.familyId);
@@ -94,8 +94,6 @@ export function pipelinesService(ctx: AppContext, deps: { users: UsersService; r
   }
 
   return {
-    repo,
-    toView,
     /** A pipeline as stored, whoever asks (the import runs and the clock act for nobody), or undefined when it is gone. */
     async stored(id: string): Promise<PipelineView | undefined> {
       const row = isUuid(id) ? await repo.byId(id) : undefined;

@@ -368,3 +368,9 @@ describe('uploads', () => {
     });
   });
 });
+
+describe('uploads service', () => {
+  it('hands other modules named operations, never its repository', () => {
+    expect(t.services.uploads).not.toHaveProperty('repo');
+  });
+});

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db/tables.ts';
+import { errorMessage } from '../../platform/error-message.ts';
 import type { FileStore } from '../../platform/files/file-store.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -120,8 +121,7 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
   async function sourcePipeline(pipeline: PipelineView, dataSubKind: string): Promise<PipelineView> {
     const source = pipeline.dataSources.find((s) => s.dataSubKind === dataSubKind);
     if (!source?.dataFromMaster || !pipeline.masterPipeline) return pipeline;
-    const master = await deps.pipelines.repo.byId(pipeline.masterPipeline);
-    return master ? deps.pipelines.toView(master) : pipeline;
+    return (await deps.pipelines.stored(pipeline.masterPipeline)) ?? pipeline;
   }
 
   /**
@@ -144,8 +144,7 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
 
   /** A pipeline's data source as it is now, or undefined when the pipeline or the source is gone. */
   async function sourceOf(pipelineId: string, dataSubKind: string): Promise<DataSource | undefined> {
-    const pipelineRow = await deps.pipelines.repo.byId(pipelineId);
-    return pipelineRow ? deps.pipelines.toView(pipelineRow).dataSources.find((s) => s.dataSubKind === dataSubKind) : undefined;
+    return (await deps.pipelines.stored(pipelineId))?.dataSources.find((s) => s.dataSubKind === dataSubKind);
   }
 
   /**
@@ -298,7 +297,6 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
   }
 
   return {
-    repo,
     /**
      * Offers an import's output files once it ended done (valid), or withdraws those of an import
      * that did not (invalid): until then they are being written, and no export offers them.
@@ -464,11 +462,7 @@ async function fetchSource(url: string, dataSubKind: string, hosts: readonly str
   try {
     res = await fetch(target, { signal: AbortSignal.timeout(30_000), redirect: 'error' });
   } catch (error) {
-    throw new AppError(
-      502,
-      CODES.badRequest,
-      `Real-time source ${dataSubKind} could not be fetched: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new AppError(502, CODES.badRequest, `Real-time source ${dataSubKind} could not be fetched: ${errorMessage(error)}`);
   }
   if (!res.ok) throw new AppError(502, CODES.badRequest, `Real-time source ${dataSubKind} answered ${res.status}.`);
   const declared = Number(res.headers.get('content-length') ?? '0');
