@@ -71,7 +71,7 @@ function ensureChromium() {
 
 ensureChromium();
 const server = ['vitest', 'run', '--project', 'server'];
-const unit = ['vitest', 'run', '--project', 'shared', '--project', 'web'];
+const unit = ['vitest', 'run', '--project', 'shared', '--project', 'tools', '--project', 'web'];
 if (scope === 'database') stage(`server tests (${engine})`, () => run('npx', server));
 else if (os.availableParallelism() === 1) stage('unit and integration tests', () => run('npx', ['vitest', 'run']));
 else {

@@ -1,0 +1,3 @@
+import type { BuyerId } from '../buyers/buyers.types.ts';
+
+export const badgesOf = (id: BuyerId): string[] => [id];

@@ -1,0 +1,3 @@
+import { stockRows } from './stock.repo.ts';
+
+export const stock = { count: () => stockRows().length };

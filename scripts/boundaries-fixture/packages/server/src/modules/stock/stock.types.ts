@@ -1,0 +1,1 @@
+export type StockLine = { item: string };

@@ -1,0 +1,1 @@
+export { BasketPicker } from './BasketPicker.ts';
