@@ -30,7 +30,7 @@ export async function waitForChecks(
   kind: string,
   run: { say: Say; signal: AbortSignal; deadline: number },
 ): Promise<Map<string, RunUpload>> {
-  const seconds = Math.max(0, Math.round((run.deadline - Date.now()) / 1000));
+  const seconds = Math.max(0, Math.ceil((run.deadline - Date.now()) / 1000));
   await run.say('info', `Waiting up to ${seconds} s for the check of ${checking.map(nameOf).join(', ')}.`, kind);
   const now = new Map<string, RunUpload>();
   let waiting = checking.map((u) => u._id);
