@@ -4,9 +4,9 @@ import { z } from 'zod';
 export const RUN_LOG_LEVELS = ['info', 'warn', 'error', 'success'] as const;
 
 export const runLogEntrySchema = z.object({
-  level: z.enum(RUN_LOG_LEVELS),
-  message: z.string(),
-  date: z.string(),
+  level: z.enum(RUN_LOG_LEVELS).describe('info, warn, error or success.'),
+  message: z.string().describe('The text the code logged.'),
+  date: z.string().describe('When (ISO date-time).'),
 });
 
 export type RunLogEntry = z.infer<typeof runLogEntrySchema>;
@@ -15,22 +15,26 @@ const jsonObject = z.record(z.string(), z.unknown());
 
 /** POST /components/{id}/execute: ctx.input by input port name, and ctx.rt_context. */
 export const executeBodySchema = z.object({
-  payload: jsonObject.optional(),
-  rt_context: jsonObject.optional(),
+  payload: jsonObject.optional().describe('ctx.input: a value per input port name.'),
+  rt_context: jsonObject.optional().describe('ctx.rt_context: the run context the code reads.'),
 });
 
 /** The run result (spec 001 §3): ctx.output by output port name, the logs and the final rt_context. */
 export const runResultSchema = z.object({
-  output: jsonObject,
-  logs: z.array(runLogEntrySchema),
-  rt_context: jsonObject,
+  output: jsonObject.describe('ctx.output: a value per output port name.'),
+  logs: z.array(runLogEntrySchema).describe('What the code logged, in order.'),
+  rt_context: jsonObject.describe('ctx.rt_context as the run left it.'),
 });
 
 export type ExecuteBody = z.infer<typeof executeBodySchema>;
 export type RunResult = z.infer<typeof runResultSchema>;
 
 /** POST /components/{id}/stop: whether a running test of the caller was cancelled. */
-export const stopResultSchema = z.object({ stopped: z.boolean() });
+export const stopResultSchema = z.object({
+  stopped: z.boolean().describe('True when a running test was cancelled; false when none was running.'),
+});
 
 /** GET /components/{id}/js-code and POST /components/{id}/generate. */
-export const jsCodeResultSchema = z.object({ jsCode: z.string() });
+export const jsCodeResultSchema = z.object({
+  jsCode: z.string().describe('The program the component version compiles to, as the sandbox runs it.'),
+});

@@ -2,8 +2,10 @@ import { z } from 'zod';
 
 /** Read and write badge expressions of a document: groups of tag ids. */
 export const documentTagsSchema = z.object({
-  read: z.array(z.array(z.string())),
-  write: z.array(z.array(z.string())),
+  read: z
+    .array(z.array(z.string()))
+    .describe('Read badges: groups of badge ids; a user holding every badge of one group may read. Empty: open to all.'),
+  write: z.array(z.array(z.string())).describe('Write badges, the same way.'),
 });
 
 /**
@@ -11,20 +13,20 @@ export const documentTagsSchema = z.object({
  * DESIGN §4 and §7, in the spec's names.
  */
 export const versionedDocumentFields = {
-  _id: z.string(),
-  familyId: z.string(),
-  version: z.number(),
-  vLocked: z.boolean(),
-  vParents: z.array(z.string()),
-  read_only: z.boolean(),
+  _id: z.string().describe('Id of this version.'),
+  familyId: z.string().describe('Id shared by every version of the document.'),
+  version: z.number().describe('Version number, from 1.'),
+  vLocked: z.boolean().describe('True for a locked (production, read-only) version, false for a draft.'),
+  vParents: z.array(z.string()).describe('Ids of the versions this one was made from.'),
+  read_only: z.boolean().describe('True when the document may not be changed.'),
   /** The inverse of read_only (spec 001 §3). */
-  write_access: z.boolean(),
-  sys_version: z.number(),
-  folder: z.string().nullable(),
-  tags: documentTagsSchema,
-  metadataTags: z.array(z.string()),
-  createDate: z.string(),
-  lastUpdateDate: z.string(),
+  write_access: z.boolean().describe('The inverse of read_only.'),
+  sys_version: z.number().describe('Grows with every save; send it back when saving, so a save over a newer one is refused.'),
+  folder: z.string().nullable().describe('Id of the folder holding the document; null at the top.'),
+  tags: documentTagsSchema.describe('The badges that open the document.'),
+  metadataTags: z.array(z.string()).describe('Ids of its metadata badges.'),
+  createDate: z.string().describe('When the version was made (ISO date-time).'),
+  lastUpdateDate: z.string().describe('When it was last saved (ISO date-time).'),
 };
 
 export type DocumentTags = z.infer<typeof documentTagsSchema>;

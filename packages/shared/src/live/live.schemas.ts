@@ -38,16 +38,19 @@ const subscriptionId = z.string().min(1).max(100);
 
 /** The client's `find` and `subscribe` messages. */
 export const liveRequestSchema = z.object({
-  collectionName: z.string().min(1).max(100),
-  filter: liveFilterSchema.optional(),
-  projection: liveProjectionSchema.optional(),
-  subscriptionId,
-  token: z.string().min(1).max(4096).optional(),
+  collectionName: z.string().min(1).max(100).describe('uploads, logs or imports.'),
+  filter: liveFilterSchema.optional().describe('Field → value or list of values; keys combine with AND.'),
+  projection: liveProjectionSchema.optional().describe('Fields to include (1) only, or to exclude (0) only.'),
+  subscriptionId: subscriptionId.describe("The client's id for this subscription; answers carry it."),
+  token: z.string().min(1).max(4096).optional().describe('The access token; each message is authorised by its own.'),
 });
 export type LiveRequest = z.infer<typeof liveRequestSchema>;
 
 /** The client's `unsubscribe` message. */
-export const liveUnsubscribeSchema = z.object({ subscriptionId, token: z.string().max(4096).optional() });
+export const liveUnsubscribeSchema = z.object({
+  subscriptionId: subscriptionId.describe('The subscription to end.'),
+  token: z.string().max(4096).optional().describe('The access token.'),
+});
 export type LiveUnsubscribe = z.infer<typeof liveUnsubscribeSchema>;
 
 export const LIVE_OPERATIONS = ['insert', 'update', 'delete'] as const;
@@ -78,13 +81,13 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** A log line as the API and the live channel show it. */
 export const liveLogSchema = z.object({
-  _id: z.string(),
-  logDate: z.string(),
-  level: z.enum(LOG_LEVELS),
-  message: z.string(),
-  dataSubKind: z.string().nullable(),
-  uploadId: z.string().nullable(),
-  importId: z.string().nullable(),
+  _id: z.string().describe('Log line id.'),
+  logDate: z.string().describe('When it was written (ISO date-time).'),
+  level: z.enum(LOG_LEVELS).describe('error, warn, info or success.'),
+  message: z.string().describe('The text.'),
+  dataSubKind: z.string().nullable().describe('The data source or sink it concerns; null for the whole run.'),
+  uploadId: z.string().nullable().describe('The upload it concerns; null when none.'),
+  importId: z.string().nullable().describe('The import it belongs to; null for an upload check.'),
 });
 export type LiveLog = z.infer<typeof liveLogSchema>;
 
@@ -92,19 +95,19 @@ export const UPLOAD_STATUSES = ['pending', 'processing', 'valid', 'invalid'] as 
 
 /** An upload as the live channel shows it. */
 export const liveUploadSchema = z.object({
-  _id: z.string(),
-  pipelineId: z.string(),
-  dataSubKind: z.string(),
-  from: z.enum(['source', 'destination']),
-  status: z.enum(UPLOAD_STATUSES),
-  originalFilename: z.string().nullable(),
-  contentType: z.string().nullable(),
-  size: z.number(),
-  rowCount: z.number().nullable(),
-  importId: z.string().nullable(),
-  enabled: z.boolean(),
-  createdAt: z.string(),
-  createdBy: z.string().nullable(),
+  _id: z.string().describe('Upload id.'),
+  pipelineId: z.string().describe('Id of the pipeline the file belongs to.'),
+  dataSubKind: z.string().describe('The data source or sink it belongs to.'),
+  from: z.enum(['source', 'destination']).describe('source: a file that went in; destination: a file an import wrote.'),
+  status: z.enum(UPLOAD_STATUSES).describe('pending, processing, then valid or invalid.'),
+  originalFilename: z.string().nullable().describe('The file name; null when unknown.'),
+  contentType: z.string().nullable().describe('The MIME type; null when unknown.'),
+  size: z.number().describe('Size in bytes.'),
+  rowCount: z.number().nullable().describe('Rows read or written; null until known.'),
+  importId: z.string().nullable().describe('The import that wrote it; null for a source file.'),
+  enabled: z.boolean().describe('Whether a run takes it.'),
+  createdAt: z.string().describe('When it was stored (ISO date-time).'),
+  createdBy: z.string().nullable().describe('Id of the user who uploaded it; null when made by the server.'),
 });
 export type LiveUpload = z.infer<typeof liveUploadSchema>;
 
@@ -112,19 +115,19 @@ export const IMPORT_STATES = ['pending', 'busy', 'progress', 'sequential', 'done
 
 /** An import record as the live channel shows it (`pipeline` and `user` are ids). */
 export const liveImportSchema = z.object({
-  _id: z.string(),
-  pipeline: z.string().nullable(),
-  job: z.string().nullable(),
-  parentImport: z.string().nullable(),
-  scheduledAt: z.string().nullable(),
-  startedAt: z.string().nullable(),
-  endAt: z.string().nullable(),
-  state: z.enum(IMPORT_STATES),
-  success: z.boolean().nullable(),
-  progress: z.number(),
-  user: z.string().nullable(),
-  destinations: z.array(z.string()),
-  createdAt: z.string(),
+  _id: z.string().describe('Import id.'),
+  pipeline: z.string().nullable().describe('Pipeline id; null when the pipeline is gone.'),
+  job: z.string().nullable().describe('The job that made it; null when gone.'),
+  parentImport: z.string().nullable().describe("For a country import of a sequential run: the master's import."),
+  scheduledAt: z.string().nullable().describe('When it is due (ISO date-time); null for an immediate one.'),
+  startedAt: z.string().nullable().describe('When it started; null while waiting.'),
+  endAt: z.string().nullable().describe('When it ended; null until then.'),
+  state: z.enum(IMPORT_STATES).describe('pending, busy, progress or sequential, then done, failed or aborted.'),
+  success: z.boolean().nullable().describe('True only once it ended done.'),
+  progress: z.number().describe('How far the run is, 0 to 100.'),
+  user: z.string().nullable().describe('Id of the user who started or scheduled it.'),
+  destinations: z.array(z.string()).describe('Names of the data sinks it writes.'),
+  createdAt: z.string().describe('When the record was made (ISO date-time).'),
 });
 export type LiveImport = z.infer<typeof liveImportSchema>;
 

@@ -4,8 +4,8 @@ import { versionedDocumentFields } from '../components/versioned-document.ts';
 /** A data model (schema document) version (spec 001 §3). */
 export const schemaDocumentSchema = z.object({
   ...versionedDocumentFields,
-  name: z.string(),
-  jsonSchema: z.record(z.string(), z.unknown()),
+  name: z.string().describe('Name.'),
+  jsonSchema: z.record(z.string(), z.unknown()).describe('The JSON schema rows or port values must satisfy.'),
 });
 
 export type SchemaDocument = z.infer<typeof schemaDocumentSchema>;

@@ -17,21 +17,21 @@ export const functionNameSchema = z
   .regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/, 'The function name must be a JavaScript identifier (letters, digits, _ and $)');
 
 export const sdkModuleSchema = z.object({
-  name: z.string().min(1).max(214),
-  version: z.string().max(100),
+  name: z.string().min(1).max(214).describe('npm package name, from the allow-list.'),
+  version: z.string().max(100).describe('Its version.'),
 });
 
 /** An SDK function version (spec 001 §3). */
 export const sdkFunctionSchema = z.object({
   ...versionedDocumentFields,
-  functionName: z.string(),
-  jsCode: z.string(),
-  testPayload: z.unknown(),
-  documentation: z.string(),
-  input: z.string(),
-  output: z.string(),
-  error: z.string(),
-  modules: z.array(sdkModuleSchema),
+  functionName: z.string().describe('The name components call it by: sdk.{functionName}(…).'),
+  jsCode: z.string().describe('The function, as JavaScript.'),
+  testPayload: z.unknown().describe('The argument array the editor tests with.'),
+  documentation: z.string().describe('What the function does.'),
+  input: z.string().describe('What it takes.'),
+  output: z.string().describe('What it answers.'),
+  error: z.string().describe('What it throws, and when.'),
+  modules: z.array(sdkModuleSchema).describe('The npm modules it uses.'),
 });
 
 /** An entry of the SDK listing: everything but the code and the test payload. */
@@ -39,30 +39,38 @@ export const sdkListEntrySchema = sdkFunctionSchema.omit({ jsCode: true, testPay
 
 /** POST /sdk: `{functionName, jsCode}` for a new one, or the full object with its `_id`. */
 export const sdkSaveBodySchema = z.object({
-  _id: idSchema.optional(),
-  sys_version: z.number().int().optional(),
-  functionName: functionNameSchema,
-  jsCode: z.string().max(SDK_LIMITS.code, 'The code is too long').optional(),
-  testPayload: z.unknown().optional(),
-  documentation: z.string().max(SDK_LIMITS.text).optional(),
-  input: z.string().max(SDK_LIMITS.text).optional(),
-  output: z.string().max(SDK_LIMITS.text).optional(),
-  error: z.string().max(SDK_LIMITS.text).optional(),
-  modules: z.array(sdkModuleSchema).max(SDK_LIMITS.modules).optional(),
-  folder: idSchema.nullable().optional(),
+  _id: idSchema.optional().describe('The version to save; absent to create a function.'),
+  sys_version: z.number().int().optional().describe('The sys_version it was read at: a save over a newer one is refused (409).'),
+  functionName: functionNameSchema.describe('A JavaScript identifier: components call sdk.{functionName}(…).'),
+  jsCode: z
+    .string()
+    .max(SDK_LIMITS.code, 'The code is too long')
+    .optional()
+    .describe('The function, as JavaScript (at most 512 KiB); absent: a default that answers a sentence.'),
+  testPayload: z.unknown().optional().describe('The argument array the editor tests with.'),
+  documentation: z.string().max(SDK_LIMITS.text).optional().describe('What the function does.'),
+  input: z.string().max(SDK_LIMITS.text).optional().describe('What it takes.'),
+  output: z.string().max(SDK_LIMITS.text).optional().describe('What it answers.'),
+  error: z.string().max(SDK_LIMITS.text).optional().describe('What it throws, and when.'),
+  modules: z.array(sdkModuleSchema).max(SDK_LIMITS.modules).optional().describe('The npm modules it uses (at most 50).'),
+  folder: idSchema.nullable().optional().describe('Id of its folder; null at the top.'),
 });
 
 /** POST /sdk/{name}/execute: the argument array. */
 export const sdkExecuteBodySchema = z.object({
-  payload: z.array(z.unknown()).max(SDK_LIMITS.arguments, `At most ${SDK_LIMITS.arguments} arguments`).optional(),
+  payload: z
+    .array(z.unknown())
+    .max(SDK_LIMITS.arguments, `At most ${SDK_LIMITS.arguments} arguments`)
+    .optional()
+    .describe('The arguments to call the function with (at most 100).'),
 });
 
 export const sdkExecuteResultSchema = z.object({
-  output: z.unknown(),
-  logs: z.array(runLogEntrySchema),
+  output: z.unknown().describe('What the function answered.'),
+  logs: z.array(runLogEntrySchema).describe('What it logged, in order.'),
 });
 
-export const sdkNameParamsSchema = z.object({ name: functionNameSchema });
+export const sdkNameParamsSchema = z.object({ name: functionNameSchema.describe('The function name.') });
 
 export type SdkFunction = z.infer<typeof sdkFunctionSchema>;
 export type SdkListEntry = z.infer<typeof sdkListEntrySchema>;

@@ -17,23 +17,30 @@ export const UPLOAD_STATUSES = ['pending', 'processing', 'valid', 'invalid'] as 
 
 /** An upload or produced file as the screens read it (spec 000 §3). */
 export const uploadViewSchema = z.object({
-  _id: z.string(),
-  pipelineId: z.string(),
-  from: z.enum(['source', 'destination']),
-  dataSubKind: z.string(),
-  status: z.enum(UPLOAD_STATUSES),
-  createdAt: z.string(),
-  originalFilename: z.string().nullable(),
-  contentType: z.string().nullable(),
-  size: z.number(),
-  rowCount: z.number().nullable(),
-  importId: z.string().nullable(),
-  enabled: z.boolean(),
+  _id: z.string().describe('Upload id.'),
+  pipelineId: z.string().describe('Id of the pipeline the file belongs to.'),
+  from: z
+    .enum(['source', 'destination'])
+    .describe('source: a file that went in (uploaded or fetched); destination: a file an import wrote.'),
+  dataSubKind: z.string().describe('The data source (for source) or data sink (for destination) it belongs to.'),
+  status: z
+    .enum(UPLOAD_STATUSES)
+    .describe('pending and processing while it is checked or written; then valid or invalid (the reason is in its logs).'),
+  createdAt: z.string().describe('When it was stored (ISO date-time).'),
+  originalFilename: z.string().nullable().describe('The file name as uploaded or written; null when unknown.'),
+  contentType: z.string().nullable().describe('The MIME type of the file; null when unknown.'),
+  size: z.number().describe('Size in bytes.'),
+  rowCount: z.number().nullable().describe('Rows read or written; null until known.'),
+  importId: z.string().nullable().describe('The import that wrote it (destination); null for a source file.'),
+  enabled: z.boolean().describe('Whether a run takes it; switched off, the file stays but is skipped.'),
 });
 export type UploadView = z.infer<typeof uploadViewSchema>;
 
 /** The last uploads of one data source. */
-export const lastListSchema = z.object({ dataSubKind: z.string(), data: z.array(uploadViewSchema) });
+export const lastListSchema = z.object({
+  dataSubKind: z.string().describe('The data source.'),
+  data: z.array(uploadViewSchema).describe('Its newest uploads, newest first.'),
+});
 export type LastList = z.infer<typeof lastListSchema>;
 
 export const uuidSchema = z.string().uuid('must be an id');
@@ -49,16 +56,26 @@ export const idListSchema = z
   )
   .pipe(z.array(uuidSchema).min(1).max(500));
 
-export const statusQuerySchema = z.object({ ids: idListSchema });
-export const lastQuerySchema = z.object({ pipelineId: uuidSchema, dataSubKind: z.string().min(1).max(64) });
-export const lastAllQuerySchema = z.object({ pipelineId: uuidSchema });
-export const outputsQuerySchema = z.object({ pipelineId: uuidSchema });
-export const disableBodySchema = z.object({ id: uuidSchema, enabled: z.boolean().default(false) });
-export const realtimeBodySchema = z.object({
-  pipelineId: uuidSchema,
-  dataSubKinds: z.array(z.string().min(1).max(64)).min(1).max(50),
+const pipelineIdField = uuidSchema.describe('Pipeline id.');
+
+export const statusQuerySchema = z.object({ ids: idListSchema.describe('Upload ids joined by commas (at most 500).') });
+export const lastQuerySchema = z.object({
+  pipelineId: pipelineIdField,
+  dataSubKind: z.string().min(1).max(64).describe('The data source.'),
 });
-export const exportBodySchema = z.object({ uploadIds: z.array(uuidSchema).min(1).max(200) });
+export const lastAllQuerySchema = z.object({ pipelineId: pipelineIdField });
+export const outputsQuerySchema = z.object({ pipelineId: pipelineIdField });
+export const disableBodySchema = z.object({
+  id: uuidSchema.describe('Upload id.'),
+  enabled: z.boolean().default(false).describe('Whether runs take the upload (false by default: disable it).'),
+});
+export const realtimeBodySchema = z.object({
+  pipelineId: pipelineIdField,
+  dataSubKinds: z.array(z.string().min(1).max(64)).min(1).max(50).describe('The real-time data sources to fetch now.'),
+});
+export const exportBodySchema = z.object({
+  uploadIds: z.array(uuidSchema).min(1).max(200).describe('The uploads to download: one answers its file, several a zip.'),
+});
 
 /** True when the newest upload of every listed data source is valid (a wizard step is ready). */
 export function lastUploadsValid(lists: readonly LastList[], dataSubKinds: readonly string[]): boolean {

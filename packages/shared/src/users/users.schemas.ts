@@ -25,77 +25,116 @@ export function splitIds(value: string): string[] {
 
 export const roleNameSchema = z.enum(ROLES, { error: 'Unknown role: use user, manager, admin or super-admin' });
 
-export const pipelinePermissionSchema = z.object({ isActive: z.boolean() });
+export const pipelinePermissionSchema = z.object({
+  isActive: z.boolean().describe('Whether the assignment is active: an inactive one keeps the pipeline out of reach.'),
+});
 
 /** A user as the Users screen lists and edits it. */
 export const managedUserSchema = z.object({
-  _id: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  userName: z.string(),
-  email: z.string(),
-  service: z.string(),
-  role: z.string(),
-  roles: z.array(z.object({ name: z.string() })),
-  isActive: z.boolean(),
-  unrestrictedUpload: z.boolean(),
-  isNoCode: z.boolean(),
-  tfaEnabled: z.boolean(),
-  lastSeenDate: z.string().nullable(),
-  admin_tags: z.array(z.string()),
-  project_tags: z.array(z.string()),
-  pipelinePermissions: z.record(z.string(), pipelinePermissionSchema),
+  _id: z.string().describe('User id.'),
+  firstName: z.string().describe('First name.'),
+  lastName: z.string().describe('Last name.'),
+  userName: z.string().describe('User name, firstname.lastname, made from the names at creation.'),
+  email: z.string().describe('E-mail address.'),
+  service: z.string().describe('The service (department) the user works in.'),
+  role: z.string().describe('The role names joined by a comma.'),
+  roles: z.array(z.object({ name: z.string().describe('Role name.') })).describe('The roles, one or two.'),
+  isActive: z.boolean().describe('False: the user cannot sign in.'),
+  unrestrictedUpload: z.boolean().describe('For the role user: false limits the pipelines to the dealer datakind.'),
+  isNoCode: z.boolean().describe('Whether the user may use the no-code app.'),
+  tfaEnabled: z.boolean().describe('Whether two-factor sign-in is set up.'),
+  lastSeenDate: z.string().nullable().describe('When the user last started a session (ISO date-time); null when never.'),
+  admin_tags: z.array(z.string()).describe('Ids of the group badges: who may manage this user.'),
+  project_tags: z.array(z.string()).describe('Ids of the project badges: which documents the user may open.'),
+  pipelinePermissions: z
+    .record(z.string(), pipelinePermissionSchema)
+    .describe('For the role user: each assigned pipeline family id and whether the assignment is active.'),
 });
 
 /** The user dialog's save: without `_id` it creates, with it it updates. */
 export const userSaveBodySchema = z.object({
-  _id: idSchema.optional(),
-  firstName: z.string().max(NAME_MAX * 4, USER_MESSAGES.nameLength),
-  lastName: z.string().max(NAME_MAX * 4, USER_MESSAGES.nameLength),
+  _id: idSchema.optional().describe('The user to update; absent to create one.'),
+  firstName: z
+    .string()
+    .max(NAME_MAX * 4, USER_MESSAGES.nameLength)
+    .describe('First name, 3 to 25 characters.'),
+  lastName: z
+    .string()
+    .max(NAME_MAX * 4, USER_MESSAGES.nameLength)
+    .describe('Last name, 3 to 25 characters.'),
   /** Read-only in the dialog: derived from the names on creation, unchanged afterwards. */
-  userName: z.string().max(200).optional(),
-  email: z.string().max(254, USER_MESSAGES.emailInvalid),
-  service: z.string().max(200, 'The service can have at most 200 characters').optional(),
-  roles: z.array(roleNameSchema).max(10, USER_MESSAGES.tooManyRoles),
-  isActive: z.boolean().optional(),
-  unrestrictedUpload: z.boolean().optional(),
-  isNoCode: z.boolean().optional(),
-  admin_tags: z.array(idSchema).max(200).optional(),
-  project_tags: z.array(idSchema).max(200).optional(),
+  userName: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Ignored: the user name is made from the names at creation and never changes.'),
+  email: z.string().max(254, USER_MESSAGES.emailInvalid).describe('E-mail address; the password link is sent there.'),
+  service: z
+    .string()
+    .max(200, 'The service can have at most 200 characters')
+    .optional()
+    .describe('The service (department) the user works in.'),
+  roles: z
+    .array(roleNameSchema)
+    .max(10, USER_MESSAGES.tooManyRoles)
+    .describe('One role, or admin and manager; only a super-admin gives admin or super-admin.'),
+  isActive: z.boolean().optional().describe('False: the user cannot sign in.'),
+  unrestrictedUpload: z
+    .boolean()
+    .optional()
+    .describe('For the role user: false limits the pipelines to the dealer datakind. Set from the roles.'),
+  isNoCode: z.boolean().optional().describe('Whether the user may use the no-code app.'),
+  admin_tags: z
+    .array(idSchema)
+    .max(200)
+    .optional()
+    .describe('Ids of the group badges; anyone but a super-admin must give at least one of their own.'),
+  project_tags: z.array(idSchema).max(200).optional().describe('Ids of the project badges: which documents the user may open.'),
   /** Pipeline (or pipeline family) id → whether the assignment is active; replaces the user's assignments. */
-  pipelinePermissions: z.record(idSchema, pipelinePermissionSchema).optional(),
+  pipelinePermissions: z
+    .record(idSchema, pipelinePermissionSchema)
+    .optional()
+    .describe("For the role user: pipeline family id → whether the assignment is active; replaces the user's assignments."),
 });
 
 export const toggleUsersBodySchema = z.object({
-  ids: z.array(idSchema).min(1, 'Select at least one user').max(1000),
-  enabled: z.boolean(),
+  ids: z.array(idSchema).min(1, 'Select at least one user').max(1000).describe('The users to change.'),
+  enabled: z.boolean().describe('True activates them, false de-activates them (and ends their sessions).'),
 });
 
-export const userIdBodySchema = z.object({ _id: idSchema });
-export const idsQuerySchema = z.object({ ids: idListSchema });
-export const idQuerySchema = z.object({ id: idSchema });
-export const usersQuerySchema = z.object({ search: z.string().max(200).optional() });
+export const userIdBodySchema = z.object({ _id: idSchema.describe('User id.') });
+export const idsQuerySchema = z.object({ ids: idListSchema.describe('Ids joined by commas.') });
+export const idQuerySchema = z.object({ id: idSchema.describe('User id.') });
+export const usersQuerySchema = z.object({
+  search: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Keeps users whose first name, last name, e-mail or role names contain it, ignoring case.'),
+});
 
 /** A pipeline in the transfer view: one entry per pipeline family, named by its newest version. */
 export const assignablePipelineSchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  version: z.number(),
-  isMaster: z.boolean(),
-  brand: z.string().nullable(),
-  locale: z.string().nullable(),
-  productLine: z.string().nullable(),
-  datakind: z.string().nullable(),
+  _id: z.string().describe('Pipeline family id: an assignment holds for every version.'),
+  name: z.string().describe('Name of the newest version.'),
+  version: z.number().describe('Number of the newest version.'),
+  isMaster: z.boolean().describe('Whether it is a master pipeline.'),
+  brand: z.string().nullable().describe('Brand id, or null when unset.'),
+  locale: z.string().nullable().describe('Locale id, or null when unset.'),
+  productLine: z.string().nullable().describe('Product line id, or null when unset.'),
+  datakind: z.string().nullable().describe('Datakind id, or null when unset.'),
 });
 
-export const userPipelineSchema = assignablePipelineSchema.extend({ isActive: z.boolean() });
+export const userPipelineSchema = assignablePipelineSchema.extend({
+  isActive: z.boolean().describe('Whether the assignment is active.'),
+});
 
 export const pipelinesForAnswerSchema = z.object({
-  userPipelines: z.array(userPipelineSchema),
-  availablePipelines: z.array(assignablePipelineSchema),
+  userPipelines: z.array(userPipelineSchema).describe("The pipelines assigned to the user, with each assignment's active flag."),
+  availablePipelines: z.array(assignablePipelineSchema).describe('Every pipeline that can be assigned.'),
 });
 
-export const idsAnswerSchema = z.object({ ids: z.array(z.string()) });
+export const idsAnswerSchema = z.object({ ids: z.array(z.string()).describe('Ids of the records concerned.') });
 
 export type ManagedUser = z.infer<typeof managedUserSchema>;
 export type UserSaveBody = z.infer<typeof userSaveBodySchema>;

@@ -42,7 +42,13 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
     );
     app.delete(
       '/components',
-      { schema: { tags, querystring: idQuerySchema, response: { 200: envelope(z.object({ _id: z.string() })) } } },
+      {
+        schema: {
+          tags,
+          querystring: idQuerySchema,
+          response: { 200: envelope(z.object({ _id: z.string().describe('Id of the deleted version.') })) },
+        },
+      },
       async (req) => ok(await components.remove(req.query.id)),
     );
     app.get(

@@ -101,7 +101,14 @@ export function importsRoutes(imports: ImportsService) {
         schema: {
           tags,
           body: importIdBodySchema,
-          response: { 200: envelope(z.object({ importId: z.string(), state: z.string() })) },
+          response: {
+            200: envelope(
+              z.object({
+                importId: z.string().describe('The import.'),
+                state: z.string().describe('Its state now: aborted, or still running until its worker stops it.'),
+              }),
+            ),
+          },
         },
       },
       async (req) => ok(await imports.abort(requireAuth(req), req.body.importId), IMPORT_MESSAGES.aborted),

@@ -7,7 +7,7 @@ import { requireAuth } from '../../platform/auth/access-control.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import type { PipelinesService } from './pipelines.service.ts';
 
-const idQuery = z.object({ id: z.string().min(1).max(64) });
+const idQuery = z.object({ id: z.string().min(1).max(64).describe('Pipeline id.') });
 const list = envelope(z.array(pipelineViewSchema));
 const userPipelines = envelope(userPipelinesSchema);
 

@@ -38,7 +38,13 @@ export function sdkRoutes(sdk: SdkService, runtime: RuntimeService) {
     );
     app.delete(
       '/sdk',
-      { schema: { tags, querystring: idQuerySchema, response: { 200: envelope(z.object({ _id: z.string() })) } } },
+      {
+        schema: {
+          tags,
+          querystring: idQuerySchema,
+          response: { 200: envelope(z.object({ _id: z.string().describe('Id of the deleted version.') })) },
+        },
+      },
       async (req) => ok(await sdk.remove(req.query.id)),
     );
     app.post(
