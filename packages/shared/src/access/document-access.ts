@@ -6,13 +6,13 @@ export type TagGroups = readonly (readonly TagRef[])[];
 
 export type DocumentAction = 'read' | 'write' | 'read||write';
 
-/** The user as the check sees it (spec 002 §3, User for access). */
+/** The user as the check sees it (docs/product.md §2.5). */
 export interface AccessUser {
   roles: readonly (string | { name: string })[];
   project_tags: readonly TagRef[];
 }
 
-/** The document as the check sees it (spec 002 §3, Document tags). */
+/** The document as the check sees it (docs/product.md §18.4). */
 export interface AccessDocument {
   tags?: { read?: TagGroups | null; write?: TagGroups | null } | null;
   /** The versions of the document, when it is versioned. */
@@ -35,7 +35,7 @@ export function satisfiesTags(userTags: readonly TagRef[], groups: TagGroups | n
 }
 
 /**
- * The document access check of spec 002 §6: no user is denied; a super-admin passes; otherwise a
+ * The document access check of docs/product.md §2.5: no user is denied; a super-admin passes; otherwise a
  * document without tags for the action is open, one with tags needs every tag of at least one
  * group; with `lockedOnly`, write is refused when a version of the document is locked.
  */

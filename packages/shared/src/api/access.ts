@@ -30,7 +30,7 @@ export const API_ACCESS = {
   'GET /tags/cache-reload': ALL,
   'POST /tags': ['super-admin'],
   'DELETE /tags': ['super-admin'],
-  // Uploads: all four roles upload (the testing view is open to admin); export follows /export (000 §2.1).
+  // Uploads: all four roles upload (the testing view is open to admin); export follows /export (docs/product.md §3.1).
   'POST /uploads': ALL,
   'GET /uploads/status': ALL,
   'GET /uploads/last': ALL,
@@ -65,7 +65,7 @@ export const API_ACCESS = {
   'GET /pipelines/masters': ALL,
   'GET /pipelines/pipelinesOfMaster': ALL,
   'GET /users/pipelines': ALL,
-  // Components (spec 001 §7): manager and super-admin; the js code and cancelling a test are super-admin's (§6).
+  // Components (docs/product.md §16.6): manager and super-admin; the js code and cancelling a test are super-admin's (§16.5).
   'GET /components/find': ['manager', 'super-admin'],
   'GET /components/list': ['manager', 'super-admin'],
   'GET /components': ['manager', 'super-admin'],
@@ -76,7 +76,7 @@ export const API_ACCESS = {
   'GET /components/:id/js-code': ['super-admin'],
   'POST /components/:id/generate': ['super-admin'],
   'POST /components/:id/stop': ['super-admin'],
-  // SDK (spec 001 §7): super-admin only.
+  // SDK (docs/product.md §17): super-admin only.
   'GET /sdk': ['super-admin'],
   'GET /sdk/find': ['super-admin'],
   'POST /sdk': ['super-admin'],

@@ -1,4 +1,4 @@
-/** Sign-in messages and limits (spec 000 §2.4, §5, §9), word for word. */
+/** Sign-in messages and limits (docs/product.md §4.1, §4.2, §1.3), word for word. */
 export const LOGIN_MESSAGES = {
   passwordTooShort: 'The password can not be less than 6 digits',
   forgotLink: 'Forgot your password ?',

@@ -1,4 +1,4 @@
-/** The create-password and forgotten-password messages (spec 000 §2.5, §5, §8), word for word. */
+/** The create-password and forgotten-password messages (docs/product.md §4.3, §4.4), word for word. */
 export const PASSWORD_MESSAGES = {
   pattern: 'The password must contain at least one lowercase, one uppercase, one digit and a special character',
   containsPart: 'The password should not contain a part of the username',

@@ -1,5 +1,5 @@
 /**
- * The three keys of a session in the browser's localStorage (spec 000 §7.1): the web app keeps
+ * The three keys of a session in the browser's localStorage (docs/product.md §4.5): the web app keeps
  * the session there, and the API description page reads the access token from it.
  */
 export const TOKEN_KEYS = {

@@ -5,7 +5,7 @@ import { versionedDocumentFields } from './versioned-document.ts';
 export const COMPONENT_KINDS = ['workflow', 'forEach', 'instruction', 'function'] as const;
 export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 
-/** Limits the server enforces on a component body (spec 001 §9 leaves them open). */
+/** Limits the server enforces on a component body (docs/product.md §16.1 sets none). */
 export const COMPONENT_LIMITS = {
   name: 200,
   description: 10_000,
@@ -17,7 +17,7 @@ export const COMPONENT_LIMITS = {
   sdk: 200,
 } as const;
 
-/** A link's code when none is written: the value travels unchanged (spec 001 §3). */
+/** A link's code when none is written: the value travels unchanged (docs/product.md §16.1). */
 export const DEFAULT_LINK_CODE = 'output = input;';
 
 const name = (what: string) =>
@@ -109,7 +109,7 @@ export type Link = z.infer<typeof linkSchema>;
 const KIND =
   'workflow: instances joined by links; forEach: its inner graph once per array element; instruction: code filling ctx.output; function: code whose return value is its output.';
 
-/** A component version as the editor reads it (spec 001 §3). */
+/** A component version as the editor reads it (docs/product.md §16.1). */
 export const componentSchema = z.object({
   ...versionedDocumentFields,
   name: z.string().describe('Name.'),

@@ -19,7 +19,7 @@ export const executeBodySchema = z.object({
   rt_context: jsonObject.optional().describe('ctx.rt_context: the run context the code reads.'),
 });
 
-/** The run result (spec 001 §3): ctx.output by output port name, the logs and the final rt_context. */
+/** The run result (docs/product.md §16.5): ctx.output by output port name, the logs and the final rt_context. */
 export const runResultSchema = z.object({
   output: jsonObject.describe('ctx.output: a value per output port name.'),
   logs: z.array(runLogEntrySchema).describe('What the code logged, in order.'),

@@ -10,7 +10,7 @@ export const documentTagsSchema = z.object({
 
 /**
  * The fields every versioned document answers (schemas, components, SDK functions, pipelines):
- * DESIGN §4 and §7, in the spec's names.
+ * docs/product.md §18.1, in the product's names.
  */
 export const versionedDocumentFields = {
   _id: z.string().describe('Id of this version.'),
@@ -19,7 +19,6 @@ export const versionedDocumentFields = {
   vLocked: z.boolean().describe('True for a locked (production, read-only) version, false for a draft.'),
   vParents: z.array(z.string()).describe('Ids of the versions this one was made from.'),
   read_only: z.boolean().describe('True when the document may not be changed.'),
-  /** The inverse of read_only (spec 001 §3). */
   write_access: z.boolean().describe('The inverse of read_only.'),
   sys_version: z.number().describe('Grows with every save; send it back when saving, so a save over a newer one is refused.'),
   folder: z.string().nullable().describe('Id of the folder holding the document; null at the top.'),

@@ -1,7 +1,7 @@
 import { formatRepeatPattern, parseRepeatPattern } from './repeat-pattern.ts';
 import { canonicalTimeZone, instantOf, isTimeZone } from './zoned-time.ts';
 
-/** Import messages of spec 000 §8, word for word, and the server's own where the spec has none. */
+/** Import messages of docs/product.md §11.8, word for word, and the server's own where the product has none. */
 export const IMPORT_MESSAGES = {
   running: 'Cannot create or edit the import. There is already an import running for this pipeline.',
   editRunning: 'Cannot edit the import. An import is already running.',
@@ -26,7 +26,7 @@ export const IMPORT_MESSAGES = {
 
 /**
  * Whether the roles may create a job of this kind, and so replace or cancel one: the role user
- * may not create repeat jobs (000 §5), so a repeat job set by someone else is read-only to them.
+ * may not create repeat jobs (docs/product.md §10.3), so a repeat job set by someone else is read-only to them.
  */
 export function mayCreateJobKind(roles: readonly string[], kind: string): boolean {
   return kind !== 'repeat' || !roles.includes('user');
@@ -96,7 +96,7 @@ export function scheduledInstant(
   return wall.getUTCDate() === Number(day[3]) ? instantOf(wall, timeZone) : null;
 }
 
-/** Checks a schedule payload (000 §5): Later needs a future date and time, Repeat a valid pattern. */
+/** Checks a schedule payload (docs/product.md §10.3): Later needs a future date and time, Repeat a valid pattern. */
 export function resolveSchedule(input: ScheduleInput, now: Date = new Date()): ResolvedSchedule {
   if (input.timezone && !isTimeZone(input.timezone)) return { ok: false, message: IMPORT_MESSAGES.badTimeZone };
   const timeZone = input.timezone ? canonicalTimeZone(input.timezone) : 'UTC';
@@ -121,7 +121,7 @@ export function resolveSchedule(input: ScheduleInput, now: Date = new Date()): R
   }
 }
 
-/** Import states in which an import is running (and may be stopped, 000 §4). */
+/** Import states in which an import is running (and may be stopped, docs/product.md §11.2). */
 export const RUNNING_STATES = ['busy', 'progress', 'sequential'] as const;
 
 export function isRunningState(state: string): boolean {

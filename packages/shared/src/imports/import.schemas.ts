@@ -9,11 +9,11 @@ export type ImportState = (typeof IMPORT_STATES)[number];
 export const JOB_KINDS = ['immediate', 'scheduled', 'repeat', 'sequential'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
-/** Logbook page size (000 §9). */
+/** Logbook page size (docs/product.md §12.3). */
 export const LOGBOOK_PAGE_SIZE = 9;
 
 /**
- * The schedule part of a job payload (000 §3). `kind` is free text so that an unknown kind answers
+ * The schedule part of a job payload (docs/product.md §11.9). `kind` is free text so that an unknown kind answers
  * 'Something unexpected happened.'; dates are 'YYYY-MM-DD' with 'HH:mm' on the wall clock of
  * `timezone` (UTC when absent), or a full ISO date-time in scheduledDate.
  */
@@ -73,7 +73,7 @@ export const importIdQuerySchema = z.object({ importId: idSchema.describe('Impor
 export const importIdBodySchema = z.object({ importId: idSchema.describe('Import id.') });
 export const logsJobsQuerySchema = z.object({ id: idSchema.describe('Import id.') });
 
-/** An import record (000 §3) with the names the logbook shows. */
+/** An import record (docs/product.md §12.3) with the names the logbook shows. */
 export const importRecordSchema = z.object({
   _id: z.string().describe('Import id.'),
   pipeline: z.string().nullable().describe('Pipeline id; null when the pipeline is gone.'),
@@ -108,7 +108,7 @@ export const importDataSchema = z.object({
   timezone: z.string().describe('The IANA time zone the schedule is read in.'),
 });
 
-/** A job (000 §3 Scheduled job; 002 §2 Jobs list). `pipeline` is null when the pipeline is gone. */
+/** A job (docs/product.md §11.6). `pipeline` is null when the pipeline is gone. */
 export const scheduledJobSchema = z.object({
   _id: z.string().describe('Job id.'),
   pipeline: z

@@ -5,7 +5,7 @@ export type Weekday = (typeof WEEKDAYS)[number];
 export const HOURLY_VALUES = Array.from({ length: 23 }, (_, i) => i + 1);
 export const MINUTELY_VALUES = [15, 30, 45] as const;
 
-/** A repeat pattern, parsed (spec 000 §9). */
+/** A repeat pattern, parsed (docs/product.md §11.3). */
 export type RepeatPattern =
   | { kind: 'hourly'; hours: number }
   | { kind: 'minutely'; minutes: number }
@@ -61,7 +61,7 @@ export function weekdayLabel(value: string): string {
   return (WEEKDAYS as readonly string[]).includes(value) ? value : 'Unknown';
 }
 
-/** The warning the scheduler shows for a monthly day (spec 000 §5), or null. */
+/** The warning the scheduler shows for a monthly day (docs/product.md §10.3), or null. */
 export function monthlyDayWarning(day: number): string | null {
   if (day === 31) return 'The import job will only run in a month where month ends with 31st.';
   if (day === 30) return 'The import job will not run in February month.';
@@ -69,7 +69,7 @@ export function monthlyDayWarning(day: number): string | null {
   return null;
 }
 
-/** Time picker values: every 5 minutes from 00:00 to 23:45 (spec 000 §9). */
+/** Time picker values: every 5 minutes from 00:00 to 23:45 (docs/product.md §11.3). */
 export const TIME_STEPS: readonly string[] = Array.from({ length: 24 * 12 - 2 }, (_, i) => {
   const h = Math.floor(i / 12);
   const m = (i % 12) * 5;

@@ -56,7 +56,7 @@ export const dataSinkSchema = z.object({
 
 const refSchema = z.object({ _id: z.string().describe('Id.'), name: z.string().describe('Name.') });
 
-/** A pipeline as the import screens read it (spec 000 §3). */
+/** A pipeline as the import screens read it (docs/product.md §8.1). */
 export const pipelineViewSchema = z.object({
   _id: z.string().describe('Id of this pipeline version.'),
   familyId: z.string().describe('Id shared by every version of the pipeline.'),
@@ -101,7 +101,7 @@ export const userPipelinesSchema = z.object({
 });
 export type UserPipelines = z.infer<typeof userPipelinesSchema>;
 
-/** Masters first, then the others, each group by name ignoring case (spec 000 §2.6). */
+/** Masters first, then the others, each group by name ignoring case (docs/product.md §8.4). */
 export function sortPipelines<T extends { isMaster: boolean; name: string }>(list: readonly T[]): T[] {
   return [...list].sort((a, b) => {
     if (a.isMaster !== b.isMaster) return a.isMaster ? -1 : 1;
@@ -109,7 +109,7 @@ export function sortPipelines<T extends { isMaster: boolean; name: string }>(lis
   });
 }
 
-/** The fields missing for a pipeline to run, in the spec's words and order. */
+/** The fields missing for a pipeline to run, in the words and order of docs/product.md §8.5. */
 export function missingRunFields(p: Pick<PipelineView, 'brand' | 'datakind' | 'productLine' | 'locale'>): string[] {
   const missing: string[] = [];
   if (!p.brand) missing.push('Brand');

@@ -23,7 +23,7 @@ import {
 const titles = (entries: ReturnType<typeof menuFor>): unknown =>
   entries.map((e) => (e.children ? { [e.title]: e.children.map((c) => c.title) } : e.title));
 
-describe('route table (spec 000 §2.1)', () => {
+describe('route table (docs/product.md §3.1)', () => {
   it('lists every path of the spec with its title, roles and redirect', () => {
     const rows = flattenRoutes().map((r) => [r.path, r.title ?? '', (r.roles ?? []).join(','), r.redirect ?? '']);
     expect(rows).toEqual([
@@ -263,7 +263,7 @@ describe('loginPath and safeRedirect', () => {
   });
 });
 
-describe('guard (spec 000 §2.2)', () => {
+describe('guard (docs/product.md §3.2)', () => {
   const out = { hasToken: false };
   const as = (...roles: string[]) => ({ hasToken: true, roles });
 

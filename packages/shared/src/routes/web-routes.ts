@@ -1,6 +1,6 @@
 import type { Role } from '../auth/roles.ts';
 
-/** One entry of the web route table (spec 000 §2.1). */
+/** One entry of the web route table (docs/product.md §3.1). */
 export interface WebRoute {
   path: string;
   title?: string;
@@ -201,7 +201,7 @@ export interface GuardSession {
 }
 
 /**
- * The route guard of spec 000 §2.2 as a pure decision for `path` (with its `search`, kept in
+ * The route guard of docs/product.md §3.2 as a pure decision for `path` (with its `search`, kept in
  * the redirect back to it). With a token, the caller loads the user info before asking.
  */
 export function guard(path: string, session: GuardSession, search = ''): GuardDecision {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { versionedDocumentFields } from '../components/versioned-document.ts';
 
-/** A data model (schema document) version (spec 001 §3). */
+/** A data model (schema document) version (docs/product.md §18.2). */
 export const schemaDocumentSchema = z.object({
   ...versionedDocumentFields,
   name: z.string().describe('Name.'),

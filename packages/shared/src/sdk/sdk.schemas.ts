@@ -21,7 +21,7 @@ export const sdkModuleSchema = z.object({
   version: z.string().max(100).describe('Its version.'),
 });
 
-/** An SDK function version (spec 001 §3). */
+/** An SDK function version (docs/product.md §17). */
 export const sdkFunctionSchema = z.object({
   ...versionedDocumentFields,
   functionName: z.string().describe('The name components call it by: sdk.{functionName}(…).'),

@@ -1,4 +1,4 @@
-/** Tag selector constants (spec 002 §2, §9). */
+/** Tag selector constants (docs/product.md §7.3). */
 export const TAG_SELECTOR = {
   noTags: 'No tags',
   selectAll: 'Select all',

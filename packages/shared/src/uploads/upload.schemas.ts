@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Largest file the server accepts, and the tip the drop zones show. */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 export const FILE_SIZE_TIP = 'Files must be less than 20 MiB';
-/** The upload widget's messages (spec 000 §8). */
+/** The upload widget's messages (docs/product.md §9.6). */
 export const UPLOAD_MESSAGES = {
   failed: 'Upload failed, please try again later!',
   succeeded: 'Uploaded successfully!',
@@ -15,7 +15,7 @@ export const LAST_LIST_SIZE = 10;
 
 export const UPLOAD_STATUSES = ['pending', 'processing', 'valid', 'invalid'] as const;
 
-/** An upload or produced file as the screens read it (spec 000 §3). */
+/** An upload or produced file as the screens read it (docs/product.md §9.3). */
 export const uploadViewSchema = z.object({
   _id: z.string().describe('Upload id.'),
   pipelineId: z.string().describe('Id of the pipeline the file belongs to.'),

@@ -1,7 +1,7 @@
 import type { Issue } from '../api/envelope.ts';
 import { isRole, type Role } from '../auth/roles.ts';
 
-/** The user dialog's messages (spec 000 §5 and §8), word for word. */
+/** The user dialog's messages (docs/product.md §6.4 to §6.7), word for word. */
 export const USER_MESSAGES = {
   noRole: 'You must select at least a role',
   tooManyRoles: 'A user cannot have more than 2 roles',
@@ -31,7 +31,7 @@ export const USER_MESSAGES = {
   confirmBulk: (action: 'delete' | 'activate' | 'de-activate') => `Do you want to ${action} all the users?`,
 } as const;
 
-/** Name bounds (spec 000 §9). */
+/** Name bounds (docs/product.md §1.3). */
 export const NAME_MIN = 3;
 export const NAME_MAX = 25;
 export const USER_NAME_MIN = 8;
@@ -44,7 +44,7 @@ export interface RoleRule {
   fails: (roles: readonly string[]) => boolean;
 }
 
-/** The role rules of the user dialog, in the order the spec checks them. */
+/** The role rules of the user dialog, in the order they are checked (docs/product.md §6.4). */
 export const ROLE_RULES: readonly RoleRule[] = [
   { message: USER_MESSAGES.noRole, fails: (roles) => roles.length === 0 },
   { message: USER_MESSAGES.tooManyRoles, fails: (roles) => roles.length > MAX_ROLES },
@@ -126,7 +126,7 @@ export function deriveUserName(firstName: string, lastName: string): string {
 /** Roles that see every pipeline: their assignments are cleared and the transfer view is hidden. */
 export const UNASSIGNED_ROLES: readonly Role[] = ['manager', 'admin', 'super-admin'];
 
-/** What a change of roles does to the rest of the dialog (spec 000 §4 Role change). */
+/** What a change of roles does to the rest of the dialog (docs/product.md §6.3). */
 export function roleChangeEffects(roles: readonly string[]): {
   unrestrictedUpload: boolean;
   clearPipelines: boolean;

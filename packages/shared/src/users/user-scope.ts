@@ -93,7 +93,7 @@ export interface UserSave extends UserFields {
 }
 
 /**
- * Every problem of a user dialog save in the spec's order: the first broken role rule, then the
+ * Every problem of a user dialog save in the order of docs/product.md §6.4: the first broken role rule, then the
  * actor's admin badge (unless the actor is a super-admin), then the field rules.
  */
 export function userSaveIssues(actor: Pick<ScopeActor, 'roles' | 'admin_tags'>, form: UserSave): Issue[] {
