@@ -14,10 +14,10 @@ import {
 import { isId } from '@gdb/shared/users/users.schemas';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
+import { assertWritable, versionFields } from '../../platform/db/versioned-row.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { type ComponentRow, componentsRepo } from './components.repo.ts';
-import { assertWritable, versionFields } from './versioned-row.ts';
 
 const inputsSchema = z.array(inputPortSchema).catch([]);
 const outputsSchema = z.array(outputPortSchema).catch([]);

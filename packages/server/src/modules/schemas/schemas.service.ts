@@ -1,9 +1,9 @@
 import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
 import { isId } from '@gdb/shared/users/users.schemas';
 import type { AppContext } from '../../platform/context.ts';
+import { versionFields } from '../../platform/db/versioned-row.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { versionFields } from '../components/versioned-row.ts';
 import { type SchemaRow, schemasRepo } from './schemas.repo.ts';
 
 function toDocument(row: SchemaRow): SchemaDocument {

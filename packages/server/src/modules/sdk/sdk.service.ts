@@ -8,9 +8,9 @@ import {
 import { isId } from '@gdb/shared/users/users.schemas';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
+import { assertWritable, versionFields } from '../../platform/db/versioned-row.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { assertWritable, versionFields } from '../components/versioned-row.ts';
 import { type SdkRow, sdkRepo } from './sdk.repo.ts';
 
 const modulesSchema = z.array(sdkModuleSchema).catch([]);

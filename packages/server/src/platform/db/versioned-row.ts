@@ -1,7 +1,7 @@
 import type { DocumentTags } from '@gdb/shared/components/versioned-document';
 import type { Selectable } from 'kysely';
-import type { VersionColumns } from '../../platform/db/tables.ts';
-import { forbidden } from '../../platform/http/errors.ts';
+import { forbidden } from '../http/errors.ts';
+import type { VersionColumns } from './tables.ts';
 
 type VersionRow = Selectable<VersionColumns>;
 
