@@ -5,6 +5,7 @@ import { errorMessage } from '../platform/error-message.ts';
 import type { Program } from './codegen.ts';
 import type { IsolatePool, Lease } from './isolate-pool.ts';
 import { RunFailure } from './run-failure.ts';
+import type { RunOptions } from './sandbox/types.d.ts';
 
 /** The limits of one run; every one of them is enforced by the server, whatever the program does. */
 export interface RunLimits {
@@ -272,7 +273,7 @@ export async function execute(
       maxLogChars: limits.maxLogChars,
       maxLogEntryChars: limits.maxLogEntryChars,
       csvPieceBytes: args.csvPieces?.bytes ?? 0,
-    });
+    } satisfies RunOptions);
     const value: unknown = await context.evalClosure(
       'return __gdbMain($0, $1, $2, $3);',
       [args.input, args.rtContext, options, pieces.callback],

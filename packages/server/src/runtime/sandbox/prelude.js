@@ -1,6 +1,14 @@
+// @ts-check
 // Runtime library of a component program. The compiler puts it at the top of every program; it
 // runs inside an isolated-vm isolate, never in the server. It turns the component definitions
-// below it into runnable functions (DESIGN §8) and answers the run as JSON text.
+// below it into runnable functions (DESIGN §8) and answers the run as JSON text. It is loaded as
+// it is written; its types (types.d.ts) are in comments, checked with the server's code.
+/**
+ * @import { Answer, Arrival, CheckedPort, CodeFn, CodedColumn, ColumnTable, ComponentSpec, CsvFile,
+ *   AppendRows, Ctx, Def, Emit, Entry, Env, Frame, Graph, GraphSpec, GraphState, Instance, Lines, Log, Logger,
+ *   LogEntry, LogLevel, Model, ModelName, Module, ModuleFactory, Output, PieceSender, Port,
+ *   PortSpec, Require, RowWalk, RunOptions, Target, Values } from './types.d.ts'
+ */
 const __gdb = (() => {
   // Captured before any component code runs, so a component that replaces them cannot change how
   // the run reads its payload or writes its answer.
@@ -27,7 +35,11 @@ const __gdb = (() => {
 
   /** A failure the run reports as it is: its message already names the component and port. */
   class RunError extends ErrorCtor {
-    /** `kind` is 'output' when the answer itself is the problem (too large, not JSON). */
+    /**
+     * `kind` is 'output' when the answer itself is the problem (too large, not JSON).
+     * @param {string} message
+     * @param {Answer['failure']} [kind]
+     */
     constructor(message, kind = 'code') {
       super(message);
       this.name = 'RunError';
@@ -37,31 +49,38 @@ const __gdb = (() => {
 
   // ── where a run is: frames are cheap objects, turned into text only when something fails ──
 
+  /** @param {Def} def @returns {Frame} */
   function rootFrame(def) {
     return { parent: null, def, instance: null, index: -1, kids: null };
   }
 
+  /** @param {Frame} frame */
   function path(frame) {
     const parts = [];
-    for (let f = frame; f !== null; f = f.parent) {
+    for (let f = /** @type {Frame | null} */ (frame); f !== null; f = f.parent) {
       const label = f.instance === null ? f.def.name : f.instance;
       parts.push(f.index >= 0 ? `${label}[${f.index}]` : label);
     }
     return parts.reverse().join(' › ');
   }
 
+  /** @param {Def} def @param {Frame} frame */
   function who(def, frame) {
     const at = frame.parent === null && frame.index < 0 ? '' : ` at ${path(frame)}`;
     return `Component "${def.name}" v${def.version}${at}`;
   }
 
+  /** @param {Def} def @param {Frame} frame @param {string} message */
   function fail(def, frame, message) {
     return new RunError(`${who(def, frame)}: ${message}`);
   }
 
-  /** The line of the component's own code an error comes from, read from the stack. */
+  /**
+   * The line of the component's own code an error comes from, read from the stack.
+   * @param {unknown} error @param {Lines | null} lines
+   */
   function codeLine(error, lines) {
-    const stack = error !== null && typeof error === 'object' ? error.stack : undefined;
+    const stack = error !== null && typeof error === 'object' ? /** @type {{ stack?: unknown }} */ (error).stack : undefined;
     if (typeof stack !== 'string' || !lines) return '';
     const re = new RegExp(`${PROGRAM_FILE}:(\\d+):(\\d+)`, 'g');
     for (let m = re.exec(stack); m !== null; m = re.exec(stack)) {
@@ -71,6 +90,7 @@ const __gdb = (() => {
     return '';
   }
 
+  /** @param {unknown} error @returns {string} */
   function errorText(error) {
     if (error instanceof RunError) return error.message;
     if (error instanceof ErrorCtor) return `${error.name}: ${error.message}`;
@@ -81,6 +101,7 @@ const __gdb = (() => {
     }
   }
 
+  /** @param {unknown} error @param {Def} def @param {Frame} frame @param {string} what @param {Lines | null} lines */
   function codeError(error, def, frame, what, lines) {
     if (error instanceof RunError) return error;
     return new RunError(`${who(def, frame)}${what}: ${errorText(error)}${codeLine(error, lines)}`);
@@ -88,10 +109,13 @@ const __gdb = (() => {
 
   // ── logs: bounded in count and size, whatever the code writes ──
 
+  /** @param {RunOptions} limits @returns {Logger} */
   function createLogger(limits) {
+    /** @type {LogEntry[]} */
     const entries = [];
     let chars = 0;
     let dropped = 0;
+    /** @param {unknown} value @returns {string} */
     const text = (value) => {
       if (typeof value === 'string') return value;
       if (value instanceof ErrorCtor) return value.stack || `${value.name}: ${value.message}`;
@@ -102,6 +126,7 @@ const __gdb = (() => {
         return String(value);
       }
     };
+    /** @param {LogLevel} level @param {unknown[]} args */
     const add = (level, args) => {
       if (entries.length >= limits.maxLogEntries || chars >= limits.maxLogChars) {
         dropped += 1;
@@ -115,7 +140,7 @@ const __gdb = (() => {
       chars += message.length;
       entries.push({ level, message, date: new DateCtor().toISOString() });
     };
-    const log = (...args) => add('info', args);
+    const log = /** @type {Log} */ ((...args) => add('info', args));
     log.info = (...args) => add('info', args);
     log.warn = (...args) => add('warn', args);
     log.error = (...args) => add('error', args);
@@ -140,6 +165,7 @@ const __gdb = (() => {
 
   // ── data model checks (ajv standalone validators) ──
 
+  /** @param {Def} def @param {Frame} frame @param {CheckedPort} port @param {string} direction @param {unknown} value */
   function checkValue(def, frame, port, direction, value) {
     const model = port.model;
     if (port.each) {
@@ -158,6 +184,7 @@ const __gdb = (() => {
     }
   }
 
+  /** @param {Def} def @param {Frame} frame @param {CheckedPort} port @param {string} direction @param {string} prefix */
   function modelError(def, frame, port, direction, prefix) {
     const first = (port.model.validate.errors || [])[0];
     const at = `${prefix}${first ? first.instancePath : ''}` || '/';
@@ -169,9 +196,10 @@ const __gdb = (() => {
     );
   }
 
+  /** @param {Def} def @param {Frame} frame @param {CheckedPort[]} ports @param {string} direction @param {Values} values */
   function checkPorts(def, frame, ports, direction, values) {
     for (let p = 0; p < ports.length; p++) {
-      const port = ports[p];
+      const port = /** @type {CheckedPort} */ (ports[p]);
       const value = values[port.name];
       if (value !== undefined) checkValue(def, frame, port, direction, value);
     }
@@ -182,16 +210,19 @@ const __gdb = (() => {
   // something awaited: code without `await` then costs no promise and no microtask turn.
 
   const PromiseCtor = Promise;
+  /** @param {unknown} value @returns {value is Promise<unknown>} */
   const isPromise = (value) => value instanceof PromiseCtor;
 
   // `inputChecks` are the input ports to check: all those with a data model, less those whose
   // values provably arrive checked already (see `trusted` below).
+  /** @param {Def} def @param {Values} input @param {Env} env @param {Frame} frame @param {CheckedPort[]} inputChecks @returns {Output} */
   function invoke(def, input, env, frame, inputChecks) {
     if (env.check && (inputChecks.length > 0 || def.outputChecks.length > 0))
       return invokeChecked(def, input, env, frame, inputChecks);
     return def.run(def, input, env, frame);
   }
 
+  /** @param {Def} def @param {Values} input @param {Env} env @param {Frame} frame @param {CheckedPort[]} inputChecks @returns {Output} */
   function invokeChecked(def, input, env, frame, inputChecks) {
     if (inputChecks.length > 0) checkPorts(def, frame, inputChecks, 'input', input);
     const output = def.run(def, input, env, frame);
@@ -199,25 +230,33 @@ const __gdb = (() => {
     return checkedOutput(def, frame, output);
   }
 
+  /** @param {Def} def @param {Frame} frame @param {Values} output */
   function checkedOutput(def, frame, output) {
     if (def.outputChecks.length > 0) checkPorts(def, frame, def.outputChecks, 'output', output);
     return output;
   }
 
+  /** An instruction or function (`def.code` is set). @type {import('./types.d.ts').RunFn} */
   function runCode(def, input, env, frame) {
+    /** @type {Ctx} */
     const ctx = { input, output: {}, rt_context: env.rt, log: env.log };
     let result;
     try {
-      result = def.code(ctx, def.sdk);
+      result = /** @type {CodeFn} */ (def.code)(ctx, def.sdk);
     } catch (error) {
       throw codeError(error, def, frame, '', def.codeLines);
     }
-    if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
+    if (
+      result !== null &&
+      typeof result === 'object' &&
+      typeof (/** @type {{ then?: unknown }} */ (result).then) === 'function'
+    ) {
       return settleCode(def, ctx, result, env, frame);
     }
     return codeOutput(def, ctx, result, env, frame);
   }
 
+  /** @param {Def} def @param {Ctx} ctx @param {unknown} pending @param {Env} env @param {Frame} frame */
   async function settleCode(def, ctx, pending, env, frame) {
     let result;
     try {
@@ -228,25 +267,30 @@ const __gdb = (() => {
     return codeOutput(def, ctx, result, env, frame);
   }
 
+  /** @param {Def} def @param {Ctx} ctx @param {unknown} result @param {Env} env @param {Frame} frame @returns {Values} */
   function codeOutput(def, ctx, result, env, frame) {
     env.rt = ctx.rt_context;
     if (def.kind === 'function') {
+      /** @type {Values} */
       const output = {};
-      if (def.outputs.length > 0 && result !== undefined) output[def.outputs[0].name] = result;
+      if (def.outputs.length > 0 && result !== undefined) output[/** @type {Port} */ (def.outputs[0]).name] = result;
       return output;
     }
     if (ctx.output === null || typeof ctx.output !== 'object') throw fail(def, frame, 'ctx.output must stay an object');
-    return ctx.output;
+    return /** @type {Values} */ (ctx.output);
   }
 
+  /** @type {import('./types.d.ts').RunFn} */
   function runWorkflow(def, input, env, frame) {
-    return runGraph(def, input, env, frame, null, undefined, null);
+    // Without a list to collect into, the graph answers its output.
+    return /** @type {Output} */ (runGraph(def, input, env, frame, null, undefined, null));
   }
 
+  /** A forEach (`def.iterated` is set). @type {import('./types.d.ts').RunFn} */
   function runForEach(def, input, env, frame) {
-    const port = def.iterated;
+    const port = /** @type {Port} */ (def.iterated);
     const list = input[port.name];
-    const collected = def.outputs.map(() => []);
+    const collected = def.outputs.map(() => /** @type {unknown[]} */ ([]));
     if (list === undefined || list === null) return collectedOutput(def, collected);
     if (!isArray(list)) throw fail(def, frame, `input port "${port.name}" needs an array to run once per element`);
     // Runs are sequential, so the frame can carry the element being worked on.
@@ -259,6 +303,10 @@ const __gdb = (() => {
     return collectedOutput(def, collected);
   }
 
+  /**
+   * @param {Def} def @param {Values} input @param {Env} env @param {Frame} frame @param {unknown[]} list
+   * @param {unknown[][]} collected @param {number} i @param {Promise<unknown>} pending
+   */
   async function forEachAsync(def, input, env, frame, list, collected, i, pending) {
     await pending;
     for (let next = i + 1; next < list.length; next++) {
@@ -270,19 +318,23 @@ const __gdb = (() => {
     return collectedOutput(def, collected);
   }
 
+  /** @param {Def} def @param {unknown[][]} collected */
   function collectedOutput(def, collected) {
+    /** @type {Values} */
     const output = {};
-    for (let o = 0; o < collected.length; o++) output[def.outputs[o].name] = collected[o];
+    for (let o = 0; o < collected.length; o++) output[/** @type {Port} */ (def.outputs[o]).name] = collected[o];
     return output;
   }
 
   // Messages waiting on a port: nothing (undefined), one value, or several in a Many.
   class Many {
+    /** @param {unknown} first @param {unknown} second */
     constructor(first, second) {
       this.list = [first, second];
     }
   }
 
+  /** @param {unknown[]} slots @param {number} i @param {unknown} value */
   function put(slots, i, value) {
     const current = slots[i];
     if (current === undefined) slots[i] = value;
@@ -290,17 +342,22 @@ const __gdb = (() => {
     else slots[i] = new Many(current, value);
   }
 
+  /** @param {unknown} slot */
   function countOf(slot) {
     if (slot === undefined) return 0;
     return slot instanceof Many ? slot.list.length : 1;
   }
 
+  /** @param {unknown} slot */
   function listOf(slot) {
     if (slot === undefined) return [];
     return slot instanceof Many ? slot.list : [slot];
   }
 
-  /** The frame of an instance inside a frame, made once per run and reused. */
+  /**
+   * The frame of an instance inside a frame, made once per run and reused.
+   * @param {Frame} frame @param {number} i @param {Instance} inst
+   */
   function childFrame(frame, i, inst) {
     if (frame.kids === null) frame.kids = [];
     let kid = frame.kids[i];
@@ -315,23 +372,29 @@ const __gdb = (() => {
   // consumers; messages travel along links; a join port gathers, a fork port spreads.
   // Inside a forEach, `iterated` is the array port and `element` its current element, and the
   // outputs are pushed onto `collect` instead of being answered.
+  /**
+   * @param {Def} def @param {Values} input @param {Env} env @param {Frame} frame @param {Port | null} iterated
+   * @param {unknown} element @param {unknown[][] | null} collect @returns {Values | null | Promise<Values | null>}
+   */
   function runGraph(def, input, env, frame, iterated, element, collect) {
-    const g = def.graph;
+    const g = /** @type {Graph} */ (def.graph);
+    /** @type {GraphState} */
     const state = { slots: new Array(g.slotCount), env, def, frame, collect };
     for (let p = 0; p < def.inputs.length; p++) {
-      const targets = g.ownTargets[p];
+      const targets = /** @type {Target[]} */ (g.ownTargets[p]);
       if (targets.length === 0) continue;
-      const port = def.inputs[p];
+      const port = /** @type {Port} */ (def.inputs[p]);
       const own = port === iterated;
       const value = own ? element : input[port.name];
       if (value !== undefined) emit(state, targets, port.fork && !own, value, port.name, null);
     }
     const order = g.order;
     for (let k = 0; k < order.length; k++) {
-      const inst = g.instances[order[k]];
+      const at = /** @type {number} */ (order[k]);
+      const inst = /** @type {Instance} */ (g.instances[at]);
       const runs = runCount(inst, state.slots, def, frame);
       for (let r = 0; r < runs; r++) {
-        const out = invoke(inst.def, gather(inst, state.slots, r), env, childFrame(frame, order[k], inst), inst.inputChecks);
+        const out = invoke(inst.def, gather(inst, state.slots, r), env, childFrame(frame, at, inst), inst.inputChecks);
         if (isPromise(out)) return graphAsync(state, k, r, out);
         deliver(state, inst, out);
       }
@@ -339,20 +402,22 @@ const __gdb = (() => {
     return graphOutput(state);
   }
 
+  /** @param {GraphState} state @param {number} k @param {number} r @param {Promise<Values>} pending */
   async function graphAsync(state, k, r, pending) {
-    const g = state.def.graph;
+    const g = /** @type {Graph} */ (state.def.graph);
     const order = g.order;
-    deliver(state, g.instances[order[k]], await pending);
+    deliver(state, /** @type {Instance} */ (g.instances[/** @type {number} */ (order[k])]), await pending);
     let from = r + 1;
     for (; k < order.length; k++, from = 0) {
-      const inst = g.instances[order[k]];
+      const at = /** @type {number} */ (order[k]);
+      const inst = /** @type {Instance} */ (g.instances[at]);
       const runs = runCount(inst, state.slots, state.def, state.frame);
       for (let run = from; run < runs; run++) {
         let out = invoke(
           inst.def,
           gather(inst, state.slots, run),
           state.env,
-          childFrame(state.frame, order[k], inst),
+          childFrame(state.frame, at, inst),
           inst.inputChecks,
         );
         if (isPromise(out)) out = await out;
@@ -362,34 +427,43 @@ const __gdb = (() => {
     return graphOutput(state);
   }
 
-  /** ctx.input of one run of an instance: join ports get every message, others their r-th (or only) one. */
+  /**
+   * ctx.input of one run of an instance: join ports get every message, others their r-th (or only) one.
+   * @param {Instance} inst @param {unknown[]} slots @param {number} r
+   */
   function gather(inst, slots, r) {
     const ports = inst.def.inputs;
+    /** @type {Values} */
     const values = {};
     for (let p = 0; p < ports.length; p++) {
       if (!inst.linked[p]) continue;
       const slot = slots[inst.slot + p];
-      if (ports[p].join) values[ports[p].name] = listOf(slot);
-      else if (slot !== undefined) values[ports[p].name] = slot instanceof Many ? slot.list[r] : slot;
+      const port = /** @type {Port} */ (ports[p]);
+      if (port.join) values[port.name] = listOf(slot);
+      else if (slot !== undefined) values[port.name] = slot instanceof Many ? slot.list[r] : slot;
     }
     return values;
   }
 
+  /** @param {GraphState} state @param {Instance} inst @param {Values} out */
   function deliver(state, inst, out) {
     const outputs = inst.def.outputs;
     for (let o = 0; o < outputs.length; o++) {
-      const value = out[outputs[o].name];
-      if (value !== undefined && inst.targets[o].length > 0)
-        emit(state, inst.targets[o], outputs[o].fork, value, outputs[o].name, inst);
+      const port = /** @type {Port} */ (outputs[o]);
+      const targets = /** @type {Target[]} */ (inst.targets[o]);
+      const value = out[port.name];
+      if (value !== undefined && targets.length > 0) emit(state, targets, port.fork, value, port.name, inst);
     }
   }
 
+  /** @param {GraphState} state @returns {Values | null} */
   function graphOutput(state) {
     const { def, frame, collect, slots } = state;
-    const outSlot = def.graph.outSlot;
+    const outSlot = /** @type {Graph} */ (def.graph).outSlot;
+    /** @type {Values | null} */
     const output = collect === null ? {} : null;
     for (let o = 0; o < def.outputs.length; o++) {
-      const port = def.outputs[o];
+      const port = /** @type {Port} */ (def.outputs[o]);
       const slot = slots[outSlot + o];
       let value;
       if (port.join) value = listOf(slot);
@@ -401,36 +475,44 @@ const __gdb = (() => {
           `output port "${port.name}" received ${slot.list.length} values; make it a join port to gather them`,
         );
       } else value = slot;
-      if (output === null) collect[o].push(value);
+      if (output === null) /** @type {unknown[]} */ (/** @type {unknown[][]} */ (collect)[o]).push(value);
       else output[port.name] = value;
     }
     return output;
   }
 
-  /** How many times an instance runs: once, once per message of its forked inputs, or not at all. */
+  /**
+   * How many times an instance runs: once, once per message of its forked inputs, or not at all.
+   * @param {Instance} inst @param {unknown[]} slots @param {Def} def @param {Frame} frame
+   */
   function runCount(inst, slots, def, frame) {
     let runs = 1;
     let spread = '';
     const ports = inst.def.inputs;
     for (let p = 0; p < ports.length; p++) {
-      if (!inst.linked[p] || ports[p].join) continue;
+      const port = /** @type {Port} */ (ports[p]);
+      if (!inst.linked[p] || port.join) continue;
       const count = countOf(slots[inst.slot + p]);
       if (count === 0) return 0;
       if (count === 1) continue;
       if (spread === '') {
         runs = count;
-        spread = ports[p].name;
+        spread = port.name;
       } else if (count !== runs) {
         throw fail(
           def,
           frame,
-          `instance "${inst.name}" received ${runs} values on port "${spread}" and ${count} on port "${ports[p].name}"; make one of them a join port`,
+          `instance "${inst.name}" received ${runs} values on port "${spread}" and ${count} on port "${port.name}"; make one of them a join port`,
         );
       }
     }
     return runs;
   }
 
+  /**
+   * @param {GraphState} state @param {Target[]} targets @param {boolean} fork @param {unknown} value
+   * @param {string} portName @param {Instance | null} inst
+   */
   function emit(state, targets, fork, value, portName, inst) {
     if (!fork) {
       send(state, targets, value);
@@ -443,9 +525,10 @@ const __gdb = (() => {
     for (let i = 0; i < value.length; i++) send(state, targets, value[i]);
   }
 
+  /** @param {GraphState} state @param {Target[]} targets @param {unknown} value */
   function send(state, targets, value) {
     for (let t = 0; t < targets.length; t++) {
-      const target = targets[t];
+      const target = /** @type {Target} */ (targets[t]);
       let v = value;
       if (target.map !== null) {
         try {
@@ -454,7 +537,7 @@ const __gdb = (() => {
           throw codeError(error, state.def, state.frame, `, link "${target.link}"`, target.lines);
         }
         if (v === undefined) continue;
-        if (v !== null && typeof v === 'object' && typeof v.then === 'function') {
+        if (v !== null && typeof v === 'object' && typeof (/** @type {{ then?: unknown }} */ (v).then) === 'function') {
           throw fail(state.def, state.frame, `link "${target.link}" returned a promise; link code maps a value synchronously`);
         }
       }
@@ -464,10 +547,17 @@ const __gdb = (() => {
 
   // ── definitions: the compiler's object literals become runnable components ──
 
+  /** @param {PortSpec} p @param {Model | null} model @param {boolean} each @returns {Port} */
   function port(p, model, each) {
     return { name: p.name, join: !!p.join, fork: !!p.fork, each: !!model && each, model };
   }
 
+  /** @param {Port} p @returns {p is CheckedPort} */
+  function hasModel(p) {
+    return p.model !== null;
+  }
+
+  /** @param {ComponentSpec} spec @returns {Def} */
   function component(spec) {
     const arrayPorts = spec.kind === 'forEach';
     const iteratedIndex = arrayPorts
@@ -480,6 +570,7 @@ const __gdb = (() => {
       port(p, p.model || null, !!(p.join || p.fork || p.inputIsJoin || i === iteratedIndex)),
     );
     const outputs = spec.outputs.map((p) => port(p, p.model || null, !!(p.join || p.fork || arrayPorts)));
+    /** @type {Def} */
     const def = {
       id: spec.id,
       name: spec.name,
@@ -487,9 +578,10 @@ const __gdb = (() => {
       kind: spec.kind,
       inputs,
       outputs,
-      checkedInputs: inputs.filter((p) => p.model !== null),
-      outputChecks: outputs.filter((p) => p.model !== null),
-      iterated: iteratedIndex >= 0 ? inputs[iteratedIndex] : null,
+      checkedInputs: inputs.filter(hasModel),
+      outputChecks: outputs.filter(hasModel),
+      // A forEach without input ports fails below.
+      iterated: iteratedIndex >= 0 ? /** @type {Port} */ (inputs[iteratedIndex]) : null,
       run: spec.kind === 'workflow' ? runWorkflow : spec.kind === 'forEach' ? runForEach : runCode,
       code: spec.code || null,
       codeLines: spec.codeLines || null,
@@ -502,8 +594,10 @@ const __gdb = (() => {
     return def;
   }
 
+  /** @param {Def} def @param {GraphSpec} spec @returns {Graph} */
   function graph(def, spec) {
     let slotCount = 0;
+    /** @type {Instance[]} */
     const instances = spec.instances.map((inst) => {
       const slot = slotCount;
       slotCount += inst.component.inputs.length;
@@ -518,30 +612,34 @@ const __gdb = (() => {
     });
     const outSlot = slotCount;
     slotCount += def.outputs.length;
+    /** @type {Arrival[][]} */
     const incoming = [];
     const byName = new Map(instances.map((inst, i) => [inst.name, i]));
+    /** @type {Target[][]} */
     const ownTargets = def.inputs.map(() => []);
+    // The compiler names only instances and ports that exist (the build checks them).
     for (const link of spec.links) {
-      const from = link.from[0] === '' ? -1 : byName.get(link.from[0]);
-      const to = link.to[0] === '' ? -1 : byName.get(link.to[0]);
-      const fromPorts = from < 0 ? def.inputs : instances[from].def.outputs;
-      const toPorts = to < 0 ? def.outputs : instances[to].def.inputs;
+      const from = link.from[0] === '' ? -1 : /** @type {number} */ (byName.get(link.from[0]));
+      const to = link.to[0] === '' ? -1 : /** @type {number} */ (byName.get(link.to[0]));
+      const source = from < 0 ? null : /** @type {Instance} */ (instances[from]);
+      const sink = to < 0 ? null : /** @type {Instance} */ (instances[to]);
+      const fromPorts = source === null ? def.inputs : source.def.outputs;
+      const toPorts = sink === null ? def.outputs : sink.def.inputs;
       const fromPort = fromPorts.findIndex((p) => p.name === link.from[1]);
       const toPort = toPorts.findIndex((p) => p.name === link.to[1]);
-      const slot = (to < 0 ? outSlot : instances[to].slot) + toPort;
+      const slot = (sink === null ? outSlot : sink.slot) + toPort;
+      /** @type {Target} */
       const target = { slot, map: link.map || null, link: link.name, lines: link.codeLines || null };
-      (from < 0 ? ownTargets[fromPort] : instances[from].targets[fromPort]).push(target);
-      if (to >= 0) instances[to].linked[toPort] = true;
+      const sources = /** @type {Target[]} */ ((source === null ? ownTargets : source.targets)[fromPort]);
+      sources.push(target);
+      if (sink !== null) sink.linked[toPort] = true;
       const arriving = incoming[target.slot] || [];
-      arriving.push({
-        sources: from < 0 ? ownTargets[fromPort] : instances[from].targets[fromPort],
-        model: fromPorts[fromPort].model,
-        map: target.map,
-      });
+      arriving.push({ sources, model: /** @type {Port} */ (fromPorts[fromPort]).model, map: target.map });
       incoming[target.slot] = arriving;
     }
     // A port need not check again what arrives unchanged, and unshared, from a port with the
     // same data model: it was checked when it left that port (or entered this component).
+    /** @param {number} slot @param {CheckedPort} port */
     const trusted = (slot, port) =>
       port.model !== null &&
       incoming[slot]?.every((a) => a.map === null && a.model === port.model && a.sources.length === 1) === true;
@@ -556,6 +654,7 @@ const __gdb = (() => {
    * An SDK function as components receive it: a bound copy, whose text reads as native code, so a
    * component (a manager's) cannot read the source that the SDK routes keep from managers.
    */
+  /** @param {string} name @param {unknown} fn @returns {(...args: unknown[]) => unknown} */
   function sdkFunction(name, fn) {
     if (typeof fn !== 'function') throw new RunError(`SDK function "${name}": its code must be a function`);
     const callable = applyFn(bindFn, fn, [undefined]);
@@ -563,13 +662,19 @@ const __gdb = (() => {
     return callable;
   }
 
-  /** CommonJS modules the data model checks need, evaluated on first use. */
+  /**
+   * CommonJS modules the data model checks need, evaluated on first use.
+   * @param {Record<string, ModuleFactory>} table @returns {Require}
+   */
   function modules(table) {
+    /** @type {Map<string, Module>} */
     const cache = new Map();
+    /** @type {Require} */
     const require = (name) => {
-      if (cache.has(name)) return cache.get(name).exports;
+      if (cache.has(name)) return /** @type {Module} */ (cache.get(name)).exports;
       const factory = table[name];
       if (typeof factory !== 'function') throw new RunError(`Module "${name}" is not available in a component program`);
+      /** @type {Module} */
       const module = { exports: {} };
       cache.set(name, module);
       factory(module, module.exports, require);
@@ -578,28 +683,41 @@ const __gdb = (() => {
     return require;
   }
 
+  /**
+   * The data models by export name, each with its validator.
+   * @param {ModuleFactory} factory @param {Require} require @param {Record<string, ModelName>} names
+   */
   function models(factory, require, names) {
+    /** @type {Module} */
     const module = { exports: {} };
     factory(module, module.exports, require);
+    /** @type {Record<string, Model>} */
     const out = {};
-    for (const key of Object.keys(names)) out[key] = freeze(assign({ validate: module.exports[key] }, names[key]));
+    for (const key of Object.keys(names)) {
+      out[key] = /** @type {Model} */ (freeze(assign({ validate: module.exports[key] }, names[key])));
+    }
     return out;
   }
 
   // ── rows as tables (the server's uploads/row-tables.ts says what a table is) ──
 
-  /** A stored column of repeated texts: each distinct text once, and each row's index among them. */
+  /**
+   * A stored column of repeated texts: each distinct text once, and each row's index among them.
+   * @param {unknown} column @returns {column is CodedColumn}
+   */
   function isCoded(column) {
     return isObject(column) && isArray(column.values) && isArray(column.codes);
   }
 
+  /** @param {unknown} column an array or a coded column */
   function columnLength(column) {
-    return isArray(column) ? column.length : column.codes.length;
+    return isArray(column) ? column.length : /** @type {CodedColumn} */ (column).codes.length;
   }
 
   /**
    * A function appending the rows of a column table to a list: one object literal per row, fields
    * in order, a coded column's texts looked up by their codes.
+   * @param {string[]} columns @param {ColumnTable['data']} data
    */
   function rowMaker(columns, data) {
     // An own field named __proto__ (as JSON.parse makes it) needs a computed name in a literal.
@@ -610,16 +728,19 @@ const __gdb = (() => {
     const reads = columns.map((_, c) =>
       isArray(data[c]) ? `const c${c} = data[${c}];` : `const c${c} = data[${c}].codes, v${c} = data[${c}].values;`,
     );
-    return new FunctionCtor(
-      'data',
-      'rows',
-      `${reads.join('\n')}\nfor (let i = 0; i < c0.length; i++) rows.push({ ${fields.join(', ')} });`,
+    return /** @type {AppendRows} */ (
+      new FunctionCtor(
+        'data',
+        'rows',
+        `${reads.join('\n')}\nfor (let i = 0; i < c0.length; i++) rows.push({ ${fields.join(', ')} });`,
+      )
     );
   }
 
+  /** @param {unknown} table @returns {table is ColumnTable} */
   function isColumnTable(table) {
     if (!isObject(table) || !isArray(table.columns) || !isArray(table.data)) return false;
-    const { columns, data } = table;
+    const { columns, data } = /** @type {{ columns: unknown[], data: unknown[] }} */ (table);
     if (columns.length === 0 || data.length !== columns.length) return false;
     for (let c = 0; c < columns.length; c++) {
       if (typeof columns[c] !== 'string' || !(isArray(data[c]) || isCoded(data[c]))) return false;
@@ -628,7 +749,10 @@ const __gdb = (() => {
     return true;
   }
 
-  /** The rows of an input port given as a list of tables: plain row arrays and column tables, in order. */
+  /**
+   * The rows of an input port given as a list of tables: plain row arrays and column tables, in order.
+   * @param {string} port @param {unknown} tables @returns {unknown[]}
+   */
   function fromTables(port, tables) {
     if (!isArray(tables)) throw new RunError(`Input ${port}: the rows cannot be read.`);
     if (tables.length === 1 && isArray(tables[0])) return tables[0];
@@ -648,9 +772,10 @@ const __gdb = (() => {
   /**
    * The fields of rows that may make a column table (the first row's), or null when they cannot:
    * no rows, a first row that is not a plain object or has no fields, an array with a toJSON.
+   * @param {unknown[]} rows
    */
   function tableFields(rows) {
-    if (rows.length === 0 || typeof rows.toJSON === 'function') return null;
+    if (rows.length === 0 || typeof (/** @type {{ toJSON?: unknown }} */ (rows).toJSON) === 'function') return null;
     const first = rows[0];
     if (!isObject(first)) return null;
     const columns = keysOf(first);
@@ -663,6 +788,7 @@ const __gdb = (() => {
    * does not. It takes `params`, then isArray and keysOf; `start` runs first, and `visit(c)` is the
    * statement run with the value `v` of field c of row `r`. Generated per list of fields so that
    * each field is read by name.
+   * @param {string[]} columns @param {string[]} params @param {string} start @param {(c: number) => string} visit
    */
   function rowWalker(columns, params, start, visit) {
     const sameKeys = columns.map((name, c) => `keys[${c}] !== ${toJson(name)}`).join(' || ');
@@ -670,11 +796,12 @@ const __gdb = (() => {
       (name, c) =>
         `v = row[${toJson(name)}]; if (v !== null && (t = typeof v) !== 'string' && t !== 'number' && t !== 'boolean') return false; ${visit(c)}`,
     );
-    return new FunctionCtor(
-      ...params,
-      'isArray',
-      'keysOf',
-      `${start}
+    return /** @type {RowWalk} */ (
+      new FunctionCtor(
+        ...params,
+        'isArray',
+        'keysOf',
+        `${start}
 let v, t;
 for (let r = 0; r < rows.length; r++) {
   const row = rows[r];
@@ -684,6 +811,7 @@ for (let r = 0; r < rows.length; r++) {
   ${reads.join('\n  ')}
 }
 return true;`,
+      )
     );
   }
 
@@ -691,10 +819,12 @@ return true;`,
    * A column table of an output port's rows, or null when JSON text must carry them (see
    * `rowWalker` for the rows it takes). A column table rebuilds the rows JSON.stringify would have
    * written.
+   * @param {unknown[]} rows @returns {ColumnTable | null}
    */
   function toTable(rows) {
     const columns = tableFields(rows);
     if (columns === null) return null;
+    /** @type {unknown[][]} */
     const data = [];
     for (let c = 0; c < columns.length; c++) data.push(new Array(rows.length));
     const names = columns.map((_, c) => `c${c}`).join(', ');
@@ -702,7 +832,10 @@ return true;`,
     return fill(rows, data, isArray, keysOf) ? { columns, data } : null;
   }
 
-  /** Sets an own property, whatever its name (`__proto__` included). */
+  /**
+   * Sets an own property, whatever its name (`__proto__` included).
+   * @param {object} target @param {string} key @param {unknown} value
+   */
   function setOwn(target, key, value) {
     defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   }
@@ -711,11 +844,16 @@ return true;`,
    * The output with its ports of rows as column tables where they allow it, and the names of those
    * ports; the ports asked for as CSV files with their files (what is left of each after the pieces
    * `piecesOf(port)` sent, when it gives a sender).
+   * @param {unknown} output @param {unknown[]} csvPorts @param {(port: string) => PieceSender | null} piecesOf
+   * @returns {{ value: unknown, tables: string[], csv: Record<string, Uint8Array> }}
    */
   function tablesOf(output, csvPorts, piecesOf) {
     if (!isObject(output) || typeof output.toJSON === 'function') return { value: output, tables: [], csv: {} };
+    /** @type {Values} */
     const value = {};
+    /** @type {string[]} */
     const tables = [];
+    /** @type {Record<string, Uint8Array>} */
     const csv = {};
     for (const key of keysOf(output)) {
       const port = output[key];
@@ -743,6 +881,7 @@ return true;`,
   const StringCtor = String;
   const Uint8ArrayCtor = Uint8Array;
 
+  /** @param {string | number | boolean | null | undefined} value */
   function csvCell(value) {
     if (value === null || value === undefined) return '';
     if (typeof value === 'number' || typeof value === 'boolean') return StringCtor(value);
@@ -758,7 +897,10 @@ return true;`,
     return `"${text.includes('"') ? text.replaceAll('"', '""') : text}"`;
   }
 
-  /** A text whose first or last character makes `csvCell` look closer at it (a formula, a space). */
+  /**
+   * A text whose first or last character makes `csvCell` look closer at it (a formula, a space).
+   * @param {string} text
+   */
   function edgy(text) {
     const first = text.charCodeAt(0);
     if (first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13 || first === 32) return true;
@@ -776,6 +918,7 @@ return true;`,
    * Writes a text's UTF-8 bytes at `at` (as the server's Buffer.from encodes it: a lone surrogate
    * as U+FFFD) and answers where they end; with `plain`, answers -1 instead at a character that
    * makes a cell quoted. `out` has room for three bytes per character.
+   * @param {Uint8Array} out @param {number} at @param {string} text @param {boolean} plain
    */
   function putText(out, at, text, plain) {
     let p = at;
@@ -813,7 +956,10 @@ return true;`,
     return p;
   }
 
-  /** Writes the decimal digits of a whole number 0 ≤ n < 1e15 at `at`; answers where they end. */
+  /**
+   * Writes the decimal digits of a whole number 0 ≤ n < 1e15 at `at`; answers where they end.
+   * @param {Uint8Array} out @param {number} at @param {number} n
+   */
   function putDigits(out, at, n) {
     let end = at;
     for (let rest = n; rest >= 10; rest = floor(rest / 10)) end++;
@@ -830,6 +976,7 @@ return true;`,
    * Writes a number as String(number) writes it, and answers where it ends. Whole numbers and
    * amounts in hundredths (a double equal to k / 100 below 1e13: its shortest form has those digits)
    * are written digit by digit; any other number through String.
+   * @param {Uint8Array} out @param {number} at @param {number} value
    */
   function putNumber(out, at, value) {
     const size = value < 0 ? -value : value;
@@ -856,6 +1003,7 @@ return true;`,
    * Writes one plain value's CSV cell (and room for the separator after it) into the file being
    * written, `file.out` from `file.p`. A text is looked at as its bytes are written, and written
    * again through `csvCell` when it needs quoting or escaping.
+   * @param {CsvFile} file @param {string | number | boolean | null} value
    */
   function putCell(file, value) {
     if (typeof value === 'string') {
@@ -882,6 +1030,7 @@ return true;`,
    * are, and no column either. The buffer is sized from a sample of the rows: memory new to the
    * process costs about as much to fill as the writing itself, so it is taken once, not doubled
    * and copied as the file grows, nor copied again at the end when it is nearly full.
+   * @param {unknown[]} rows @param {PieceSender | null} pieces @returns {Uint8Array | null}
    */
   function csvFileOfRows(rows, pieces) {
     const columns = tableFields(rows);
@@ -894,21 +1043,24 @@ return true;`,
         ? 'putCell(file, v); file.out[file.p++] = 10; if (file.p >= file.limit) file.send();'
         : 'putCell(file, v); file.out[file.p++] = 44;',
     );
+    /** @type {unknown[]} */
     const sample = [];
     const step = max(1, floor(rows.length / CSV_SAMPLE_ROWS));
     for (let r = 0; r < rows.length; r += step) sample.push(rows[r]);
+    /** @type {CsvFile} */
     const probe = { out: new Uint8ArrayCtor(64 * sample.length + 64), p: 0, limit: Infinity };
     if (!write(sample, probe, putCell, isArray, keysOf)) return null;
     const perRow = sample.length === 0 ? 0 : probe.p / sample.length;
     const whole = 3 * header.length + ceil(perRow * rows.length * 1.05) + 64;
     // In pieces when it makes at least two: a buffer of a piece and room for a long line, used again.
     const inPieces = pieces !== null && whole >= 2 * pieces.bytes;
+    /** @type {CsvFile} */
     const file = {
       out: new Uint8ArrayCtor(inPieces ? pieces.bytes + 3 * header.length + ceil(4 * perRow) + 64 : whole),
       p: 0,
       limit: inPieces ? pieces.bytes : Infinity,
       send() {
-        pieces.send(file.out.subarray(0, file.p));
+        /** @type {PieceSender} */ (pieces).send(file.out.subarray(0, file.p));
         file.p = 0;
       },
     };
@@ -924,8 +1076,11 @@ return true;`,
    * The senders of the ports' pieces of CSV file for the server, which stores each as it comes
    * while the next is being written (`of(port)` is null when the run sends none), the pieces sent
    * by port and their bytes in all. A piece is copied as it is sent.
+   * @param {RunOptions} options @param {unknown} emit
+   * @returns {{ counts: Record<string, number>, size: () => number, of: (port: string) => PieceSender | null }}
    */
   function pieceSenders(options, emit) {
+    /** @type {Record<string, number>} */
     const counts = {};
     let size = 0;
     const bytes = options.csvPieceBytes;
@@ -938,8 +1093,8 @@ return true;`,
           ? {
               bytes,
               send(piece) {
-                const count = hasOwn(counts, port) ? counts[port] : 0;
-                emit(port, count, piece);
+                const count = hasOwn(counts, port) ? /** @type {number} */ (counts[port]) : 0;
+                /** @type {Emit} */ (emit)(port, count, piece);
                 setOwn(counts, port, count + 1);
                 size += piece.byteLength;
               },
@@ -948,7 +1103,10 @@ return true;`,
     };
   }
 
-  /** A bigger buffer holding the first `used` bytes of `out`, with room for at least `more` after them. */
+  /**
+   * A bigger buffer holding the first `used` bytes of `out`, with room for at least `more` after them.
+   * @param {Uint8Array} out @param {number} used @param {number} more
+   */
   function grown(out, used, more) {
     const bigger = new Uint8ArrayCtor(max(used + more, 2 * out.length));
     bigger.set(out.subarray(0, used));
@@ -957,10 +1115,12 @@ return true;`,
 
   // ── entry points the server calls with text, answered with text ──
 
+  /** @param {unknown} value @returns {value is Record<string, unknown>} */
   function isObject(value) {
     return value !== null && typeof value === 'object' && !isArray(value);
   }
 
+  /** @param {boolean} ok @param {Partial<Answer>} fields @param {Logger} logger @param {{ rt: unknown }} env @returns {Answer} */
   function answer(ok, fields, logger, env) {
     let rtContext = 'null';
     try {
@@ -974,6 +1134,7 @@ return true;`,
     );
   }
 
+  /** @param {unknown} value @param {RunOptions} options */
   function writeOutput(value, options) {
     let text;
     try {
@@ -992,14 +1153,19 @@ return true;`,
    * then takes each one by itself with `csvFile`, a copy of its bytes it receives as they are, where
    * a file inside the answer would be copied twice (written into the answer's serialised form, then
    * read out of it).
+   * @param {Def} root @returns {Entry}
    */
   function entry(root) {
+    /** @type {Record<string, Uint8Array | undefined>} */
     let files = {};
+    /** @param {string} inputText @param {string} rtText @param {string} optionsText @param {unknown} [emit] */
     const run = async (inputText, rtText, optionsText, emit) => {
       files = {};
+      /** @type {RunOptions} */
       const options = parseJson(optionsText);
       const logger = createLogger(options);
-      globalThis.console = logger.console;
+      /** @type {{ console: unknown }} */ (globalThis).console = logger.console;
+      /** @type {Env} */
       const env = { rt: {}, log: logger.log, check: options.check !== false };
       try {
         env.rt = parseJson(rtText);
@@ -1019,7 +1185,7 @@ return true;`,
         const { value, tables, csv } = tablesOf(output, isArray(options.csv) ? options.csv : [], pieces.of);
         const text = writeOutput(value, options);
         let chars = text.length + pieces.size();
-        for (const key of keysOf(csv)) chars += csv[key].byteLength;
+        for (const key of keysOf(csv)) chars += /** @type {Uint8Array} */ (csv[key]).byteLength;
         if (chars > options.maxOutputChars) {
           throw new RunError(
             `The output is larger than ${options.maxOutputChars} characters of JSON and bytes of CSV.`,
@@ -1028,6 +1194,7 @@ return true;`,
         }
         files = csv;
         // The pieces sent of each file answered: the server holds them to what it received.
+        /** @type {Record<string, number>} */
         const csvPieces = {};
         for (const key of keysOf(csv)) setOwn(csvPieces, key, hasOwn(pieces.counts, key) ? pieces.counts[key] : 0);
         return answer(true, { output: text, tables, csv: keysOf(csv), csvPieces }, logger, env);
@@ -1035,7 +1202,7 @@ return true;`,
         return answer(false, { error: errorText(error), failure: error instanceof RunError ? error.kind : 'code' }, logger, env);
       }
     };
-    /** A CSV file of the last run, once: the server holds its copy after. */
+    /** A CSV file of the last run, once: the server holds its copy after. @param {string} port */
     const csvFile = (port) => {
       const file = files[port];
       files[port] = undefined;
@@ -1044,11 +1211,17 @@ return true;`,
     return freeze(assign(run, { csvFile }));
   }
 
+  /**
+   * The entry point of an SDK function's program: its arguments as a JSON array.
+   * @param {string} name @param {(...args: unknown[]) => unknown} fn
+   * @returns {(argsText: string, rtText: string, optionsText: string) => Promise<Answer>}
+   */
   function sdkEntry(name, fn) {
     return async (argsText, _rtText, optionsText) => {
+      /** @type {RunOptions} */
       const options = parseJson(optionsText);
       const logger = createLogger(options);
-      globalThis.console = logger.console;
+      /** @type {{ console: unknown }} */ (globalThis).console = logger.console;
       const env = { rt: null };
       try {
         const args = parseJson(argsText);
