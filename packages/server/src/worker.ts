@@ -9,7 +9,7 @@ import { migrateToLatest, openDb } from './platform/db/index.ts';
 // checks left unfinished. Start as many as the load needs, against the server's database.
 const config = loadConfig();
 const log = pino({ level: config.logLevel, base: { role: 'worker' } });
-const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
 await migrateToLatest(db);
 const ctx: AppContext = { config, db, secrets: loadSecrets(config.appSecret, config.dataDir), log };
 const services = buildServices(ctx);

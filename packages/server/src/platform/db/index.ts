@@ -24,12 +24,22 @@ export interface Db {
 
 const INT8 = 20;
 
-/** Opens PostgreSQL when a URL is given, else PGlite under `dataDir/db` (or in memory when `dataDir` is undefined). */
-export async function openDb(options: { databaseUrl?: string | undefined; dataDir?: string | undefined }): Promise<Db> {
+/** Connections a PostgreSQL pool opens at most unless told (DB_POOL_SIZE). */
+export const DEFAULT_POOL_SIZE = 20;
+
+/**
+ * Opens PostgreSQL when a URL is given (a pool of at most `poolSize` connections), else PGlite
+ * under `dataDir/db` (or in memory when `dataDir` is undefined).
+ */
+export async function openDb(options: {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+  poolSize?: number;
+}): Promise<Db> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: 10,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
           oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
