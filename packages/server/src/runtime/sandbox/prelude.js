@@ -7,7 +7,7 @@
  * @import { Answer, Arrival, CheckedPort, CodeFn, CodedColumn, ColumnTable, ComponentSpec, CsvFile,
  *   AppendRows, Ctx, Def, Emit, Entry, Env, Frame, Graph, GraphSpec, GraphState, Instance, Lines, Log, Logger,
  *   LogEntry, LogLevel, Model, ModelName, Module, ModuleFactory, Output, PieceSender, Port,
- *   PortSpec, Require, RowWalk, RunOptions, Target, Values } from './types.d.ts'
+ *   PortSpec, Require, RowWalk, RunFn, RunOptions, Target, Values } from './types.d.ts'
  */
 const __gdb = (() => {
   // Captured before any component code runs, so a component that replaces them cannot change how
@@ -236,7 +236,7 @@ const __gdb = (() => {
     return output;
   }
 
-  /** An instruction or function (`def.code` is set). @type {import('./types.d.ts').RunFn} */
+  /** An instruction or function (`def.code` is set). @type {RunFn} */
   function runCode(def, input, env, frame) {
     /** @type {Ctx} */
     const ctx = { input, output: {}, rt_context: env.rt, log: env.log };
@@ -280,13 +280,13 @@ const __gdb = (() => {
     return /** @type {Values} */ (ctx.output);
   }
 
-  /** @type {import('./types.d.ts').RunFn} */
+  /** @type {RunFn} */
   function runWorkflow(def, input, env, frame) {
     // Without a list to collect into, the graph answers its output.
     return /** @type {Output} */ (runGraph(def, input, env, frame, null, undefined, null));
   }
 
-  /** A forEach (`def.iterated` is set). @type {import('./types.d.ts').RunFn} */
+  /** A forEach (`def.iterated` is set). @type {RunFn} */
   function runForEach(def, input, env, frame) {
     const port = /** @type {Port} */ (def.iterated);
     const list = input[port.name];

@@ -9,12 +9,12 @@ export type Values = Record<string, unknown>;
 /** The first and last line of a piece of user code in the program. */
 export type Lines = [number, number];
 
-export type Kind = 'instruction' | 'function' | 'workflow' | 'forEach';
+type Kind = 'instruction' | 'function' | 'workflow' | 'forEach';
 
 // ── what the compiler writes ──
 
 /** An ajv standalone validator: its errors are those of its last call. */
-export interface Validate {
+interface Validate {
   (value: unknown): boolean;
   errors?: { instancePath: string; message?: string }[] | null;
 }
@@ -49,14 +49,14 @@ export interface PortSpec {
 export type CodeFn = (ctx: Ctx, sdk: Sdk) => unknown;
 
 /** A link's code: answers the value sent on (undefined sends nothing). */
-export type LinkFn = (input: unknown, rtContext: unknown) => unknown;
+type LinkFn = (input: unknown, rtContext: unknown) => unknown;
 
-export interface InstanceSpec {
+interface InstanceSpec {
   name: string;
   component: Def;
 }
 
-export interface LinkSpec {
+interface LinkSpec {
   name: string;
   /** [instance, port]; an empty instance is the component's own port. */
   from: [string, string];
@@ -73,7 +73,7 @@ interface SpecBase {
   outputs: PortSpec[];
 }
 
-export interface CodeSpec extends SpecBase {
+interface CodeSpec extends SpecBase {
   kind: 'instruction' | 'function';
   code: CodeFn;
   codeLines?: Lines;
@@ -134,7 +134,7 @@ export type Output = Values | Promise<Values>;
 
 export type RunFn = (def: Def, input: Values, env: Env, frame: Frame) => Output;
 
-export type Sdk = Readonly<Record<string, unknown>>;
+type Sdk = Readonly<Record<string, unknown>>;
 
 /** Where a run is: cheap objects, turned into text only when something fails. */
 export interface Frame {
@@ -216,7 +216,7 @@ export interface LogEntry {
   date: string;
 }
 
-export type LogFn = (...args: unknown[]) => void;
+type LogFn = (...args: unknown[]) => void;
 
 /** ctx.log: info when called, and a function per level. */
 export interface Log extends LogFn {
