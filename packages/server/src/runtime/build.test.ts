@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'vitest';
+import { component, link, MemorySource, memoryRuntime, schema, sdkFunction } from '../../test/test-runtime.ts';
 import { newId } from '../platform/ids.ts';
-import { component, link, MemorySource, memoryRuntime, schema, sdkFunction } from './test-support.ts';
 
 // Building a component version into one program, and the build errors of spec 001 §5.
 

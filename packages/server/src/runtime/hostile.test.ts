@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'vitest';
+import { component, MemorySource, memoryRuntime, run, sdkFunction } from '../../test/test-runtime.ts';
 import { RunFailure } from './run-failure.ts';
-import { component, MemorySource, memoryRuntime, run, sdkFunction } from './test-support.ts';
 
 // The hostile corpus of docs/security.md: each case must end with a clear error for the caller
 // and a runtime that still runs the next component normally.

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { component, link, MemorySource, memoryRuntime, run, schema, sdkFunction } from './test-support.ts';
+import { component, link, MemorySource, memoryRuntime, run, schema, sdkFunction } from '../../test/test-runtime.ts';
 
 // What a component does when it runs (DESIGN §8), seen from its output, logs and rt_context.
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
+import { component, MemorySource, memoryRuntime, run, sdkFunction } from '../../test/test-runtime.ts';
 import { GATE_MESSAGES } from './caller-gate.ts';
 import { RunFailure } from './run-failure.ts';
 import type { RuntimeService } from './runtime.service.ts';
-import { component, MemorySource, memoryRuntime, run, sdkFunction } from './test-support.ts';
 
 // Test runs from the editors (hostile or just slow) must never hold up an import's run.
 

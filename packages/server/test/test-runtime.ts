@@ -2,10 +2,10 @@ import type { Component, InputPort, Link, OutputPort } from '@gdb/shared/compone
 import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
 import type { SdkFunction } from '@gdb/shared/sdk/sdk.schemas';
 import pino from 'pino';
-import { loadConfig } from '../platform/config.ts';
-import { newId } from '../platform/ids.ts';
-import type { DocumentSource } from './graph.ts';
-import { type RuntimeService, runtimeService } from './runtime.service.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { newId } from '../src/platform/ids.ts';
+import type { DocumentSource } from '../src/runtime/graph.ts';
+import { type RuntimeService, runtimeService } from '../src/runtime/runtime.service.ts';
 
 // Factories for runtime tests: documents kept in memory, no database.
 
