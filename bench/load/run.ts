@@ -1,0 +1,286 @@
+// Load bench: many users at once on one server of its own (loopback only), each with their own
+// session. Modes:
+//   reads    each user loops over the wizard's and the logbook's reads for the duration;
+//   imports  each user uploads a 100-row CSV into one country pipeline and runs it now;
+//   beside   a 20 MiB import alone, then the reads alone and while another 20 MiB import runs.
+// Reports requests/s, latency percentiles, failures and the server's resident memory and CPU.
+//
+//   npm run bench:load -- [reads|imports|beside] [--users 50] [--duration 30]
+//   DATABASE_URL=postgresql://…/any (a new database is made on that server; PGlite otherwise),
+//   BENCH_CPU_PROF=folder (a CPU profile of the server), BENCH_SETTINGS='{"DB_POOL_SIZE":"20"}'
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { CallError, call, signIn } from './client.ts';
+import {
+  BENCH_PASSWORD,
+  BIG_PIPELINES,
+  benchUserName,
+  COUNTRY_PIPELINE,
+  dealersCsv,
+  isManager,
+  summarise,
+  type Timings,
+  uploadBody,
+} from './plan.ts';
+import { type BenchServer, startBenchServer } from './server.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { users: { type: 'string', default: '50' }, duration: { type: 'string', default: '30' } },
+});
+const mode = positionals[0] ?? 'reads';
+const userCount = Math.min(500, Math.max(1, Number(values.users)));
+const durationS = Math.min(600, Math.max(1, Number(values.duration)));
+if (!['reads', 'imports', 'beside'].includes(mode)) throw new Error(`unknown mode ${mode}: reads, imports or beside`);
+
+interface Pipeline {
+  _id: string;
+  name: string;
+  masterPipeline: string | null;
+}
+interface User {
+  token: string;
+  manager: boolean;
+  country: Pipeline;
+  big: Pipeline[];
+}
+
+async function signInAll(server: BenchServer): Promise<User[]> {
+  const users: User[] = [];
+  for (let i = 1; i <= userCount; i++) {
+    const token = await signIn(server.baseUrl, benchUserName(i), BENCH_PASSWORD);
+    const { pipelines } = await call<{ pipelines: Pipeline[] }>(server.baseUrl, 'GET', '/users/pipelines', { token });
+    const country = pipelines.find((p) => p.name === COUNTRY_PIPELINE);
+    if (!country) throw new Error(`${COUNTRY_PIPELINE} is not among the user's pipelines`);
+    const big = BIG_PIPELINES.map((name) => pipelines.find((p) => p.name === name) as Pipeline);
+    users.push({ token, manager: isManager(i), country, big });
+  }
+  return users;
+}
+
+/** The reads the wizard (steps 1 and 2) makes, and a manager's logbook, in the order they are met. */
+function readsOf(user: User): string[] {
+  const { _id: id, masterPipeline } = user.country;
+  const wizard = [
+    '/users/info',
+    '/users/pipelines',
+    `/pipelines/pipelinesOfMaster?id=${masterPipeline ?? id}`,
+    `/uploads/last-all?pipelineId=${id}`,
+    `/imports/job?pipelineId=${id}`,
+  ];
+  const logbook = [
+    '/imports/listScheduled',
+    '/imports/listAllFilters',
+    '/imports/listAll?pageNumber=0&nbItemsPerPage=9&time=past',
+  ];
+  return user.manager ? [...wizard, ...logbook] : wizard;
+}
+
+/** Every user loops over the reads until `until()` says stop; answers the timings. */
+async function readLoad(server: BenchServer, users: User[], until: () => boolean): Promise<Timings & { failedWith: string[] }> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const reasons = new Set<string>();
+  const started = performance.now();
+  await Promise.all(
+    users.map(async (user) => {
+      const reads = readsOf(user);
+      for (let i = 0; !until(); i++) {
+        const t0 = performance.now();
+        try {
+          await call(server.baseUrl, 'GET', reads[i % reads.length] as string, { token: user.token });
+          latencies.push(performance.now() - t0);
+        } catch (error) {
+          failures++;
+          if (reasons.size < 5) reasons.add(error instanceof Error ? error.message : String(error));
+        }
+      }
+    }),
+  );
+  return { ...summarise(latencies, failures, (performance.now() - started) / 1000), failedWith: [...reasons] };
+}
+
+const forSeconds = (s: number) => {
+  const end = Date.now() + s * 1000;
+  return () => Date.now() >= end;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until the uploads are checked; throws unless they are valid. */
+async function waitChecked(server: BenchServer, token: string, ids: string[], deadline: number): Promise<void> {
+  for (;;) {
+    const views = await call<{ status: string }[]>(server.baseUrl, 'GET', `/uploads/status?ids=${ids.join(',')}`, { token });
+    if (views.every((v) => v.status === 'valid')) return;
+    const bad = views.find((v) => v.status === 'invalid');
+    if (bad) throw new Error('an upload was found invalid');
+    if (Date.now() > deadline) throw new Error('the upload was not checked in time');
+    await sleep(100);
+  }
+}
+
+/** The states of imports, read from the logbook (the last 100) every 200 ms by one user. */
+function importWatcher(server: BenchServer, token: string) {
+  const states = new Map<string, { state: string; endAt: string | null }>();
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const page = await call<{ records: { _id: string; state: string; endAt: string | null }[] }>(
+        server.baseUrl,
+        'GET',
+        '/imports/listAll?pageNumber=0&nbItemsPerPage=100&time=past',
+        { token },
+      );
+      for (const r of page.records) states.set(r._id, { state: r.state, endAt: r.endAt });
+      await sleep(200);
+    }
+  })();
+  const ended = (id: string) => ['done', 'failed', 'aborted'].includes(states.get(id)?.state ?? '');
+  return {
+    state: (id: string) => states.get(id)?.state,
+    async waitEnded(id: string, deadline: number): Promise<string> {
+      while (!ended(id) && Date.now() < deadline) await sleep(50);
+      return states.get(id)?.state ?? 'unknown';
+    },
+    stop: async () => {
+      stopped = true;
+      await loop;
+    },
+  };
+}
+
+type Watcher = ReturnType<typeof importWatcher>;
+const managerOf = (users: User[]) => users.find((u) => u.manager) ?? (users[0] as User);
+
+/** Starts an immediate import, again every 100 ms while its pipeline is busy (409); answers its id. */
+async function runNow(
+  server: BenchServer,
+  user: User,
+  pipelineId: string,
+  deadline: number,
+): Promise<{ id: string; refused: number }> {
+  for (let refused = 0; ; refused++) {
+    try {
+      const { importId } = await call<{ importId: string }>(server.baseUrl, 'POST', '/imports', {
+        token: user.token,
+        json: { pipelineId, kind: 'immediate' },
+      });
+      return { id: importId, refused };
+    } catch (error) {
+      if (!(error instanceof CallError && error.status === 409) || Date.now() > deadline) throw error;
+      await sleep(100);
+    }
+  }
+}
+
+/** Uploads a file, waits for its check, runs the pipeline now and waits for the import to end. */
+async function uploadAndRun(server: BenchServer, user: User, pipelineId: string, file: Buffer, watcher: Watcher) {
+  const deadline = Date.now() + 10 * 60_000;
+  const t0 = performance.now();
+  const { body, contentType } = uploadBody(pipelineId, file, 'dealers.csv');
+  const ids = await call<string[]>(server.baseUrl, 'POST', '/uploads', { token: user.token, body, contentType });
+  await waitChecked(server, user.token, ids, deadline);
+  const checkedMs = performance.now() - t0;
+  const run = await runNow(server, user, pipelineId, deadline);
+  const state = await watcher.waitEnded(run.id, deadline);
+  return { state, refused: run.refused, checkedMs, totalMs: performance.now() - t0 };
+}
+
+async function importsMode(server: BenchServer, users: User[]) {
+  const watcher = importWatcher(server, managerOf(users).token);
+  const t0 = performance.now();
+  const results = await Promise.all(
+    users.map((user, i) =>
+      uploadAndRun(server, user, user.country._id, dealersCsv({ rows: 100, seed: i * 100 }), watcher).catch((error: unknown) => ({
+        state: `error: ${error instanceof Error ? error.message : String(error)}`,
+        refused: 0,
+        checkedMs: 0,
+        totalMs: performance.now() - t0,
+      })),
+    ),
+  );
+  const allSeconds = (performance.now() - t0) / 1000;
+  await watcher.stop();
+  const failed = results.filter((r) => r.state !== 'done');
+  const totals = summarise(
+    results.map((r) => r.totalMs),
+    0,
+    allSeconds,
+  );
+  return {
+    imports: results.length,
+    allFinishedSeconds: Math.round(allSeconds * 10) / 10,
+    failed: failed.length,
+    failures: [...new Set(failed.map((r) => r.state))],
+    perUserSeconds: { p50: totals.p50 / 1000, p95: totals.p95 / 1000, max: totals.max / 1000 },
+    refusedWhileBusy: results.reduce((n, r) => n + r.refused, 0),
+  };
+}
+
+/** The server's memory once it has been idle a few seconds. */
+async function idleRss(server: BenchServer, seconds = 10): Promise<number> {
+  await sleep(seconds * 1000);
+  return Math.round(server.rssMiB());
+}
+
+async function besideMode(server: BenchServer, users: User[]) {
+  const big = dealersCsv({ bytes: 20 * 1024 * 1024 });
+  const importer = users[0] as User;
+  const watcher = importWatcher(server, managerOf(users).token);
+  const rssBefore = await idleRss(server, 2);
+  const alone = await uploadAndRun(server, importer, (importer.big[0] as Pipeline)._id, big, watcher);
+  const rssAfterAlone = await idleRss(server);
+  const readsAlone = await readLoad(server, users, forSeconds(durationS));
+  let running = true;
+  const beside = uploadAndRun(server, importer, (importer.big[1] as Pipeline)._id, big, watcher).finally(() => {
+    running = false;
+  });
+  const readsBeside = await readLoad(server, users, () => !running);
+  const withReads = await beside;
+  await watcher.stop();
+  const rssAfter = await idleRss(server);
+  const ms = (r: typeof alone) => ({ state: r.state, checkedS: r.checkedMs / 1000, totalS: r.totalMs / 1000 });
+  return {
+    file: { bytes: big.length },
+    importAlone: ms(alone),
+    importBesideReads: ms(withReads),
+    importSlowdown: Math.round((withReads.totalMs / alone.totalMs) * 100) / 100,
+    readsAlone,
+    readsBeside,
+    p95Growth: `${Math.round((readsBeside.p95 / readsAlone.p95 - 1) * 100)}%`,
+    rssMiB: { before: rssBefore, afterImportAlone: rssAfterAlone, afterImportBeside: rssAfter },
+  };
+}
+
+async function main(): Promise<void> {
+  const settings = JSON.parse(process.env.BENCH_SETTINGS ?? '{}') as Record<string, string>;
+  const server = await startBenchServer(userCount, settings);
+  try {
+    const rssIdle = await idleRss(server, 3);
+    const users = await signInAll(server);
+    let peak = server.rssMiB();
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, server.rssMiB());
+    }, 250);
+    const cpu0 = server.cpuSeconds();
+    const t0 = performance.now();
+    let result: unknown;
+    if (mode === 'reads') result = await readLoad(server, users, forSeconds(durationS));
+    else if (mode === 'imports') result = await importsMode(server, users);
+    else result = await besideMode(server, users);
+    const seconds = (performance.now() - t0) / 1000;
+    clearInterval(sampler);
+    const serverCpu = `${Math.round(((server.cpuSeconds() - cpu0) / seconds) * 100)}%`;
+    const rss = { idleAtStart: rssIdle, peak: Math.round(peak), end: Math.round(server.rssMiB()) };
+    const context = {
+      date: new Date().toISOString(),
+      engine: server.engine,
+      users: userCount,
+      load: os.loadavg().map((l) => l.toFixed(1)),
+    };
+    console.log(JSON.stringify({ mode, ...context, result, serverCpu, serverRssMiB: rss }, null, 2));
+  } finally {
+    await server.stop();
+  }
+}
+
+await main();

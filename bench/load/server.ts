@@ -1,0 +1,134 @@
+// The load bench's server: seeded, started as a process of its own on a free 127.0.0.1 port, its
+// memory and CPU read from /proc, stopped by its process id (PostgreSQL's bench database dropped).
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const NODE_ARGS = ['--no-node-snapshot', '--import', 'tsx'];
+
+export interface BenchServer {
+  baseUrl: string;
+  pid: number;
+  engine: 'PGlite (embedded)' | 'PostgreSQL';
+  /** Resident memory of the server process now, in MiB. */
+  rssMiB: () => number;
+  /** CPU seconds the server process has used so far. */
+  cpuSeconds: () => number;
+  stop: () => Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function seed(env: NodeJS.ProcessEnv): string | undefined {
+  const r = spawnSync(process.execPath, [...NODE_ARGS, 'bench/load/seed.ts'], { cwd: root, env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`seed failed:\n${r.stdout}\n${r.stderr}`);
+  const last = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as { databaseUrl?: string | null };
+  return last.databaseUrl ?? undefined;
+}
+
+const rssOf = (pid: number) => {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+};
+const cpuOf = (pid: number) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
+function stopChild(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (child.exitCode !== null || pid === undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => process.kill(pid, 'SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    process.kill(pid, 'SIGTERM');
+  });
+}
+
+async function waitReady(child: ChildProcess, baseUrl: string, log: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server stopped (exit ${child.exitCode}):\n${log()}`);
+    if (
+      await fetch(`${baseUrl}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    if (Date.now() > deadline) throw new Error(`The server did not become ready in 120 s:\n${log()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * Seeds `users` bench users and starts the server with these extra settings; BENCH_CPU_PROF names
+ * a folder for a CPU profile of the server (written when it stops).
+ */
+export async function startBenchServer(users: number, settings: Record<string, string> = {}): Promise<BenchServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-bench-load-'));
+  const databaseUrl = seed({ ...process.env, DATA_DIR: dataDir, BENCH_USERS: String(users) });
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: baseUrl,
+    LOG_LEVEL: 'warn',
+    TFA_REQUIRED: 'none',
+    ...settings,
+  };
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const child = spawn(process.execPath, [...NODE_ARGS, ...prof, 'packages/server/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const pid = child.pid ?? 0;
+  const stop = async () => {
+    await stopChild(child);
+    if (databaseUrl) {
+      spawnSync(process.execPath, [...NODE_ARGS, 'e2e/support/seed.ts', '--drop', databaseUrl], { cwd: root, env: process.env });
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitReady(child, baseUrl, () => log);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    baseUrl,
+    pid,
+    engine: databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)',
+    rssMiB: () => rssOf(pid),
+    cpuSeconds: () => cpuOf(pid),
+    stop,
+  };
+}
