@@ -34,6 +34,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { usersService } from './modules/users/users.service.ts';
 import { type RegisteredRoute, registerAccessControl } from './platform/auth/access-control.ts';
 import { loadSecrets } from './platform/auth/secrets.ts';
+import type { SessionCache } from './platform/auth/session-cache.ts';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import { type Db, migrateToLatest, openDb } from './platform/db/index.ts';
@@ -108,7 +109,6 @@ export function buildServices(ctx: AppContext) {
       revokeUserSessions: (userId) => auth.revokeUserSessions(userId),
       sendPasswordLink: (user, purpose) => accounts.sendPasswordLink(user, purpose),
     }),
-
     reference,
     pipelines,
     logs,
@@ -130,6 +130,18 @@ export interface BuiltApp {
 }
 
 /** Builds the Fastify app: plugins, then platform hooks, then every module's routes. */
+/** Other instances' revocations reach this one's session cache as the database's notifications. */
+function followRevocations(app: FastifyInstance, sessions: SessionCache, db: Db): void {
+  if (!sessions.caching) return;
+  const feed = sessions.follow(db, app.log);
+  app.addHook('onReady', async () => {
+    await feed
+      .start()
+      .catch((err: unknown) => app.log.warn({ err }, 'sessions: no revocation listener; the cache TTL bounds them'));
+  });
+  app.addHook('onClose', () => feed.stop());
+}
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers["x-token"]', 'req.headers.authorization'] },
@@ -146,7 +158,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     { minBytesPerSecond: config.http.minBodyBytesPerSecond, windowMs: config.http.bodyRateWindowMs },
     app.log,
   );
-  const db = options.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const db =
+    options.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize }));
   await migrateToLatest(db);
   // Added first so that it runs after every other close hook (they may still query the database).
   app.addHook('onClose', async () => {
@@ -155,6 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ctx: AppContext = { config, db, secrets: loadSecrets(config.appSecret, config.dataDir), log: app.log };
   const services = buildServices(ctx);
   await services.reference.seed();
+  followRevocations(app, services.auth.sessions, db);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

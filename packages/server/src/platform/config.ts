@@ -25,6 +25,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   APP_SECRET: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(30).default(900),
+  SESSION_CACHE_S: z.coerce.number().int().min(0).max(60).default(5),
   REFRESH_TOKEN_TTL: z.coerce
     .number()
     .int()
@@ -93,6 +94,8 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   appSecret: string | undefined;
   accessTokenTtl: number;
+  /** How long a verified access token is taken without reading its session again, in ms (0: never): the bound on a revocation made by another instance when its notification is lost. */
+  sessionCacheMs: number;
   refreshTokenTtl: number;
   bodyLimit: number;
   /** Time limits of an HTTP request, in ms: the whole request received, a socket with no traffic, and the slowest body accepted (bytes/s over each window; 0: any). */
@@ -167,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     appSecret: e.APP_SECRET,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    sessionCacheMs: e.SESSION_CACHE_S * 1000,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     bodyLimit: e.BODY_LIMIT,
     http: {

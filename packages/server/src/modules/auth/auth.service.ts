@@ -6,6 +6,7 @@ import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { signAccessToken, verifyAccessToken } from '../../platform/auth/access-token.ts';
 import { burnPasswordCheck, verifyPassword } from '../../platform/auth/passwords.ts';
 import { decrypt, encrypt, hashToken, randomToken } from '../../platform/auth/secrets.ts';
+import { cachedAuthenticate, SessionCache } from '../../platform/auth/session-cache.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound, unauthorized } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -27,6 +28,23 @@ const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
 export function authService(ctx: AppContext, users: UsersService, throttle: ThrottleService) {
   const repo = authRepo(ctx.db.kysely);
+  const sessions = new SessionCache(ctx.config.sessionCacheMs);
+
+  /** Ends a session; this instance stops taking its tokens at once (others when notified, or after the cache's TTL). */
+  async function revokeSession(sessionId: string): Promise<void> {
+    await repo.revokeSession(sessionId);
+    sessions.forgetSession(sessionId);
+  }
+
+  /** Resolves an access token to its caller by reading its session; revoked sessions and disabled users are refused. */
+  async function lookUp(token: string): Promise<AuthContext> {
+    const claims = await verifyAccessToken(tokenKey, token);
+    const row = await repo.sessionWithUser(claims.sessionId);
+    if (!row || row.user_id !== claims.userId) throw unauthorized(CODES.badToken, 'Invalid token.');
+    if (row.revoked_at) throw unauthorized(CODES.revoked, 'Your session has been revoked.');
+    if (!row.is_active) throw unauthorized(CODES.badToken, 'Your account is disabled.');
+    return { userId: row.user_id, sessionId: row.session_id, userName: row.user_name, roles: row.roles };
+  }
   const { tokenKey, encryptionKey } = ctx.secrets;
 
   async function openSession(user: User, client: ClientInfo) {
@@ -142,11 +160,11 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
       if (!row) throw unauthorized(CODES.badToken, 'Invalid refresh token.');
       if (row.revoked_at) throw unauthorized(CODES.revoked, 'Your session has been revoked.');
       if (row.used_at || !(await repo.markUsed(hash))) {
-        await repo.revokeSession(row.session_id);
+        await revokeSession(row.session_id);
         throw unauthorized(CODES.revoked, 'Your session has been revoked.');
       }
       if (!row.is_active) {
-        await repo.revokeSession(row.session_id);
+        await revokeSession(row.session_id);
         throw unauthorized(CODES.revoked, 'Your account is disabled.');
       }
       if (row.expires_at.getTime() <= Date.now()) throw unauthorized(CODES.expired, 'Your session has expired.');
@@ -162,23 +180,20 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
 
     /** Ends the caller's session. */
     async logout(sessionId: string): Promise<void> {
-      await repo.revokeSession(sessionId);
+      await revokeSession(sessionId);
     },
 
     /** Ends every session of a user (deactivated, password or two-factor reset). */
     async revokeUserSessions(userId: string): Promise<void> {
       await repo.revokeUserSessions(userId);
+      sessions.forgetUser(userId);
     },
 
-    /** Resolves an access token to its caller; revoked sessions and disabled users are refused. */
-    async authenticate(token: string): Promise<AuthContext> {
-      const claims = await verifyAccessToken(tokenKey, token);
-      const row = await repo.sessionWithUser(claims.sessionId);
-      if (!row || row.user_id !== claims.userId) throw unauthorized(CODES.badToken, 'Invalid token.');
-      if (row.revoked_at) throw unauthorized(CODES.revoked, 'Your session has been revoked.');
-      if (!row.is_active) throw unauthorized(CODES.badToken, 'Your account is disabled.');
-      return { userId: row.user_id, sessionId: row.session_id, userName: row.user_name, roles: row.roles };
-    },
+    /** Resolves an access token to its caller, from the session cache while it is fresh (SESSION_CACHE_S). */
+    authenticate: cachedAuthenticate(sessions, lookUp),
+
+    /** The verified tokens this instance keeps; `sessions.follow` hears the other instances' revocations. */
+    sessions,
 
     /** The signed-in user as the web shell needs it. */
     async info(auth: AuthContext): Promise<UserInfo> {

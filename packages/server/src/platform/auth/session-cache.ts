@@ -1,0 +1,128 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { decodeJwt } from 'jose';
+import type { Db } from '../db/index.ts';
+import { type ChangeFeed, createChangeFeed } from '../live/change-feed.ts';
+import type { AuthContext, Authenticate } from './access-control.ts';
+
+interface Entry {
+  auth: AuthContext;
+  /** When the entry must be looked up again: its TTL or the token's own expiry, whichever is first. */
+  until: number;
+}
+
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Verified access tokens kept in memory for a few seconds, so a signed-in caller's requests do not
+ * each read their session and user. A revocation made by this instance forgets the entries at once
+ * (`forgetSession`, `forgetUser`); one made by another instance arrives as the database's change
+ * notification (`follow`), and when notifications are lost the TTL bounds how long a revoked
+ * token is still taken. A lookup that began before a revocation never fills the cache after it.
+ */
+export class SessionCache {
+  readonly #ttlMs: number;
+  readonly #entries = new Map<string, Entry>();
+  /** Counts revocations: a lookup begun under an older count may have read the row before one. */
+  #epoch = 0;
+
+  constructor(ttlMs: number) {
+    this.#ttlMs = ttlMs;
+  }
+
+  /** The caller a token was verified as, while the entry is fresh. */
+  get(token: string, now = Date.now()): AuthContext | undefined {
+    const entry = this.#entries.get(token);
+    if (!entry) return undefined;
+    if (entry.until > now) return entry.auth;
+    this.#entries.delete(token);
+    return undefined;
+  }
+
+  /** The revocation count a lookup starts under; pass it back to `set`. */
+  epoch(): number {
+    return this.#epoch;
+  }
+
+  /** Keeps a verified caller until the TTL or the token's expiry (ms), unless a revocation came since `epoch`. */
+  set(token: string, auth: AuthContext, tokenExpiresAt: number, epoch: number, now = Date.now()): void {
+    if (this.#ttlMs <= 0 || epoch !== this.#epoch) return;
+    if (this.#entries.size >= MAX_ENTRIES) this.#sweep(now);
+    this.#entries.set(token, { auth, until: Math.min(now + this.#ttlMs, tokenExpiresAt) });
+  }
+
+  forgetSession(sessionId: string): void {
+    this.#forget((auth) => auth.sessionId === sessionId);
+  }
+
+  /** A user's roles, activity or assignments changed, or the user is gone. */
+  forgetUser(userId: string): void {
+    this.#forget((auth) => auth.userId === userId);
+  }
+
+  clear(): void {
+    this.#epoch += 1;
+    this.#entries.clear();
+  }
+
+  /** Whether entries are kept at all (a TTL above 0). */
+  get caching(): boolean {
+    return this.#ttlMs > 0;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Hears other instances' revocations through the database's change notifications. */
+  follow(db: Db, log: FastifyBaseLogger): ChangeFeed {
+    return createChangeFeed(
+      db,
+      {
+        onPayload: (payload) => this.#onPayload(payload),
+        // Notifications may have been missed while the listener was away.
+        onResync: () => this.clear(),
+      },
+      log,
+    );
+  }
+
+  #onPayload(payload: string): void {
+    let note: { t?: unknown; id?: unknown };
+    try {
+      note = JSON.parse(payload) as typeof note;
+    } catch {
+      return;
+    }
+    if (typeof note.id !== 'string') return;
+    if (note.t === 'sessions') this.forgetSession(note.id);
+    else if (note.t === 'users') this.forgetUser(note.id);
+  }
+
+  #forget(matches: (auth: AuthContext) => boolean): void {
+    this.#epoch += 1;
+    for (const [token, entry] of this.#entries) if (matches(entry.auth)) this.#entries.delete(token);
+  }
+
+  #sweep(now: number): void {
+    for (const [token, entry] of this.#entries) if (entry.until <= now) this.#entries.delete(token);
+    if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
+  }
+}
+
+/** When a verified token expires, in ms (its `exp` claim). */
+function expiryOf(token: string): number {
+  const exp = (decodeJwt(token) as { exp?: unknown }).exp;
+  return typeof exp === 'number' ? exp * 1000 : 0;
+}
+
+/** `authenticate` answering from the cache while an entry is fresh, and filling it after a lookup. */
+export function cachedAuthenticate(cache: SessionCache, authenticate: Authenticate): Authenticate {
+  return async (token) => {
+    const hit = cache.get(token);
+    if (hit) return hit;
+    const epoch = cache.epoch();
+    const auth = await authenticate(token);
+    cache.set(token, auth, expiryOf(token), epoch);
+    return auth;
+  };
+}
