@@ -29,9 +29,9 @@ export function makeRows(count: number): Row[] {
 }
 
 // The two instruction bodies, and the same mapping written as plain functions.
-export const CLEAN_CODE =
+const CLEAN_CODE =
   'const r = ctx.input.row;\nctx.output.row = { ...r, name: r.name.trim().toUpperCase(), country: r.country.toUpperCase() };';
-export const TOTAL_CODE =
+const TOTAL_CODE =
   'const r = ctx.input.row;\nctx.output.row = { id: r.id, name: r.name, country: r.country, total: Math.round(r.price * r.qty * 100) / 100 };';
 
 export const clean = (r: Row): Row => ({ ...r, name: r.name.trim().toUpperCase(), country: r.country.toUpperCase() });

@@ -29,7 +29,7 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** What went wrong in the page: console errors, uncaught errors and CSP violations. */
-export interface PageProblems {
+interface PageProblems {
   console: string[];
   errors: string[];
   csp: string[];

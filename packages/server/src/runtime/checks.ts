@@ -125,7 +125,7 @@ function endpoint(
 }
 
 /** Kahn's algorithm, stable in declaration order; on a cycle, one cycle's instances. */
-export function topologicalOrder(
+function topologicalOrder(
   count: number,
   edges: readonly [number, number][],
 ): { ok: true; order: number[] } | { ok: false; cycle: number[] } {

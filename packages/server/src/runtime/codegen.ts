@@ -6,7 +6,7 @@ import type { ComponentGraph } from './graph.ts';
 import type { ModelsCode } from './models.ts';
 
 /** The runtime library every program starts with (runs inside the isolate). */
-export const PRELUDE = fs.readFileSync(new URL('./sandbox/prelude.js', import.meta.url), 'utf8');
+const PRELUDE = fs.readFileSync(new URL('./sandbox/prelude.js', import.meta.url), 'utf8');
 
 /** Changes whenever the library changes, so cached programs built with an older one are not reused. */
 export const RUNTIME_REVISION = crypto.createHash('sha256').update(PRELUDE).digest('hex').slice(0, 16);
@@ -34,7 +34,7 @@ export interface Program {
 }
 
 /** One line of text fit for a `//` comment: no line breaks, no comment terminators. */
-export function commentSafe(text: string): string {
+function commentSafe(text: string): string {
   return text.replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/\*\//g, '* /');
 }
 
@@ -46,7 +46,7 @@ function normalized(code: string): string {
 const lit = (value: unknown) => JSON.stringify(value);
 
 /** True when a link's code sends the value on unchanged. */
-export function isIdentityLink(code: string | null | undefined): boolean {
+function isIdentityLink(code: string | null | undefined): boolean {
   const t = (code ?? '').trim();
   return t === '' || /^output\s*=\s*input\s*;?$/.test(t);
 }

@@ -34,7 +34,7 @@ const computed = window.getComputedStyle.bind(window);
 window.getComputedStyle = (element: Element) => computed(element);
 
 /** Removes every cookie of the page. */
-export function clearCookies(): void {
+function clearCookies(): void {
   for (const c of document.cookie.split('; ')) {
     const name = c.split('=')[0];
     // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API

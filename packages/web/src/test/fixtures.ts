@@ -1,8 +1,8 @@
 // Answers of the server the page tests share: pipelines as GET /users/pipelines gives them, and uploads.
 
 export const ref = (id: string, name: string) => ({ _id: id, name });
-export const LOCALE = { _id: 'l1', language: 'fr', country: 'FR', name: 'French' };
-export const DEALER = { _id: 'd1', name: 'dealer', isDealer: true };
+const LOCALE = { _id: 'l1', language: 'fr', country: 'FR', name: 'French' };
+const DEALER = { _id: 'd1', name: 'dealer', isDealer: true };
 
 /** A data source taking CSV files. */
 export const source = (dataSubKind: string, connectorType = 'manual', dataFromMaster = false) => ({

@@ -23,7 +23,7 @@ export interface LinkRecipient {
 }
 
 /** How long a password link stays valid, by why it was sent. */
-export const LINK_VALIDITY_HOURS = { create: 7 * 24, reset: 24, forgotten: 1 } as const;
+const LINK_VALIDITY_HOURS = { create: 7 * 24, reset: 24, forgotten: 1 } as const;
 
 export function accountService(
   ctx: AppContext,

@@ -9,7 +9,7 @@ const DIGITS = 6;
 /** One step either side is accepted, for clocks that drift a little. */
 const WINDOW = 1;
 
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 const RECOVERY_LENGTH = 10;
 

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../platform/db/index.ts';
 
 /** The schema data-store tables live in, apart from the application's own tables. */
-export const DATA_STORE_SCHEMA = 'data_store';
+const DATA_STORE_SCHEMA = 'data_store';
 
 /** A row as stored: its key (the key fields' values as JSON text) and the whole row. */
 export interface StoredRow {

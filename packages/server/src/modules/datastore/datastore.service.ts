@@ -33,7 +33,7 @@ export function isTableName(name: string): boolean {
  * The rows keyed by their key fields' values, a later row replacing an earlier one with the same
  * key. Throws on a row that is not an object or lacks a key field.
  */
-export function keyRows(target: DataStoreTarget, rows: readonly unknown[]): StoredRow[] {
+function keyRows(target: DataStoreTarget, rows: readonly unknown[]): StoredRow[] {
   const byKey = new Map<string, Record<string, unknown>>();
   rows.forEach((row, index) => {
     if (!isRecord(row)) throw new DataStoreError(`Data store ${target.table}: row ${index + 1} is not an object.`);

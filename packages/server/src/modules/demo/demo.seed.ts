@@ -31,7 +31,7 @@ export const DEMO_CSV = [
   'FR003,Nord Motors,Lille,,,,',
 ].join('\n');
 
-export const DEMO_DATA_MODEL = {
+const DEMO_DATA_MODEL = {
   type: 'object',
   required: ['dealerCode', 'name', 'city'],
   properties: {

@@ -10,7 +10,7 @@ export const CSV_PIECE_BYTES = 2 * 1024 * 1024;
  * being written: each is checked (`csvLines`, the first starting with the header line) before it
  * is written, and the file is kept only when every piece passed.
  */
-export function csvUpload(files: Pick<FileStore, 'writer'>) {
+function csvUpload(files: Pick<FileStore, 'writer'>) {
   const writer = files.writer();
   let width: number | null = null;
   let records = 0;

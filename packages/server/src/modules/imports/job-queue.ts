@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/index.ts';
 import type { Database } from '../../platform/db/tables.ts';
 
 /** The queue of import runs: one message per run, `{ importId }`. */
-export const RUN_QUEUE = 'import-run';
+const RUN_QUEUE = 'import-run';
 /**
  * The clock queue. pg-boss v10 keeps one cron schedule per queue name, so the one schedule that
  * matters — every minute — has a queue of its own; each tick looks for due jobs in `jobs`.
@@ -20,7 +20,7 @@ type Values = unknown[] | undefined;
  * pg-boss's parameterless multi-statement text (schema, maintenance) with `exec`, whose last
  * result carries the rows.
  */
-export function bossDb(db: Db) {
+function bossDb(db: Db) {
   return {
     async executeSql(text: string, values?: Values): Promise<Rows> {
       const pool = db.pglite;
@@ -45,11 +45,6 @@ function trxDb(k: Kysely<Database>) {
       return { rows: [...result.rows] };
     },
   };
-}
-
-export interface QueuedRun {
-  id: string;
-  importId: string;
 }
 
 export interface WorkOptions {

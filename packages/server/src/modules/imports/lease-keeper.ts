@@ -7,11 +7,11 @@ import type { JobQueue } from './job-queue.ts';
 import { MAX_ATTEMPTS } from './run-context.ts';
 
 /** How often a worker renews the leases of its runs. */
-export const HEARTBEAT_MS = 5_000;
+const HEARTBEAT_MS = 5_000;
 /** A lease not renewed for this long belongs to a worker that is gone. */
-export const STALE_MS = 30_000;
+const STALE_MS = 30_000;
 /** How often a worker looks for stale leases of others. */
-export const SWEEP_MS = 10_000;
+const SWEEP_MS = 10_000;
 
 export interface LeaseKeeperDeps {
   ctx: AppContext;
@@ -117,5 +117,3 @@ export function leaseKeeper(deps: LeaseKeeperDeps) {
     },
   };
 }
-
-export type LeaseKeeper = ReturnType<typeof leaseKeeper>;

@@ -31,7 +31,7 @@ export function runContextOf(pipeline: PipelineView, row: Pick<ImportRow, 'id' |
 }
 
 /** The output ports the sandbox answered as column tables, each checked: its answer is not trusted. */
-export function columnTablesOf(output: Record<string, unknown>, names: readonly string[]): Map<string, ColumnTable> {
+function columnTablesOf(output: Record<string, unknown>, names: readonly string[]): Map<string, ColumnTable> {
   const tables = new Map<string, ColumnTable>();
   for (const name of names) {
     const table = Object.hasOwn(output, name) ? asColumnTable(output[name]) : null;
@@ -60,7 +60,7 @@ export function sandboxOutputOf(answer: ComponentRunAnswer, csvPorts: readonly s
   };
 }
 
-export interface ComponentRun {
+interface ComponentRun {
   row: Pick<ImportRow, 'id' | 'user_id' | 'job_id'>;
   pipeline: PipelineView;
   inputJson: string;

@@ -20,7 +20,7 @@ export interface RunEnd {
 }
 
 /** Why the run's signal stopped it. */
-export function reasonOf(signal: AbortSignal): StopReason {
+function reasonOf(signal: AbortSignal): StopReason {
   const r: unknown = signal.reason;
   return r === 'shutdown' || r === 'lost' ? r : 'stop';
 }

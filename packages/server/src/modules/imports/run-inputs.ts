@@ -25,13 +25,13 @@ export interface InputDeps {
  * is the list of the tables of its uploads (see uploads/row-tables.ts), which the sandbox turns
  * into one array of rows before the component runs.
  */
-export interface GatheredInputs {
+interface GatheredInputs {
   inputJson: string;
   rowCount: number;
 }
 
 /** The tables of stored rows files, as the JSON text of one list, without parsing their rows. */
-export function joinTables(texts: readonly string[]): string {
+function joinTables(texts: readonly string[]): string {
   const parts: string[] = [];
   for (const text of texts) {
     const inner = storedTablesText(text);
@@ -79,7 +79,7 @@ async function manualUploads(deps: InputDeps, pipeline: PipelineView, kind: stri
 }
 
 /** What the steps of gathering know of the run: its logs, its stop signal and when waiting for checks ends. */
-export interface RunOf {
+interface RunOf {
   say: Say;
   signal: AbortSignal;
   deadline: number;

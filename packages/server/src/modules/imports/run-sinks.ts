@@ -23,13 +23,13 @@ export interface Output {
   rows: Record<string, unknown>[];
 }
 
-export interface SinkDeps {
+interface SinkDeps {
   files: Pick<FileStore, 'put'>;
   uploads: Pick<UploadsService, 'storeOutput'>;
 }
 
 /** The run whose sinks are written: its import, user, logs now, and lines kept for its end. */
-export interface SinkRun {
+interface SinkRun {
   importId: string;
   userId: string | null;
   say: Say;
@@ -51,7 +51,7 @@ interface StoredSinkFile {
  * checked and stored as they came); an answer in column tables is written as CSV without building
  * its rows, which are built for the other formats and for a data-store target.
  */
-export async function storeSinkFile(files: SinkDeps['files'], sink: DataSink, output: SandboxOutput): Promise<StoredSinkFile> {
+async function storeSinkFile(files: SinkDeps['files'], sink: DataSink, output: SandboxOutput): Promise<StoredSinkFile> {
   const csv = output.csv.get(sink.name);
   if (csv !== undefined) {
     const stored = await csv.upload.finish(csv.last);

@@ -100,7 +100,7 @@ function csvFile(header: string) {
 }
 
 /** The CSV file of the rows: a header line, then one line per row, each ended by a line feed. */
-export function csvBytes(columns: readonly string[], rows: readonly Record<string, unknown>[]): Buffer {
+function csvBytes(columns: readonly string[], rows: readonly Record<string, unknown>[]): Buffer {
   // Without columns every line is empty (and there is no header line).
   if (columns.length === 0) return Buffer.from('\n'.repeat(Math.max(rows.length, 1)));
   return csvBytesOfTable({ columns: [...columns], data: columns.map((c) => rows.map((row) => row[c])) });
@@ -121,7 +121,7 @@ function edgy(text: string): boolean {
  * edges looked at one by one, their insides all at once), they are their own cells; numbers are
  * written as they are; the rest cell by cell.
  */
-export function csvColumn(values: readonly unknown[]): readonly string[] {
+function csvColumn(values: readonly unknown[]): readonly string[] {
   let texts = true;
   let numbers = true;
   let plain = true;

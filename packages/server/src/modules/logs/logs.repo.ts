@@ -1,8 +1,6 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../platform/db/index.ts';
 import type { LogsTable } from '../../platform/db/tables.ts';
-
-export type LogRow = Selectable<LogsTable>;
 
 /** Which log lines to read: by upload, by import, or both (AND). */
 export interface LogSelection {

@@ -14,9 +14,9 @@ export interface LogLine {
 }
 
 /** Longest message kept; longer ones are cut (user code may log anything). */
-export const LOG_MESSAGE_MAX = 10_000;
+const LOG_MESSAGE_MAX = 10_000;
 /** Most lines one read answers: the newest ones. */
-export const LOG_READ_MAX = 5_000;
+const LOG_READ_MAX = 5_000;
 
 /** A log row as read from the table or from a change notification (dates as Date or ISO text). */
 export interface LogRowLike {

@@ -32,7 +32,7 @@ export interface Credentials {
 }
 
 /** The public fields of a stored user. */
-export function toUser(row: UserRow): User {
+function toUser(row: UserRow): User {
   return {
     id: row.id,
     first_name: row.first_name,
@@ -70,7 +70,7 @@ export interface NewUser {
 }
 
 /** A password that meets the create-password rules: letters, digits and specials, 20 characters. */
-export function generatePassword(): string {
+function generatePassword(): string {
   const sets = ['abcdefghijkmnopqrstuvwxyz', 'ABCDEFGHJKLMNPQRSTUVWXYZ', '23456789', '!@#$%^&*_-+='];
   const all = sets.join('');
   const chars = sets.map((s) => s[crypto.randomInt(s.length)] ?? 'a');

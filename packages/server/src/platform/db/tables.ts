@@ -6,7 +6,7 @@ type Timestamp = ColumnType<Date, Date | string, Date | string>;
 /** Set by the database on insert; writers set it on every update. */
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
 /** A JSONB column: read as parsed JSON, written as JSON text (pg would send a JS array as a SQL array). */
-export type JsonColumn<T> = ColumnType<T, string | undefined, string>;
+type JsonColumn<T> = ColumnType<T, string | undefined, string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 // users domain
@@ -37,7 +37,7 @@ export interface UsersTable {
 }
 
 // auth domain
-export interface SessionsTable {
+interface SessionsTable {
   id: string;
   user_id: string;
   created_at: CreatedAt;
@@ -47,14 +47,14 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
-export interface RefreshTokensTable {
+interface RefreshTokensTable {
   token_hash: string;
   session_id: string;
   created_at: CreatedAt;
   used_at: NullableTimestamp;
 }
 
-export interface PasswordTokensTable {
+interface PasswordTokensTable {
   id: string;
   user_id: string;
   token_hash: string;
@@ -65,7 +65,7 @@ export interface PasswordTokensTable {
 }
 
 /** A sign-in waiting for its second factor; the id is given to the client, only its hash is kept. */
-export interface TfaChallengesTable {
+interface TfaChallengesTable {
   id_hash: string;
   user_id: string;
   expires_at: Timestamp;
@@ -74,7 +74,7 @@ export interface TfaChallengesTable {
 }
 
 /** Fixed-window counters of sign-in, two-factor and forgotten-password attempts. */
-export interface AuthThrottleTable {
+interface AuthThrottleTable {
   key: string;
   window_start: Timestamp;
   hits: number;
@@ -93,21 +93,21 @@ export interface TagsTable {
 }
 
 // reference domain
-export interface BrandsTable {
+interface BrandsTable {
   id: string;
   name: string;
 }
-export interface LocalesTable {
+interface LocalesTable {
   id: string;
   language: string;
   country: string;
   name: string;
 }
-export interface ProductLinesTable {
+interface ProductLinesTable {
   id: string;
   name: string;
 }
-export interface DatakindsTable {
+interface DatakindsTable {
   id: string;
   name: string;
   is_dealer: Generated<boolean>;
@@ -148,12 +148,12 @@ export interface PipelinesTable extends VersionColumns {
 }
 
 /** Read and write badge expressions: each a list of groups, each group a list of tag ids. */
-export interface DocumentTags {
+interface DocumentTags {
   read: string[][];
   write: string[][];
 }
 
-export interface UserPipelinesTable {
+interface UserPipelinesTable {
   user_id: string;
   pipeline_family: string;
   is_active: Generated<boolean>;
@@ -199,7 +199,7 @@ export interface JobsTable {
   timezone: Generated<string>;
 }
 
-export type ImportState = 'pending' | 'busy' | 'progress' | 'sequential' | 'done' | 'failed' | 'aborted';
+type ImportState = 'pending' | 'busy' | 'progress' | 'sequential' | 'done' | 'failed' | 'aborted';
 
 export interface ImportsTable {
   id: string;
@@ -222,7 +222,7 @@ export interface ImportsTable {
 }
 
 /** The hold a worker has on a running import: its heartbeat and a stop request. */
-export interface ImportLeasesTable {
+interface ImportLeasesTable {
   import_id: string;
   worker_id: string;
   heartbeat_at: ColumnType<Date, Date | string | undefined, Date | string>;

@@ -8,7 +8,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { routeKey } from '../auth/access-control.ts';
 
-export const OPENAPI_VERSION = '3.1.1';
+const OPENAPI_VERSION = '3.1.1';
 
 /** What each error status means for a caller of this API. */
 const ERROR_MEANING: Record<number, string> = {
@@ -50,7 +50,7 @@ function mayRefuse(access: Access): boolean {
 }
 
 /** The error statuses a route can answer: from its policy, its input schema and its service. */
-export function errorStatuses(access: Access, schema: FastifySchema, serviceErrors: readonly number[] = []): number[] {
+function errorStatuses(access: Access, schema: FastifySchema, serviceErrors: readonly number[] = []): number[] {
   const statuses = new Set(serviceErrors);
   if (access !== 'public') statuses.add(401);
   if (mayRefuse(access)) statuses.add(403);

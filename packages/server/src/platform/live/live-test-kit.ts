@@ -1,5 +1,6 @@
 // Helpers for the live channel's tests and benchmarks: a socket.io client that records what it
 // receives, and rows for pipelines, uploads and imports written straight to the tables.
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   LIVE_OPERATIONS,
@@ -13,8 +14,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { io, type Socket } from 'socket.io-client';
 import { z } from 'zod';
-import type { Database } from '../db/index.ts';
+import { registerLiveCollections, type Services } from '../../app.ts';
+import type { Authenticate } from '../auth/access-control.ts';
+import type { Database, Db } from '../db/index.ts';
 import { newId } from '../ids.ts';
+import { LiveHub, type LiveLimits } from './live-hub.ts';
 
 export type Doc = { _id: string } & Record<string, unknown>;
 
@@ -62,6 +66,18 @@ export async function waitFor<T>(check: () => T | undefined | null | false, time
 export function urlOf(address: AddressInfo | string | null): string {
   if (!address || typeof address === 'string') throw new Error('server is not listening on a port');
   return `http://127.0.0.1:${address.port}`;
+}
+
+/** A hub of its own on `server`, with the app's collections registered as the app registers them. */
+export function hubOn(
+  server: http.Server,
+  app: { ctx: { db: Db }; services: Services; app: FastifyInstance },
+  limits: Partial<LiveLimits>,
+): LiveHub {
+  const authenticate: Authenticate = (token) => app.services.auth.authenticate(token);
+  const hub = new LiveHub(server, { db: app.ctx.db, authenticate, log: app.app.log, limits });
+  registerLiveCollections(hub, app.ctx.db, app.services);
+  return hub;
 }
 
 /** Starts the app on an ephemeral 127.0.0.1 port and answers its URL. */

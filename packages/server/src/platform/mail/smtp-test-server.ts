@@ -9,7 +9,7 @@ export interface ReceivedMail {
 }
 
 /** Decodes quoted-printable text (soft line breaks and =XX escapes). */
-export function decodeQuotedPrintable(raw: string): string {
+function decodeQuotedPrintable(raw: string): string {
   const bytes = raw
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));

@@ -1,17 +1,17 @@
 import { useCallback, useEffect, useState } from 'react';
 
 /** The cookie that keeps the sidebar open (1) or closed (0). */
-export const SIDEBAR_COOKIE = 'sidebarStatus';
+const SIDEBAR_COOKIE = 'sidebarStatus';
 /** Below this width the layout is in mobile mode and the sidebar closes. */
-export const MOBILE_BREAKPOINT = 992;
+const MOBILE_BREAKPOINT = 992;
 export const SIDEBAR_WIDTH = 210;
 
-export function readSidebarCookie(): boolean {
+function readSidebarCookie(): boolean {
   const match = document.cookie.split('; ').find((c) => c.startsWith(`${SIDEBAR_COOKIE}=`));
   return match?.slice(SIDEBAR_COOKIE.length + 1) !== '0';
 }
 
-export function writeSidebarCookie(open: boolean): void {
+function writeSidebarCookie(open: boolean): void {
   // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing in some supported browsers
   document.cookie = `${SIDEBAR_COOKIE}=${open ? 1 : 0}; path=/; max-age=31536000; SameSite=Lax`;
 }
@@ -19,7 +19,7 @@ export function writeSidebarCookie(open: boolean): void {
 const isMobileWidth = () => window.innerWidth < MOBILE_BREAKPOINT;
 
 /** True below the mobile breakpoint, following window resizes. */
-export function useIsMobile(): boolean {
+function useIsMobile(): boolean {
   const [mobile, setMobile] = useState(isMobileWidth);
   useEffect(() => {
     const onResize = () => setMobile(isMobileWidth());

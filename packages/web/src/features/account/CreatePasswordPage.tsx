@@ -10,7 +10,7 @@ import { confirmFieldError, passwordFieldError } from './password-form.ts';
 import './login.css';
 
 /** Shown when the call fails without saying why (spec 000 §8). */
-export const CREATE_PASSWORD_FAILED = 'cannot create password';
+const CREATE_PASSWORD_FAILED = 'cannot create password';
 
 interface PasswordForm {
   password: string;

@@ -10,7 +10,7 @@ import { forgottenEmailError } from './password-form.ts';
 import './login.css';
 
 /** Shown when the call fails without saying why (spec 000 §8). */
-export const FORGOTTEN_FAILED = 'cannot ask for reset password.';
+const FORGOTTEN_FAILED = 'cannot ask for reset password.';
 
 /** The forgotten-password page (spec 000 §2.5): an email, then the same words whether it exists or not. */
 export function ForgottenPage() {

@@ -16,7 +16,7 @@ import './login.css';
 const TfaDialog = lazy(() => import('./TfaDialog.tsx').then((m) => ({ default: m.TfaDialog })));
 
 /** Where the browser goes when the sign-in answer asks for the no-code app. */
-export const NOCODE_PATH = '/nocode/';
+const NOCODE_PATH = '/nocode/';
 
 /** Leaves this app for another page of the site (replaced in tests). */
 export const leaveApp = { to: (url: string) => window.location.assign(url) };

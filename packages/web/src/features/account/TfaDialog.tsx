@@ -9,7 +9,7 @@ import { verifyTfa } from './api.ts';
 
 export type TfaChallenge = NonNullable<LoginAnswer['tfa']>;
 
-export const TFA_TEXTS = {
+const TFA_TEXTS = {
   setup: 'Scan this QR code with your authenticator app, or enter the secret below, then type the 6-digit code it shows.',
   ask: 'Type the 6-digit code of your authenticator app, or one of your recovery codes.',
   codeLength: 'The code must have 6 to 10 characters',

@@ -1,7 +1,7 @@
 import { loginBodySchema } from '@gdb/shared/auth/session.schemas';
 import { z } from 'zod';
 
-export const PASSWORD_TOO_SHORT = 'The password can not be less than 6 digits';
+const PASSWORD_TOO_SHORT = 'The password can not be less than 6 digits';
 
 /** The sign-in form (spec 000 §5): username required and trimmed, password at least 6 characters. */
 export const loginFormSchema = z.object({

@@ -1,7 +1,7 @@
 import { confirmationError, createdPasswordError, FORGOTTEN_MESSAGES } from '@gdb/shared/auth/password-rules';
 import { isEmail, USER_MESSAGES } from '@gdb/shared/users/user-rules';
 
-export const PASSWORD_FIELD_MESSAGES = {
+const PASSWORD_FIELD_MESSAGES = {
   passwordRequired: 'Please input the password',
   confirmRequired: 'Please input the password again',
 } as const;

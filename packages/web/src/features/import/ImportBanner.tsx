@@ -13,7 +13,7 @@ const STARTED: Record<string, string> = {
 type Banner = { type: 'success' | 'info' | 'warning' | 'error'; text: string };
 
 /** The banner for the job just made, then for its import as the live channel reports it. */
-export function bannerOf(kind: string, imp: LiveImport | undefined): Banner {
+function bannerOf(kind: string, imp: LiveImport | undefined): Banner {
   const started: Banner = { type: 'success', text: STARTED[kind] ?? 'The import job has been created.' };
   if (!imp) return started;
   switch (imp.state) {

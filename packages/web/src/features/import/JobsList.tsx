@@ -25,8 +25,8 @@ const columns: TableColumnsType<ScheduledJob> = [
   { title: 'Scheduled by', key: 'by', width: 200, render: (_: unknown, j) => <FileName name={j.scheduledBy?.userName ?? '-'} /> },
 ];
 
-export const DELETE_JOBS_QUESTION = 'Do you want to delete the selected jobs?';
-export const JOBS_DELETED = 'The selected jobs have been deleted.';
+const DELETE_JOBS_QUESTION = 'Do you want to delete the selected jobs?';
+const JOBS_DELETED = 'The selected jobs have been deleted.';
 
 export interface JobsListProps {
   /** Hides the title, search, selection and Delete, and the whole list when it is empty. */

@@ -3,7 +3,7 @@ import { Alert, Space } from 'antd';
 import { runText, whenText } from './jobs-rules.ts';
 
 /** How a job the caller does not edit here reads: what it is, when, and who set it. */
-export function otherJobText(job: ScheduledJob): string {
+function otherJobText(job: ScheduledJob): string {
   const by = job.scheduledBy?.userName ?? 'someone else';
   const what =
     job.jobKind === 'repeat'

@@ -2,7 +2,7 @@ import { App } from 'antd';
 import { useEffect, useRef } from 'react';
 
 /** The message that follows 'Uploaded successfully!' once the server has checked the file. */
-export function verdictText(u: { dataSubKind: string; originalFilename: string | null; status: string }): string | null {
+function verdictText(u: { dataSubKind: string; originalFilename: string | null; status: string }): string | null {
   const name = u.originalFilename ?? u.dataSubKind;
   if (u.status === 'valid') return `${name} is valid.`;
   if (u.status === 'invalid') return `${name} is invalid: see its logs in the next step.`;

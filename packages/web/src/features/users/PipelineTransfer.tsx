@@ -12,7 +12,7 @@ interface Item {
  * Names the transfer's checkboxes, which antd renders without one: each pipeline's by its line,
  * each list's select-all box by the list's title.
  */
-export function nameTransferBoxes(root: HTMLElement): void {
+function nameTransferBoxes(root: HTMLElement): void {
   for (const box of root.querySelectorAll<HTMLInputElement>('input[type=checkbox]')) {
     const item = box.closest('li');
     const title = box.closest('[class*="-header"]')?.querySelector('[class*="-header-title"]')?.textContent?.trim();
@@ -22,7 +22,7 @@ export function nameTransferBoxes(root: HTMLElement): void {
 }
 
 /** A pipeline's line in the transfer view. */
-export function pipelineLabel(p: AssignablePipeline): string {
+function pipelineLabel(p: AssignablePipeline): string {
   return `${p.isMaster ? '[M] ' : ''}${p.name} (v.${p.version})`;
 }
 

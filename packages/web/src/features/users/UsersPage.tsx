@@ -21,7 +21,7 @@ const GlobalBadgeListDialog = lazy(() =>
 );
 
 /** Table height of the user list (spec 000 §9). */
-export const USER_TABLE_HEIGHT = 550;
+const USER_TABLE_HEIGHT = 550;
 
 type Bulk = 'delete' | 'activate' | 'de-activate';
 

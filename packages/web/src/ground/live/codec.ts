@@ -5,7 +5,7 @@ import { decode } from '@msgpack/msgpack';
 /** A document as the channel sends it: an `_id` and whatever fields the projection kept. */
 export type LiveDoc = { _id: string } & Record<string, unknown>;
 
-export function isLiveDoc(value: unknown): value is LiveDoc {
+function isLiveDoc(value: unknown): value is LiveDoc {
   return isRecord(value) && typeof value._id === 'string';
 }
 

@@ -5,12 +5,12 @@ import { requestUi } from './request-ui.ts';
 import { clearTokens, getRefreshToken, getToken, isExpired, saveTokens } from './token-store.ts';
 
 /** The API prefix; a build may set VITE_BASE_PATH. */
-export const BASE_PATH: string = import.meta.env.VITE_BASE_PATH ?? '/gdb-importer/v1';
+const BASE_PATH: string = import.meta.env.VITE_BASE_PATH ?? '/gdb-importer/v1';
 /** Every call gives up after 40 minutes (spec 000 §7.1). */
 export const REQUEST_TIMEOUT_MS = 2_400_000;
 /** How long a network error stays on screen. */
-export const NETWORK_ERROR_SECONDS = 5;
-export const LOST_CONNECTION = 'Lost connection to server';
+const NETWORK_ERROR_SECONDS = 5;
+const LOST_CONNECTION = 'Lost connection to server';
 
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 

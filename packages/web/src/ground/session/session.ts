@@ -8,7 +8,7 @@ import { clearTokens, hasSession, subscribeTokens } from '../request/token-store
 /** Said when the user info of a session cannot be loaded: the session ends. */
 export const VERIFICATION_FAILED = 'Verification failed, please Login again';
 
-export const sessionKeys = {
+const sessionKeys = {
   all: ['session'] as const,
   info: ['session', 'info'] as const,
 };
@@ -28,7 +28,7 @@ export function userInfoQuery() {
 }
 
 /** True while this browser holds a session; re-renders when it signs in or out (in any tab). */
-export function useHasSession(): boolean {
+function useHasSession(): boolean {
   return useSyncExternalStore(subscribeTokens, hasSession);
 }
 

@@ -5,7 +5,7 @@ import { askConfirmation, CSP_SAFE_MODAL } from './confirmation.ts';
 import { type SelectableTag, TagSelector } from './TagSelector.tsx';
 
 /** One selector of the dialog: a label, the badges it offers and the ids selected when it opens. */
-export interface BadgeSection {
+interface BadgeSection {
   key: string;
   label: string;
   tags: readonly SelectableTag[];

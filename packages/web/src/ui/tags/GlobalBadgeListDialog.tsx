@@ -9,9 +9,9 @@ import { deleteTags, reloadTags, saveTag, tagKeys, tagListQuery } from './api.ts
 import { BadgeChip } from './BadgeChip.tsx';
 import { askConfirmation, CSP_SAFE_MODAL } from './confirmation.ts';
 
-export const BADGE_TYPE_LABELS: Record<TagType, string> = { group: 'Group (admin)', project: 'Project' };
+const BADGE_TYPE_LABELS: Record<TagType, string> = { group: 'Group (admin)', project: 'Project' };
 
-export const BADGE_LIST_MESSAGES = {
+const BADGE_LIST_MESSAGES = {
   saved: 'The badge has been saved.',
   deleted: 'The selected badges have been deleted.',
   reloaded: 'The badge list has been reloaded.',

@@ -2,7 +2,7 @@ import type { App } from 'antd';
 
 type ModalApi = ReturnType<typeof App.useApp>['modal'];
 
-export const CONFIRMATION_TITLE = 'Confirmation';
+const CONFIRMATION_TITLE = 'Confirmation';
 
 /**
  * Props for every dialog: antd's scroll lock injects a style element without the CSP nonce (the

@@ -39,7 +39,7 @@ function rowMessage(line: number, message: string): string {
 }
 
 /** A compiled check of one row against the data model. */
-export function rowValidator(dataModel: Record<string, unknown>) {
+function rowValidator(dataModel: Record<string, unknown>) {
   const ajv = new Ajv({ allErrors: true, coerceTypes: false, strict: false, useDefaults: false });
   addFormats(ajv);
   return ajv.compile(rowSchemaOf(dataModel));

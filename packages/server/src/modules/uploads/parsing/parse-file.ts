@@ -62,7 +62,7 @@ export function invalid(format: DetectedFormat, message: string): ParseOutcome {
 }
 
 /** What a reader may know of the data model: its field names and the fields it requires. */
-export function hintsOf(dataModel: Record<string, unknown> | null): ReadHints {
+function hintsOf(dataModel: Record<string, unknown> | null): ReadHints {
   if (!dataModel) return { fields: [], required: [] };
   const schema = rowSchemaOf(dataModel);
   const fields = isRecord(schema.properties) ? Object.keys(schema.properties) : [];

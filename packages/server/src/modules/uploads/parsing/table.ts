@@ -28,7 +28,7 @@ export class BigJsonInteger {
  * (with {@link BigJsonInteger} for the integers a double cannot hold), or a sheet's {@link Cell}.
  * A field missing from a row (a short XML record, a JSON object without it) is simply absent.
  */
-export type ReadValue = unknown;
+type ReadValue = unknown;
 
 export type Row = Record<string, ReadValue>;
 

@@ -32,7 +32,7 @@ export function xmlUtf16Of(bytes: Uint8Array): Bom | null {
 }
 
 /** The encoding an XML declaration names (`<?xml version="1.0" encoding="ISO-8859-1"?>`), read from its ASCII bytes. */
-export function declaredXmlEncoding(bytes: Uint8Array): string | null {
+function declaredXmlEncoding(bytes: Uint8Array): string | null {
   const start = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 256)).toString('latin1');
   return (
     /^(?:\uFEFF|\u00EF\u00BB\u00BF)?\s*<\?xml\s[^>]*?encoding\s*=\s*["']([A-Za-z][A-Za-z0-9._:-]*)["']/.exec(start)?.[1] ?? null

@@ -67,12 +67,7 @@ function damaged(entry: ZipEntry, error: unknown): ParseError {
  * Inflates one entry, handing each piece produced to `onPiece` as it comes; `onPiece` returns
  * false to stop reading the entry there.
  */
-export function inflateEntry(
-  bytes: Uint8Array,
-  entry: ZipEntry,
-  budget: InflateBudget,
-  onPiece: (piece: Uint8Array) => boolean,
-): void {
+function inflateEntry(bytes: Uint8Array, entry: ZipEntry, budget: InflateBudget, onPiece: (piece: Uint8Array) => boolean): void {
   if (entry.method === 0) {
     storedEntry(bytes, entry, budget, onPiece);
     return;

@@ -50,7 +50,7 @@ function cellText(inner: string): string | undefined {
 }
 
 /** A cell's value from its attributes and content. */
-export function cellValue(attributes: string, inner: string, column: number, line: number, context: WorkbookContext): CellRead {
+function cellValue(attributes: string, inner: string, column: number, line: number, context: WorkbookContext): CellRead {
   const type = attribute(attributes, 't') ?? 'n';
   const text = cellText(inner);
   if (type === 'inlineStr') return ownString(checked(runsText(inner), column, line, context));

@@ -6,7 +6,7 @@ import { attribute, startTags } from './xml.ts';
 
 export type Visibility = 'visible' | 'hidden' | 'veryHidden';
 
-export interface SheetEntry {
+interface SheetEntry {
   name: string;
   visibility: Visibility;
   /** The sheet's part in the archive (`xl/worksheets/sheet1.xml`), when it has one. */
@@ -27,7 +27,7 @@ export interface Relationship {
 const OFFICE_DOCUMENT = /\/officeDocument$/;
 
 /** The part a relationship target names, resolved from the part that holds the relationship. */
-export function resolvePart(from: string, target: string): string {
+function resolvePart(from: string, target: string): string {
   if (target.startsWith('/')) return target.slice(1);
   const parts = from.split('/').slice(0, -1);
   for (const piece of target.split('/')) {
