@@ -80,3 +80,12 @@ describe('Mutex', () => {
     expect(order).toEqual([1, 2, 3]);
   });
 });
+
+describe('the embedded database’s memory', () => {
+  it('opens with small shared buffers (its memory grows and is never given back)', async () => {
+    const pool = await PGlitePool.open(undefined);
+    open.push(pool);
+    const { rows } = await pool.query("select current_setting('shared_buffers') as v");
+    expect(rows[0]?.v).toBe('32MB');
+  });
+});
