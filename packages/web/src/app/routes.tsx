@@ -2,6 +2,12 @@ import { flattenRoutes, isPublicPath } from '@gdb/shared/routes/web-routes';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import * as account from '../features/account/index.ts';
+import * as consult from '../features/consult/index.ts';
+import * as exporting from '../features/export/index.ts';
+import * as importing from '../features/import/index.ts';
+import * as testing from '../features/testing/index.ts';
+import * as users from '../features/users/index.ts';
 import { guardLoader } from './guard.ts';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { RouteError } from './pages/RouteError.tsx';
@@ -12,20 +18,13 @@ type Lazy = () => Promise<{ Component: ComponentType }>;
 const upcoming: Lazy = () => import('./pages/UpcomingPage.tsx').then((m) => ({ Component: m.UpcomingPage }));
 
 /** Screens that exist; every other path of the table shows the upcoming-feature view. */
-export const PAGES: Record<string, Lazy> = {
-  '/login': () => import('../features/account/LoginPage.tsx').then((m) => ({ Component: m.LoginPage })),
-  '/create-password': () =>
-    import('../features/account/CreatePasswordPage.tsx').then((m) => ({ Component: m.CreatePasswordPage })),
-  '/reset-password': () =>
-    import('../features/account/CreatePasswordPage.tsx').then((m) => ({ Component: m.CreatePasswordPage })),
-  '/forgotten': () => import('../features/account/ForgottenPage.tsx').then((m) => ({ Component: m.ForgottenPage })),
-  '/consult/upload': () => import('../features/consult/ConsultUploadPage.tsx').then((m) => ({ Component: m.ConsultUploadPage })),
-  '/consult/import': () => import('../features/consult/LogbookPage.tsx').then((m) => ({ Component: m.LogbookPage })),
-  '/export/index': () => import('../features/export/ExportPage.tsx').then((m) => ({ Component: m.ExportPage })),
-  '/import/jobs': () => import('../features/import/JobsList.tsx').then((m) => ({ Component: m.ManageJobsPage })),
-  '/import/upload': () => import('../features/import/ImportWizardPage.tsx').then((m) => ({ Component: m.ImportWizardPage })),
-  '/manage/users': () => import('../features/users/UsersPage.tsx').then((m) => ({ Component: m.UsersPage })),
-  '/testing/index': () => import('../features/testing/TestingPage.tsx').then((m) => ({ Component: m.TestingPage })),
+const PAGES: Record<string, Lazy> = {
+  ...account.pages,
+  ...consult.pages,
+  ...exporting.pages,
+  ...importing.pages,
+  ...testing.pages,
+  ...users.pages,
   '/unauthorized/index': () => import('./pages/UnauthorizedPage.tsx').then((m) => ({ Component: m.UnauthorizedPage })),
 };
 

@@ -1,26 +1,21 @@
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
-import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Empty, Row, Space } from 'antd';
 import { useMemo, useState } from 'react';
+import { useUserPipelines } from '../../ground/calls/pipelines.ts';
+import { useLastUploads } from '../../ground/calls/uploads.ts';
 import { useSessionUser } from '../../ground/session/session.ts';
+import { PipelinePicker } from '../../ui/pipelines/PipelinePicker.tsx';
+import { EMPTY_FILTER, type PipelineFilter } from '../../ui/pipelines/pipeline-filter.ts';
+import { SourceUploads } from '../../ui/uploads/SourceUploads.tsx';
 import { useLiveUploads } from '../../ui/useLiveUploads.ts';
-import { lastUploads, userPipelines } from '../import/api.ts';
-import { PipelinePicker } from '../import/PipelinePicker.tsx';
-import { SourceUploads } from '../import/ProcessStep.tsx';
-import { EMPTY_FILTER, type PipelineFilter } from '../import/pipeline-filter.ts';
-import { importKeys } from '../import/queries.ts';
 
 /** Consult upload (/consult/upload): per data source of the chosen pipeline, its last uploads and their logs. */
 export function ConsultUploadPage() {
   const roles = useSessionUser()?.roles.map((r) => r.name) ?? [];
   const [filter, setFilter] = useState<PipelineFilter>(EMPTY_FILTER);
   const [pipeline, setPipeline] = useState<PipelineView | null>(null);
-  const pipelines = useQuery({ queryKey: importKeys.userPipelines, queryFn: ({ signal }) => userPipelines(signal) });
-  const last = useQuery({
-    queryKey: importKeys.last(pipeline?._id ?? ''),
-    queryFn: ({ signal }) => lastUploads(pipeline?._id ?? '', signal),
-    enabled: !!pipeline,
-  });
+  const pipelines = useUserPipelines();
+  const last = useLastUploads(pipeline?._id ?? null);
   const ids = useMemo(() => (last.data ?? []).flatMap((l) => l.data.map((u) => u._id)), [last.data]);
   const live = useLiveUploads(ids);
   const kinds = pipeline?.dataSources.map((s) => s.dataSubKind) ?? [];

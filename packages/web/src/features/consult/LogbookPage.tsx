@@ -5,12 +5,12 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { App, Button, Card, Space, Table, type TableColumnsType } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { exportUploads } from '../../ground/calls/uploads.ts';
 import { ApiError } from '../../ground/request/request.ts';
 import { useSessionUser } from '../../ground/session/session.ts';
 import { LiveLogView } from '../../ui/LogView.tsx';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { useLiveImports } from '../../ui/useLiveImports.ts';
-import { exportUploads } from '../import/api.ts';
 import { abortAll, abortImport, consultKeys, listAll, listAllFilters } from './api.ts';
 import { LogbookFilters } from './LogbookFilters.tsx';
 import {
@@ -22,7 +22,7 @@ import {
   stoppable,
 } from './logbook-rules.ts';
 
-export const STOP_ALL_QUESTION = 'Do you want to stop all pipelines ?';
+const STOP_ALL_QUESTION = 'Do you want to stop all pipelines ?';
 
 /** The logbook (/consult/import): every import with filters, a pager of 9 and the live logs of the chosen one. */
 export function LogbookPage() {

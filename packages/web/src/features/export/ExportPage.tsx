@@ -2,12 +2,12 @@ import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Row, Space } from 'antd';
 import { useState } from 'react';
+import { useUserPipelines } from '../../ground/calls/pipelines.ts';
+import { exportUploads, useLastUploads } from '../../ground/calls/uploads.ts';
 import { CALL_FAILURES } from '../../ground/request/call-failures.ts';
 import { useSessionUser } from '../../ground/session/session.ts';
-import { exportUploads, lastUploads, userPipelines } from '../import/api.ts';
-import { PipelinePicker } from '../import/PipelinePicker.tsx';
-import { EMPTY_FILTER, type PipelineFilter } from '../import/pipeline-filter.ts';
-import { importKeys } from '../import/queries.ts';
+import { PipelinePicker } from '../../ui/pipelines/PipelinePicker.tsx';
+import { EMPTY_FILTER, type PipelineFilter } from '../../ui/pipelines/pipeline-filter.ts';
 import { latestOutputs } from './api.ts';
 import { FilesTable } from './FilesTable.tsx';
 
@@ -19,12 +19,8 @@ export function ExportPage() {
   const [inputs, setInputs] = useState<string[]>([]);
   const [outputs, setOutputs] = useState<string[]>([]);
   const [exporting, setExporting] = useState(false);
-  const pipelines = useQuery({ queryKey: importKeys.userPipelines, queryFn: ({ signal }) => userPipelines(signal) });
-  const last = useQuery({
-    queryKey: importKeys.last(pipelineId ?? ''),
-    queryFn: ({ signal }) => lastUploads(pipelineId ?? '', signal),
-    enabled: !!pipelineId,
-  });
+  const pipelines = useUserPipelines();
+  const last = useLastUploads(pipelineId);
   const out = useQuery({
     queryKey: ['export', 'outputs', pipelineId ?? ''],
     queryFn: ({ signal }) => latestOutputs(pipelineId ?? '', signal),

@@ -2,7 +2,7 @@ import type { UploadView } from '@gdb/shared/uploads/upload.schemas';
 import { Table, type TableColumnsType, Typography } from 'antd';
 import { FileName } from '../../ui/FileName.tsx';
 import { formatLogDate } from '../../ui/LogView.tsx';
-import { UploadStatusIcon } from '../import/UploadStatusIcon.tsx';
+import { UploadStatusIcon } from '../../ui/uploads/UploadStatusIcon.tsx';
 
 // A fixed layout keeps the table to its card: the file name takes the room left and is cut with a tooltip.
 const columns: TableColumnsType<UploadView> = [

@@ -6,16 +6,9 @@ import { FileName } from '../../ui/FileName.tsx';
 import { formatLogDate } from '../../ui/LogView.tsx';
 import { PlainList } from '../../ui/PlainList.tsx';
 import { spaceOpensFilePicker } from '../../ui/spaceOpensFilePicker.ts';
-import { UploadStatusIcon } from './UploadStatusIcon.tsx';
-import { publishSources, uploadSources } from './wizard-rules.ts';
-
-/** The file types a data source's file picker offers, by its content type. */
-export const ACCEPT: Record<string, string> = {
-  csv: '.csv,text/csv',
-  excel: '.xlsx,.xls,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.ms-excel',
-  xml: '.xml,application/xml,text/xml',
-  json: '.json,application/json',
-};
+import { ACCEPT, uploadSources } from '../../ui/uploads/sources.ts';
+import { UploadStatusIcon } from '../../ui/uploads/UploadStatusIcon.tsx';
+import { publishSources } from './wizard-rules.ts';
 
 export interface ChooseFilesStepProps {
   pipeline: PipelineView;

@@ -3,7 +3,7 @@ import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { sortPipelines } from '@gdb/shared/pipelines/pipeline.schemas';
 import { Button, Checkbox, Collapse, Space, Tag } from 'antd';
 import { useState } from 'react';
-import { seesCountryVersions } from './pipeline-filter.ts';
+import { seesCountryVersions } from '../../ui/pipelines/pipeline-filter.ts';
 
 export interface CountryPipelinesProps {
   countries: readonly PipelineView[];

@@ -1,13 +1,13 @@
 import { parseDownloadReference } from '@gdb/shared/imports/import-rules';
 import { Space } from 'antd';
+import { exportUploads } from '../../ground/calls/uploads.ts';
 import { LiveLogView } from '../../ui/LogView.tsx';
-import * as calls from './api.ts';
 import { ImportBanner } from './ImportBanner.tsx';
 
 /** A log line naming an output file downloads it (spec 000 §4); a failed download is only logged. */
 function onDownloadReference(log: { message: string }) {
   const ref = parseDownloadReference(log.message);
-  if (ref) calls.exportUploads([ref.uploadId]).catch((error: unknown) => console.error('export failed', error));
+  if (ref) exportUploads([ref.uploadId]).catch((error: unknown) => console.error('export failed', error));
 }
 
 /** Step 5: the job's banner, following its import, and the import's live logs. */

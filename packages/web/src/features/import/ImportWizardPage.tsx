@@ -7,17 +7,20 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Space, Spin, Steps, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useUserPipelines } from '../../ground/calls/pipelines.ts';
+import { uploadFiles, uploadKeys, useLastUploads } from '../../ground/calls/uploads.ts';
 import { ApiError } from '../../ground/request/request.ts';
 import { useSessionUser } from '../../ground/session/session.ts';
+import { PipelinePicker } from '../../ui/pipelines/PipelinePicker.tsx';
+import { EMPTY_FILTER, type PipelineFilter } from '../../ui/pipelines/pipeline-filter.ts';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { useLiveUploads } from '../../ui/useLiveUploads.ts';
 import * as calls from './api.ts';
-import { PipelinePicker } from './PipelinePicker.tsx';
-import { EMPTY_FILTER, type PipelineFilter } from './pipeline-filter.ts';
 import { importKeys } from './queries.ts';
 import { useUploadVerdicts } from './useUploadVerdicts.ts';
 import { useWizardJob } from './useWizardJob.ts';
 import './import.css';
+import { uploadSources } from '../../ui/uploads/sources.ts';
 import {
   latestStatuses,
   missingPropertiesMessage,
@@ -28,7 +31,6 @@ import {
   runQuestion,
   STEP_TITLES,
   schedulePayload,
-  uploadSources,
 } from './wizard-rules.ts';
 
 // Each later step loads when it is reached: the first screen ships only the pipeline picker.
@@ -67,13 +69,9 @@ export function ImportWizardPage() {
     if (!(error instanceof ApiError && error.shown)) message.error(error instanceof Error ? error.message : String(error));
   };
 
-  const pipelines = useQuery({ queryKey: importKeys.userPipelines, queryFn: ({ signal }) => calls.userPipelines(signal) });
+  const pipelines = useUserPipelines();
   const pipeline: PipelineView | undefined = pipelines.data?.pipelines.find((p) => p._id === pipelineId);
-  const last = useQuery({
-    queryKey: importKeys.last(pipelineId ?? ''),
-    queryFn: ({ signal }) => calls.lastUploads(pipelineId ?? '', signal),
-    enabled: !!pipelineId && step >= 1 && step <= 3,
-  });
+  const last = useLastUploads(pipelineId, step >= 1 && step <= 3);
   const plan = useWizardJob(pipelineId, step === 3, roles, report);
   const countries = useQuery({
     queryKey: importKeys.countries(pipelineId ?? ''),
@@ -126,7 +124,7 @@ export function ImportWizardPage() {
   const toggle = async (id: string, enabled: boolean) => {
     try {
       await calls.setUploadEnabled(id, enabled);
-      await queryClient.invalidateQueries({ queryKey: importKeys.last(pipelineId ?? '') });
+      await queryClient.invalidateQueries({ queryKey: uploadKeys.last(pipelineId ?? '') });
     } catch (error) {
       report(error);
     }
@@ -138,7 +136,7 @@ export function ImportWizardPage() {
     let toast: string | null = null;
     if (chosen.size) {
       try {
-        ids.push(...(await calls.uploadFiles(p._id, chosen)));
+        ids.push(...(await uploadFiles(p._id, chosen)));
       } catch (error) {
         // The size refusal has its own words; any other failure reads as the widget's.
         const tooLarge = error instanceof ApiError && error.status === 413;
@@ -152,7 +150,7 @@ export function ImportWizardPage() {
     if (realtime.length) ids.push(...(await calls.fetchRealtime(p._id, realtime)));
     setSessionIds((s) => [...ids, ...s]);
     setChosen(new Map());
-    await queryClient.invalidateQueries({ queryKey: importKeys.last(p._id) });
+    await queryClient.invalidateQueries({ queryKey: uploadKeys.last(p._id) });
     return toast;
   };
 

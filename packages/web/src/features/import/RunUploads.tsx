@@ -4,8 +4,9 @@ import { Card, Space, Typography } from 'antd';
 import { FileName } from '../../ui/FileName.tsx';
 import { formatLogDate } from '../../ui/LogView.tsx';
 import { PlainList } from '../../ui/PlainList.tsx';
-import { UploadStatusIcon } from './UploadStatusIcon.tsx';
-import { runUploads, uploadSources } from './wizard-rules.ts';
+import { uploadSources } from '../../ui/uploads/sources.ts';
+import { UploadStatusIcon } from '../../ui/uploads/UploadStatusIcon.tsx';
+import { runUploads } from './wizard-rules.ts';
 
 /** Step 4's last uploads: per data source, every upload the run will take, so no older file is merged unseen. */
 export function RunUploads({

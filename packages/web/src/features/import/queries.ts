@@ -1,7 +1,5 @@
 /** Query keys of the import screens. */
 export const importKeys = {
-  userPipelines: ['import', 'userPipelines'] as const,
-  last: (pipelineId: string) => ['import', 'last', pipelineId] as const,
   job: (pipelineId: string) => ['import', 'job', pipelineId] as const,
   countries: (pipelineId: string) => ['import', 'countries', pipelineId] as const,
   scheduled: ['import', 'scheduled'] as const,

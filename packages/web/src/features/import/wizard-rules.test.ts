@@ -1,7 +1,8 @@
 import type { ImportRecord, ScheduledJob } from '@gdb/shared/imports/import.schemas';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { describe, expect, it } from 'vitest';
-import { filterPipelines, seesCountryVersions, seesVersions } from './pipeline-filter.ts';
+import { filterPipelines, seesCountryVersions, seesVersions } from '../../ui/pipelines/pipeline-filter.ts';
+import { uploadSources } from '../../ui/uploads/sources.ts';
 import {
   chooseStepReady,
   DEFAULT_SCHEDULE,
@@ -18,7 +19,6 @@ import {
   schedulePayload,
   scheduleValid,
   sourcesReady,
-  uploadSources,
 } from './wizard-rules.ts';
 
 const ref = (id: string) => ({ _id: id, name: id });

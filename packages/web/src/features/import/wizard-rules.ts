@@ -13,11 +13,6 @@ export const STEP_TITLES = [
 ] as const;
 export const STEP_COUNT = STEP_TITLES.length;
 
-/** Sources the user uploads into: manual ones not taken from the master. */
-export function uploadSources(p: PipelineView): DataSource[] {
-  return p.dataSources.filter((s) => s.connectorType === 'manual' && !s.dataFromMaster);
-}
-
 export function realtimeSources(p: PipelineView): DataSource[] {
   return p.dataSources.filter((s) => s.connectorType === 'real-time');
 }

@@ -1,7 +1,7 @@
 import { FileTextOutlined, FolderOutlined } from '@ant-design/icons';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { Spin, Tag, Tree, type TreeDataNode, Typography } from 'antd';
-import { seesVersions } from '../import/pipeline-filter.ts';
+import { seesVersions } from '../../ui/pipelines/pipeline-filter.ts';
 
 const ROOT_TITLE = 'Pipelines';
 const ROOT_KEY = 'root';

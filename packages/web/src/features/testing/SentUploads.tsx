@@ -1,8 +1,8 @@
 import { Space, Tag, Typography } from 'antd';
 import { formatLogDate, LiveLogView } from '../../ui/LogView.tsx';
 import { PlainList } from '../../ui/PlainList.tsx';
+import { UploadStatusIcon } from '../../ui/uploads/UploadStatusIcon.tsx';
 import { useLiveUploads } from '../../ui/useLiveUploads.ts';
-import { UploadStatusIcon } from '../import/UploadStatusIcon.tsx';
 
 /** The uploads sent from this page, newest first, each with its live status, and their live logs. */
 export function SentUploads({ ids }: { ids: readonly string[] }) {

@@ -3,8 +3,7 @@ import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { FILE_SIZE_TIP, MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
 import { Button, Space, Typography } from 'antd';
 import { useId, useState } from 'react';
-import { ACCEPT } from '../import/ChooseFilesStep.tsx';
-import { uploadSources } from '../import/wizard-rules.ts';
+import { ACCEPT, uploadSources } from '../../ui/uploads/sources.ts';
 
 export interface SourceFilesProps {
   pipeline: PipelineView;

@@ -1,13 +1,12 @@
 import { FolderAddOutlined } from '@ant-design/icons';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Empty, Row, Space } from 'antd';
 import { useState } from 'react';
+import { useUserPipelines } from '../../ground/calls/pipelines.ts';
+import { uploadFiles } from '../../ground/calls/uploads.ts';
 import { useSessionUser } from '../../ground/session/session.ts';
-import { uploadFiles, userPipelines } from '../import/api.ts';
-import { PipelineFilters } from '../import/PipelinePicker.tsx';
-import { EMPTY_FILTER, filterPipelines, type PipelineFilter } from '../import/pipeline-filter.ts';
-import { importKeys } from '../import/queries.ts';
+import { PipelineFilters } from '../../ui/pipelines/PipelinePicker.tsx';
+import { EMPTY_FILTER, filterPipelines, type PipelineFilter } from '../../ui/pipelines/pipeline-filter.ts';
 import { CreateFolderDialog } from './CreateFolderDialog.tsx';
 import { PipelineTree } from './PipelineTree.tsx';
 import { SentUploads } from './SentUploads.tsx';
@@ -33,7 +32,7 @@ export function TestingPage() {
   // A new key empties the file inputs after a send.
   const [inputsKey, setInputsKey] = useState(0);
 
-  const pipelines = useQuery({ queryKey: importKeys.userPipelines, queryFn: ({ signal }) => userPipelines(signal) });
+  const pipelines = useUserPipelines();
   const list = filterPipelines(pipelines.data?.pipelines ?? [], filter);
   const pipeline = pipelines.data?.pipelines.find((p) => p._id === pipelineId) ?? null;
   const sentIds = sent.pipelineId === pipelineId ? sent.ids : [];

@@ -2,7 +2,7 @@ import { EditOutlined, LockOutlined } from '@ant-design/icons';
 import type { PipelineView, UserPipelines } from '@gdb/shared/pipelines/pipeline.schemas';
 import { localeLabel } from '@gdb/shared/reference/reference.schemas';
 import { Select, Space, Spin, Tag, Typography } from 'antd';
-import { ListBox } from '../../ui/ListBox.tsx';
+import { ListBox } from '../ListBox.tsx';
 import { filterPipelines, type PipelineFilter, seesVersions } from './pipeline-filter.ts';
 
 export interface PipelinePickerProps {
