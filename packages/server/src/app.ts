@@ -12,8 +12,10 @@ import { componentsRoutes } from './modules/components/components.routes.ts';
 import { componentsService } from './modules/components/components.service.ts';
 import { datastoreService } from './modules/datastore/datastore.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { importsLiveCollection, pipelinesOfImports } from './modules/imports/imports.live.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { importsService } from './modules/imports/imports.service.ts';
+import { logsLiveCollection } from './modules/logs/logs.live.ts';
 import { logsRoutes } from './modules/logs/logs.routes.ts';
 import { logsService } from './modules/logs/logs.service.ts';
 import { pipelinesRoutes } from './modules/pipelines/pipelines.routes.ts';
@@ -27,6 +29,7 @@ import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { tagsService } from './modules/tags/tags.service.ts';
 import { createParsePool } from './modules/uploads/parsing/parse-pool.ts';
 import { uploadBudget } from './modules/uploads/upload-budget.ts';
+import { pipelinesOfUploads, uploadsLiveCollection } from './modules/uploads/uploads.live.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { uploadsService } from './modules/uploads/uploads.service.ts';
 import { userAdminService } from './modules/users/user-admin.service.ts';
@@ -117,6 +120,20 @@ export function buildServices(ctx: AppContext) {
 
 export type Services = ReturnType<typeof buildServices>;
 
+/** Registers every module's live collections (reads, projection, read rule) with the hub. */
+export function registerLiveCollections(hub: Pick<LiveHub, 'register'>, db: Db, services: Services): void {
+  const k = db.kysely;
+  const { pipelines } = services;
+  hub.register(uploadsLiveCollection(k, pipelines));
+  hub.register(importsLiveCollection(k, pipelines));
+  hub.register(
+    logsLiveCollection(services.logs, pipelines, {
+      uploads: (ids) => pipelinesOfUploads(k, ids),
+      imports: (ids) => pipelinesOfImports(k, ids),
+    }),
+  );
+}
+
 export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
@@ -186,10 +203,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const live = registerLive(app, {
     db,
-    logs: services.logs,
     authenticate: (token) => services.auth.authenticate(token),
     limits: { maxSocketsPerUser: config.liveMaxSocketsPerUser },
   });
+  registerLiveCollections(live, db, services);
 
   await app.register(helmet, {
     enableCSPNonces: true,

@@ -324,3 +324,23 @@ export function leasesRepo(k: Kysely<Database>) {
       k.selectFrom('import_leases').selectAll().where('import_id', '=', importId).executeTakeFirst(),
   };
 }
+
+/** SQL of the live channel's imports: the newest of a selection, and the pipelines of imports. */
+export function importsLiveRepo(k: Kysely<Database>) {
+  return {
+    /** The newest `limit` imports, of these ids and pipelines when given, newest first. */
+    newest: (sel: { ids?: readonly string[] | undefined; pipelineIds?: readonly string[] | undefined }, limit: number) => {
+      let q = k.selectFrom('imports').selectAll();
+      if (sel.ids) q = q.where('id', 'in', [...sel.ids]);
+      if (sel.pipelineIds) q = q.where('pipeline_id', 'in', [...sel.pipelineIds]);
+      return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    },
+    /** The pipeline of each of these imports that exists. */
+    pipelinesOf: (ids: readonly string[]) =>
+      k
+        .selectFrom('imports')
+        .select(['id', 'pipeline_id as owner'])
+        .where('id', 'in', [...ids])
+        .execute(),
+  };
+}

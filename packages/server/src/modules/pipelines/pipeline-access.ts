@@ -1,4 +1,5 @@
 import { hasAnyRole } from '@gdb/shared/auth/roles';
+import { isEmptyFilter, type NormalFilter } from '@gdb/shared/live/filter';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/index.ts';
 
@@ -15,7 +16,7 @@ export interface PipelineReader {
  * pipeline at once): managers, admins and super-admins may read every pipeline; a user only the
  * pipelines whose family is assigned to them and active.
  */
-export async function mayReadPipeline(k: Kysely<Database>, caller: PipelineReader, pipelineId: string | null): Promise<boolean> {
+async function mayReadPipeline(k: Kysely<Database>, caller: PipelineReader, pipelineId: string | null): Promise<boolean> {
   if (hasAnyRole(caller.roles, ['super-admin', 'admin', 'manager'])) return true;
   if (pipelineId === null || !hasAnyRole(caller.roles, ['user']) || !UUID.test(pipelineId)) return false;
   const row = await k
@@ -27,4 +28,23 @@ export async function mayReadPipeline(k: Kysely<Database>, caller: PipelineReade
     .where('up.is_active', '=', true)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** The pipelines a live filter reaches; undefined when a document it names does not exist or has none. */
+export type FilterPipelines = (filter: NormalFilter) => Promise<readonly string[] | undefined>;
+
+/**
+ * The read rule of live documents that belong to pipelines, allowed where the equivalent read is:
+ * managers, admins and super-admins read every pipeline and may use an empty filter; a user must
+ * name documents, each existing, of pipelines assigned to them and active.
+ */
+export function pipelineReadRule(k: Kysely<Database>, pipelinesOf: FilterPipelines) {
+  return async (caller: PipelineReader, filter: NormalFilter): Promise<boolean> => {
+    if (await mayReadPipeline(k, caller, null)) return true;
+    if (isEmptyFilter(filter)) return false;
+    const pipelines = await pipelinesOf(filter);
+    if (!pipelines) return false;
+    for (const pipeline of pipelines) if (!(await mayReadPipeline(k, caller, pipeline))) return false;
+    return true;
+  };
 }

@@ -14,6 +14,7 @@ import { forbidden, notFound } from '../../platform/http/errors.ts';
 import { isUuid, newId } from '../../platform/ids.ts';
 import type { ReferenceService } from '../reference/reference.service.ts';
 import type { UsersService } from '../users/users.service.ts';
+import { type FilterPipelines, pipelineReadRule } from './pipeline-access.ts';
 import { type PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
 
 /** Turns a joined row into the API's view; stored JSON is re-checked so a bad row cannot leak out. */
@@ -81,7 +82,6 @@ export function pipelinesService(ctx: AppContext, deps: { users: UsersService; r
   async function visibleTo(auth: AuthContext, views: PipelineView[]): Promise<PipelineView[]> {
     if (auth.roles.includes('super-admin')) return views;
     const user = await deps.users.byId(auth.userId);
-
     if (!user) return [];
     const readable = views.filter((p) =>
       canAccessDocument({ roles: user.roles, project_tags: user.project_tags }, { tags: p.tags }, 'read'),
@@ -94,6 +94,8 @@ export function pipelinesService(ctx: AppContext, deps: { users: UsersService; r
   }
 
   return {
+    /** The read rule of a live collection whose documents belong to pipelines (`pipelinesOf` finds those a filter reaches). */
+    liveReadRule: (pipelinesOf: FilterPipelines) => pipelineReadRule(ctx.db.kysely, pipelinesOf),
     /** A pipeline as stored, whoever asks (the import runs and the clock act for nobody), or undefined when it is gone. */
     async stored(id: string): Promise<PipelineView | undefined> {
       const row = isUuid(id) ? await repo.byId(id) : undefined;

@@ -26,6 +26,19 @@ export function uploadsRepo(k: Kysely<Database>) {
             .where('id', 'in', [...ids])
             .execute(),
     byId: (id: string) => k.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst(),
+    /** The newest `limit` uploads, of these ids when given, newest first (the live channel's reads). */
+    newest: (ids: readonly string[] | undefined, limit: number) => {
+      let q = k.selectFrom('uploads').selectAll();
+      if (ids) q = q.where('id', 'in', [...ids]);
+      return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    },
+    /** The pipeline of each of these uploads that exists. */
+    pipelinesOf: (ids: readonly string[]) =>
+      k
+        .selectFrom('uploads')
+        .select(['id', 'pipeline_id as owner'])
+        .where('id', 'in', [...ids])
+        .execute(),
     /** The newest `limit` source uploads of each data source of a pipeline, newest first. */
     lastOf: (pipelineId: string, dataSubKinds: readonly string[], limit: number) =>
       dataSubKinds.length === 0

@@ -3,8 +3,8 @@ import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { LIVE_MESSAGES, LiveHub } from './live-hub.ts';
-import { connectLive, seedImport, seedPipeline, urlOf } from './live-test-kit.ts';
+import { LIVE_MESSAGES, type LiveHub } from './live-hub.ts';
+import { connectLive, hubOn, seedImport, seedPipeline, urlOf } from './live-test-kit.ts';
 
 const MAX_MESSAGES = 400;
 const MAX_CHARS = 4 * 1024 * 1024;
@@ -18,13 +18,7 @@ let token: string;
 beforeAll(async () => {
   t = await createTestApp();
   server = http.createServer();
-  hub = new LiveHub(server, {
-    db: t.ctx.db,
-    logs: t.services.logs,
-    authenticate: (tk) => t.services.auth.authenticate(tk),
-    log: t.app.log,
-    limits: { maxQueuedMessages: MAX_MESSAGES, maxQueuedChars: MAX_CHARS, maxPendingRequests: MAX_PENDING },
-  });
+  hub = hubOn(server, t, { maxQueuedMessages: MAX_MESSAGES, maxQueuedChars: MAX_CHARS, maxPendingRequests: MAX_PENDING });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   token = (await t.signedIn(['manager'])).token;
 });

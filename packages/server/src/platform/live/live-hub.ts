@@ -16,14 +16,12 @@ import { applyProjection, projectionMode } from '@gdb/shared/live/projection';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DefaultEventsMap, type ExtendedError, Server, type Socket } from 'socket.io';
 import { z } from 'zod';
-import type { LogsService } from '../../modules/logs/logs.service.ts';
-import { mayReadPipeline } from '../../modules/pipelines/pipeline-access.ts';
 import type { AuthContext, Authenticate } from '../auth/access-control.ts';
 import type { Db } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import { type ChangeFeed, createChangeFeed } from './change-feed.ts';
 import { envelopePrefixHex, packHex } from './codec.ts';
-import { type CollectionDef, type LiveDoc, liveCollections } from './collections.ts';
+import type { CollectionDef, LiveDoc } from './collections.ts';
 import { liveRepo } from './live.repo.ts';
 import { OutboundQueue } from './outbound-queue.ts';
 import { SubscriptionIndex } from './subscription-index.ts';
@@ -62,7 +60,6 @@ export const DEFAULT_LIVE_LIMITS: LiveLimits = {
 
 export interface LiveHubOptions {
   db: Db;
-  logs: LogsService;
   authenticate: Authenticate;
   log: FastifyBaseLogger;
   limits?: Partial<LiveLimits>;
@@ -108,6 +105,7 @@ interface Sub {
   id: string;
   client: Client;
   collection: LiveCollection;
+  def: CollectionDef;
   filter: NormalFilter;
   projection: LiveProjection | undefined;
   projectionKey: string;
@@ -175,7 +173,8 @@ export class LiveHub {
   readonly #authenticate: Authenticate;
   readonly #log: FastifyBaseLogger;
   readonly #limits: LiveLimits;
-  readonly #collections: Record<LiveCollection, CollectionDef>;
+  /** The collections the modules registered, by name. */
+  readonly #collections = new Map<LiveCollection, CollectionDef>();
   readonly #feed: ChangeFeed;
   readonly #index = new SubscriptionIndex<Sub>();
   readonly #clients = new Set<Client>();
@@ -191,7 +190,6 @@ export class LiveHub {
     this.#authenticate = options.authenticate;
     this.#log = options.log;
     this.#limits = { ...DEFAULT_LIVE_LIMITS, ...options.limits };
-    this.#collections = liveCollections(options.db, options.logs);
     this.#feed = createChangeFeed(
       options.db,
       { onPayload: (payload) => this.#onPayload(payload), onResync: () => this.#resync() },
@@ -225,6 +223,12 @@ export class LiveHub {
       behind: this.#dropped,
       delivered: this.#delivered,
     };
+  }
+
+  /** Adds a collection of the live channel: its reads, its projection from rows and its read rule. */
+  register(def: CollectionDef): void {
+    if (this.#collections.has(def.name)) throw new Error(`The live collection ${def.name} is registered already.`);
+    this.#collections.set(def.name, def);
   }
 
   /** Starts listening for changes now rather than with the first subscription. */
@@ -357,8 +361,8 @@ export class LiveHub {
     const parsed = liveRequestSchema.safeParse(raw);
     if (!parsed.success) throw new LiveError(`Invalid message: ${describeIssues(parsed.error)}`, id);
     const req = parsed.data;
-    if (!isLiveCollection(req.collectionName)) throw new LiveError(`Unknown collection ${req.collectionName}.`, id);
-    const def = this.#collections[req.collectionName];
+    const def = isLiveCollection(req.collectionName) ? this.#collections.get(req.collectionName) : undefined;
+    if (!def) throw new LiveError(`Unknown collection ${req.collectionName}.`, id);
     const filter = normalizeFilter(req.filter);
     const keys = LIVE_FILTER_KEYS[def.name];
     for (const [key, values] of Object.entries(filter)) {
@@ -388,19 +392,8 @@ export class LiveHub {
       throw new LiveError(LIVE_MESSAGES.tooManySockets, id);
     }
     client.token = token;
-    if (!(await this.#mayRead(caller, def, filter))) throw new LiveError(LIVE_MESSAGES.notAllowed, id);
+    if (!(await def.mayRead(caller, filter))) throw new LiveError(LIVE_MESSAGES.notAllowed, id);
     return { id: req.subscriptionId, def, filter, projection: req.projection, caller };
-  }
-
-  /** A subscription is allowed where the equivalent read is: every pipeline it reaches must be readable. */
-  async #mayRead(caller: AuthContext, def: CollectionDef, filter: NormalFilter): Promise<boolean> {
-    const k = this.#db.kysely;
-    if (await mayReadPipeline(k, caller, null)) return true;
-    if (isEmptyFilter(filter)) return false;
-    const pipelines = await def.pipelinesOf(filter);
-    if (!pipelines) return false;
-    for (const pipeline of pipelines) if (!(await mayReadPipeline(k, caller, pipeline))) return false;
-    return true;
   }
 
   async #subscribe(client: Client, raw: unknown): Promise<void> {
@@ -412,6 +405,7 @@ export class LiveHub {
       id: p.id,
       client,
       collection: p.def.name,
+      def: p.def,
       filter: p.filter,
       projection: p.projection,
       projectionKey: JSON.stringify(p.projection ?? {}),
@@ -461,7 +455,7 @@ export class LiveHub {
     sub.live = false;
     sub.buffer = [];
     sub.missed = false;
-    const def = this.#collections[sub.collection];
+    const { def } = sub;
     let docs: LiveDoc[];
     try {
       await this.#feed.start();
@@ -525,8 +519,8 @@ export class LiveHub {
       this.#then(async () => (n.t === 'sessions' ? this.#endSession(id) : this.#endUser(id)));
       return;
     }
-    if (!isLiveCollection(n.t) || !n.op || this.#index.size === 0) return;
-    const def = this.#collections[n.t];
+    const def = isLiveCollection(n.t) ? this.#collections.get(n.t) : undefined;
+    if (!def || !n.op || this.#index.size === 0) return;
     const resolving = this.#resolve(def, n.op, id, n.row, n.keys ?? {});
     this.#then(async () => {
       const prepared = await resolving;

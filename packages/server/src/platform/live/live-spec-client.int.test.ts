@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { LIVE_MESSAGES, LiveHub } from './live-hub.ts';
-import { connectLive, type LiveTestClient, seedImport, seedPipeline, urlOf, waitFor } from './live-test-kit.ts';
+import { LIVE_MESSAGES, type LiveHub } from './live-hub.ts';
+import { connectLive, hubOn, type LiveTestClient, seedImport, seedPipeline, urlOf, waitFor } from './live-test-kit.ts';
 
 // A client written to spec 002 §4 opens the socket without a token and sends it in each message.
 
@@ -31,13 +31,7 @@ async function logsOfNewImport() {
 beforeAll(async () => {
   t = await createTestApp();
   server = http.createServer();
-  hub = new LiveHub(server, {
-    db: t.ctx.db,
-    logs: t.services.logs,
-    authenticate: (token) => t.services.auth.authenticate(token),
-    log: t.app.log,
-    limits: { authTimeoutMs: AUTH_TIMEOUT_MS, maxSocketsPerUser: MAX_SOCKETS },
-  });
+  hub = hubOn(server, t, { authTimeoutMs: AUTH_TIMEOUT_MS, maxSocketsPerUser: MAX_SOCKETS });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = urlOf(server.address());
 });
