@@ -39,7 +39,12 @@ export interface RunScope {
   leased: Set<string>;
 }
 
-export type LogLevel = LogLine['level'];
+/** A runner of this process: the steps' scope, and the runs it holds now, by import id (to stop them). */
+export interface Runner extends RunScope {
+  local: Map<string, AbortController>;
+}
+
+type LogLevel = LogLine['level'];
 
 /** Appends one line to the import's logs. */
 export type Say = (level: LogLevel, message: string, dataSubKind?: string | null) => Promise<void>;
