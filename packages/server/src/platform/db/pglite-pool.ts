@@ -23,7 +23,7 @@ const ACQUIRE_TIMEOUT_MS = 30_000;
  * resident memory (about 230 MiB for PGlite opened at 128 MB, 120 MiB at 32 MB); the operating
  * system's page cache keeps the files that PGlite reads anyway.
  */
-export const EMBEDDED_SETTINGS = ['shared_buffers=32MB'];
+const EMBEDDED_SETTINGS = ['shared_buffers=32MB'];
 
 /** The command Kysely reads to report affected rows: a plain select, else the first write verb. */
 function commandOf(sql: string): Command {

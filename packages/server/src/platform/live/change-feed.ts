@@ -4,7 +4,7 @@ import type { Db } from '../db/index.ts';
 import type { PGlitePool } from '../db/pglite-pool.ts';
 
 /** The notification channel the triggers of migration 20261122T0810 write to. */
-export const LIVE_CHANNEL = 'gdb_live';
+const LIVE_CHANNEL = 'gdb_live';
 
 export interface FeedListener {
   /** One notification payload, in commit order. */

@@ -46,7 +46,7 @@ export interface LiveLimits {
   duplicateWindowMs: number;
 }
 
-export const DEFAULT_LIVE_LIMITS: LiveLimits = {
+const DEFAULT_LIVE_LIMITS: LiveLimits = {
   maxQueuedMessages: 5_000,
   maxQueuedChars: 16 * 1024 * 1024,
   maxPendingRequests: 200,

@@ -20,7 +20,7 @@ import type { Database, Db } from '../db/index.ts';
 import { newId } from '../ids.ts';
 import { LiveHub, type LiveLimits } from './live-hub.ts';
 
-export type Doc = { _id: string } & Record<string, unknown>;
+type Doc = { _id: string } & Record<string, unknown>;
 
 export interface LiveTestClient {
   socket: Socket;
@@ -47,7 +47,7 @@ const changeEnvelope = z.object({
 });
 
 /** Decodes the hex MessagePack text of init, change and find, checking its shape. */
-export function decodeHex<T>(schema: z.ZodType<T>, hex: unknown): T {
+function decodeHex<T>(schema: z.ZodType<T>, hex: unknown): T {
   if (typeof hex !== 'string' || !/^[0-9a-f]*$/.test(hex)) throw new Error('expected hex text');
   return schema.parse(decode(Buffer.from(hex, 'hex')));
 }

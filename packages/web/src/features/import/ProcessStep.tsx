@@ -5,7 +5,7 @@ import { SourceUploads, type UploadRow } from '../../ui/uploads/SourceUploads.ts
 import { uploadSources } from '../../ui/uploads/sources.ts';
 
 /** The uploads of one data source: this session's first (live), else the newest of the last list. */
-export function rowsOf(kind: string, session: readonly UploadRow[], lists: readonly LastList[]): UploadRow[] {
+function rowsOf(kind: string, session: readonly UploadRow[], lists: readonly LastList[]): UploadRow[] {
   const mine = session.filter((u) => u.dataSubKind === kind);
   if (mine.length) return mine;
   const first = lists.find((l) => l.dataSubKind === kind)?.data[0];

@@ -11,7 +11,7 @@ export const STEP_TITLES = [
   'Plan your import',
   'Import details',
 ] as const;
-export const STEP_COUNT = STEP_TITLES.length;
+const STEP_COUNT = STEP_TITLES.length;
 
 export function realtimeSources(p: PipelineView): DataSource[] {
   return p.dataSources.filter((s) => s.connectorType === 'real-time');
@@ -147,7 +147,7 @@ export function repeatPatternOf(form: ScheduleForm): string | null {
 }
 
 /** The form an existing job's repeat pattern fills in. */
-export function formOfPattern(text: string): Partial<ScheduleForm> {
+function formOfPattern(text: string): Partial<ScheduleForm> {
   const p = parseRepeatPattern(text);
   if (!p) return {};
   const time = (h: number, m: number) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../request/api.ts';
 import { CALL_FAILURES } from '../request/call-failures.ts';
 
-export const pipelineKeys = {
+const pipelineKeys = {
   mine: ['pipelines', 'mine'] as const,
 };
 
