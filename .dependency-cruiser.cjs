@@ -18,7 +18,26 @@ const MODULE_FACE = `${MODULES}[^/]+/[^/]+\\.(service|types)\\.ts$`;
  * ever shrinks. `from` and `to` are paths (a file, or a folder for the folder-cycle rule) taken
  * literally, as prefixes; only that pair is let through, the rule still holds for everything else.
  */
-const KNOWN_EXCEPTIONS = [];
+const KNOWN_EXCEPTIONS = [
+  {
+    // Pending: the web's test helpers move from the users feature to src/test/.
+    rule: 'feature-not-to-feature',
+    from: 'packages/web/src/features/',
+    to: 'packages/web/src/features/users/users-test-helpers.ts',
+  },
+  {
+    // Pending: the column-table helpers the import run shares with uploads move out of uploads' files.
+    rule: 'module-through-its-face',
+    from: 'packages/server/src/modules/imports/',
+    to: 'packages/server/src/modules/uploads/row-tables.ts',
+  },
+  {
+    // Pending: the API-description command moves beside main.ts, above the platform.
+    rule: 'platform-not-to-modules',
+    from: 'packages/server/src/platform/http/api-description-cli.ts',
+    to: 'packages/server/src/app.ts',
+  },
+];
 
 const literal = (text) => `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
 const anyOf = (patterns) => [patterns].flat().filter(Boolean);
@@ -52,9 +71,11 @@ const forbidden = [
   },
   {
     name: 'no-folder-cycle',
-    comment: 'No cycle between the folders of the code (users → auth → users through any files).',
+    comment:
+      'No cycle between the rooms of the code through any files (users → badges → users): a server module, ' +
+      'the platform, the runtime; a web feature, ui/, the ground, the shell.',
     scope: 'folder',
-    from: { path: '^packages/' },
+    from: { path: [`${MODULES}[^/]+$`, `${SERVER}(platform|runtime)$`, `${WEB}features/[^/]+$`, `${WEB}(ui|ground|app)$`] },
     to: { circular: true },
   },
   {
