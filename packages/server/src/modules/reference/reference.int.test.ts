@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { newId } from '../../platform/ids.ts';
+import { REFERENCE_TTL_MS } from './reference.service.ts';
 
 let t: TestApp;
 let token: string;
@@ -45,5 +47,32 @@ describe('reference lists', () => {
     await t.services.reference.seed();
     await t.services.reference.seed();
     expect(Number(await count())).toBe(before);
+  });
+});
+
+describe('reference lists read from memory', () => {
+  it('are read from the database once per REFERENCE_TTL_MS, again after that or a seed', async () => {
+    const k = t.ctx.db.kysely;
+    const before = await t.services.reference.brands();
+    // A brand written behind the service's back (only the seed writes these tables).
+    await k.insertInto('brands').values({ id: newId(), name: 'Zz behind the back' }).execute();
+    const names = async () => (await t.services.reference.brands()).map((b) => b.name);
+    expect(await names()).toEqual(before.map((b) => b.name));
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + REFERENCE_TTL_MS);
+    try {
+      expect(await names()).toContain('Zz behind the back');
+    } finally {
+      clock.mockRestore();
+    }
+    await k.deleteFrom('brands').where('name', '=', 'Zz behind the back').execute();
+    await t.services.reference.seed();
+    expect(await names()).not.toContain('Zz behind the back');
+  });
+
+  it('gives each caller an array of its own', async () => {
+    const first = await t.services.reference.locales();
+    first.length = 0;
+    expect((await t.services.reference.locales()).length).toBeGreaterThan(0);
   });
 });
