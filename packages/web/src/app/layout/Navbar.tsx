@@ -4,7 +4,7 @@ import { loginPath } from '@gdb/shared/routes/web-routes';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Dropdown, Layout } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
-import { ApiError } from '../../ground/request/request.ts';
+import { showFailure } from '../../ground/request/failure.ts';
 import { clearTokens } from '../../ground/request/token-store.ts';
 import { logoutCall } from '../../ground/session/session.ts';
 import { AppBreadcrumb } from './AppBreadcrumb.tsx';
@@ -29,7 +29,7 @@ export function Navbar({
     try {
       await logoutCall();
     } catch (error) {
-      if (!(error instanceof ApiError && error.shown)) void message.error(error instanceof Error ? error.message : String(error));
+      showFailure(error, message.error);
       return;
     }
     clearTokens();

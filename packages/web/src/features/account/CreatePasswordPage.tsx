@@ -4,7 +4,7 @@ import { IMPORT_TITLE } from '@gdb/shared/routes/web-routes';
 import { App, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ApiError } from '../../ground/request/request.ts';
+import { showFailure } from '../../ground/request/failure.ts';
 import { createPassword } from './api.ts';
 import { confirmFieldError, passwordFieldError } from './password-form.ts';
 import './login.css';
@@ -45,8 +45,7 @@ export function CreatePasswordPage() {
       void message.success(PASSWORD_MESSAGES.set);
       await navigate('/login', { replace: true });
     } catch (error) {
-      if (error instanceof ApiError && error.shown) return;
-      void message.error(error instanceof Error && error.message ? error.message : CREATE_PASSWORD_FAILED);
+      showFailure(error, message.error, CREATE_PASSWORD_FAILED);
     } finally {
       setBusy(false);
     }

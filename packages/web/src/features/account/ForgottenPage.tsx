@@ -4,7 +4,7 @@ import { IMPORT_TITLE } from '@gdb/shared/routes/web-routes';
 import { Alert, App, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ApiError } from '../../ground/request/request.ts';
+import { showFailure } from '../../ground/request/failure.ts';
 import { forgotten } from './api.ts';
 import { forgottenEmailError } from './password-form.ts';
 import './login.css';
@@ -25,8 +25,7 @@ export function ForgottenPage() {
       await forgotten({ email: email.trim() });
       setAsked(true);
     } catch (error) {
-      if (error instanceof ApiError && error.shown) return;
-      void message.error(error instanceof Error && error.message ? error.message : FORGOTTEN_FAILED);
+      showFailure(error, message.error, FORGOTTEN_FAILED);
     } finally {
       setBusy(false);
     }

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ApiError } from '../../ground/request/request.ts';
+import { showFailure } from '../../ground/request/failure.ts';
 import { clearTokens, saveTokens } from '../../ground/request/token-store.ts';
 import { rolesOf, userInfoQuery, VERIFICATION_FAILED } from '../../ground/session/session.ts';
 import { login } from './api.ts';
@@ -33,12 +33,11 @@ export function LoginPage() {
   const queryClient = useQueryClient();
   const { message } = App.useApp();
 
-  const showError = (error: unknown) => {
-    if (error instanceof ApiError && error.shown) return;
-    const text = error instanceof Error ? error.message : String(error);
-    setSaid(text);
-    void message.error(text);
-  };
+  const showError = (error: unknown) =>
+    showFailure(error, (text) => {
+      setSaid(text);
+      void message.error(text);
+    });
 
   /** With the session stored: the no-code app, or the requested page, or the role's landing page. */
   const land = async (goNocode: boolean) => {

@@ -3,7 +3,7 @@ import { isTfaCodeLength, LOGIN_MESSAGES, TFA_CODE_MAX } from '@gdb/shared/auth/
 import type { LoginAnswer } from '@gdb/shared/auth/session.schemas';
 import { Alert, App, Button, Form, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
-import { ApiError } from '../../ground/request/request.ts';
+import { errorText, showFailure } from '../../ground/request/failure.ts';
 import { CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
 import { verifyTfa } from './api.ts';
 
@@ -70,7 +70,7 @@ export function TfaDialog({ challenge, onSession, onDone, onCancel }: TfaDialogP
       else onDone(result);
     } catch (e) {
       setCode('');
-      if (!(e instanceof ApiError && e.shown)) void message.error(e instanceof Error ? e.message : String(e));
+      showFailure(e, message.error);
     } finally {
       setBusy(false);
     }
@@ -81,7 +81,7 @@ export function TfaDialog({ challenge, onSession, onDone, onCancel }: TfaDialogP
       await copyText((codes ?? []).join('\n'));
       void message.success(LOGIN_MESSAGES.codesCopied);
     } catch (e) {
-      void message.error(e instanceof Error ? e.message : String(e));
+      void message.error(errorText(e));
     }
   };
 

@@ -6,7 +6,7 @@ import { App, Button, Card, Space, Table, type TableColumnsType } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { exportUploads } from '../../ground/calls/uploads.ts';
-import { ApiError } from '../../ground/request/request.ts';
+import { showFailure } from '../../ground/request/failure.ts';
 import { useSessionUser } from '../../ground/session/session.ts';
 import { LiveLogView } from '../../ui/LogView.tsx';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';
@@ -71,9 +71,7 @@ export function LogbookPage() {
   );
   const selected = rows.find((r) => r._id === selectedId) ?? null;
 
-  const report = (error: unknown) => {
-    if (!(error instanceof ApiError && error.shown)) message.error(error instanceof Error ? error.message : String(error));
-  };
+  const report = (error: unknown) => showFailure(error, message.error);
 
   const stop = async (id: string) => {
     try {

@@ -9,6 +9,7 @@ import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'rea
 import { useNavigate } from 'react-router';
 import { useUserPipelines } from '../../ground/calls/pipelines.ts';
 import { uploadFiles, uploadKeys, useLastUploads } from '../../ground/calls/uploads.ts';
+import { showFailure } from '../../ground/request/failure.ts';
 import { ApiError } from '../../ground/request/request.ts';
 import { useSessionUser } from '../../ground/session/session.ts';
 import { PipelinePicker } from '../../ui/pipelines/PipelinePicker.tsx';
@@ -66,7 +67,7 @@ export function ImportWizardPage() {
 
   const report = (error: unknown) => {
     console.error(error);
-    if (!(error instanceof ApiError && error.shown)) message.error(error instanceof Error ? error.message : String(error));
+    showFailure(error, message.error);
   };
 
   const pipelines = useUserPipelines();

@@ -2,7 +2,7 @@ import type { ScheduledJob } from '@gdb/shared/imports/import.schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Input, Space, Table, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
-import { ApiError } from '../../ground/request/request.ts';
+import { showFailure } from '../../ground/request/failure.ts';
 import { FileName } from '../../ui/FileName.tsx';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { hideMeasureRows, useDomRepair } from '../../ui/useDomRepair.ts';
@@ -57,7 +57,7 @@ export function JobsList({ compact = false, pipelineId }: JobsListProps) {
       setSelected([]);
       message.success(JOBS_DELETED);
     } catch (error) {
-      if (!(error instanceof ApiError && error.shown)) message.error(error instanceof Error ? error.message : String(error));
+      showFailure(error, message.error);
     } finally {
       setDeleting(false);
       await queryClient.invalidateQueries({ queryKey: importKeys.scheduled });

@@ -7,6 +7,7 @@ import type { ManagedUser } from '@gdb/shared/users/users.schemas';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Col, Form, Input, Modal, Row, Select, Switch } from 'antd';
 import { useEffect, useState } from 'react';
+import { errorText, wasShown } from '../../ground/request/failure.ts';
 import { ApiError } from '../../ground/request/request.ts';
 import { BadgeChips } from '../../ui/tags/BadgeChip.tsx';
 import { BadgesDialog, type BadgeValues } from '../../ui/tags/BadgesDialog.tsx';
@@ -104,9 +105,8 @@ export function UserDialog({ user, actor, tags, onClose, onChanged }: UserDialog
       onChanged(saved);
       onClose();
     } catch (error) {
-      if (error instanceof ApiError && error.shown) return;
-      const text = error instanceof Error ? error.message : String(error);
-      void message.error(USER_MESSAGES.saveFailed(text));
+      if (wasShown(error)) return;
+      void message.error(USER_MESSAGES.saveFailed(errorText(error)));
       if (error instanceof ApiError) {
         const onFields = error.issues.filter((i): i is typeof i & { path: keyof UserFormValues } =>
           (FIELD_NAMES as readonly string[]).includes(i.path),

@@ -3,6 +3,7 @@ import { isRole } from '@gdb/shared/auth/roles';
 import { deriveUserName, roleRuleError, USER_MESSAGES, userFieldIssues } from '@gdb/shared/users/user-rules';
 import { isSuperAdmin, type ScopeActor } from '@gdb/shared/users/user-scope';
 import type { ManagedUser, UserSaveBody } from '@gdb/shared/users/users.schemas';
+import { wasShown } from '../../ground/request/failure.ts';
 import { ApiError } from '../../ground/request/request.ts';
 
 /** The fields of the user dialog's form. */
@@ -41,8 +42,8 @@ export const USER_CALL_FAILURES = {
 
 /** The text to show for a failed call, or null when the request layer showed it already. */
 export function failureText(error: unknown, fallback: string): string | null {
-  if (error instanceof ApiError) return error.shown ? null : error.message || fallback;
-  return fallback;
+  if (wasShown(error)) return null;
+  return error instanceof ApiError ? error.message || fallback : fallback;
 }
 
 /** The form values of a user, or of a new one. */

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Select, Space, Switch, Table } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
-import { ApiError } from '../../ground/request/request.ts';
+import { showFailure } from '../../ground/request/failure.ts';
 import { deleteTags, reloadTags, saveTag, tagKeys, tagListQuery } from './api.ts';
 import { BadgeChip } from './BadgeChip.tsx';
 import { askConfirmation, CSP_SAFE_MODAL } from './confirmation.ts';
@@ -49,10 +49,7 @@ export function GlobalBadgeListDialog({ open, onClose }: { open: boolean; onClos
   const [busy, setBusy] = useState(false);
   const type = Form.useWatch('type', form);
 
-  const fail = (error: unknown) => {
-    if (error instanceof ApiError && error.shown) return;
-    void message.error(error instanceof Error ? error.message : String(error));
-  };
+  const fail = (error: unknown) => showFailure(error, message.error);
   const refresh = () => queryClient.invalidateQueries({ queryKey: tagKeys.all });
 
   const edit = (tag: Tag | null) => {
