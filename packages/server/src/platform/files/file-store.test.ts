@@ -25,6 +25,22 @@ async function leftovers() {
   return { files, rows: Number(rows.rows[0]?.n) };
 }
 
+/** Bytes the stores hold, in the local folder (temporary files included) and in the database's rows. */
+async function storedBytes(): Promise<number> {
+  const entries = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  const local = entries.reduce((n, e) => n + fs.statSync(path.join(e.parentPath, e.name)).size, 0);
+  const rows = await sql<{ n: number }>`select coalesce(sum(length(bytes)), 0)::int as n from file_blobs`.execute(
+    testDb.db.kysely,
+  );
+  return local + Number(rows.rows[0]?.n);
+}
+
+/** The chunks given, one at a time, then the error given if any. */
+async function* streamOf(chunks: readonly Uint8Array[], error?: Error): AsyncGenerator<Uint8Array> {
+  for (const chunk of chunks) yield chunk;
+  if (error) throw error;
+}
+
 describe.each([
   ['local', () => localFileStore(dir)],
   ['database', () => databaseFileStore(testDb.db)],
@@ -90,6 +106,58 @@ describe.each([
     aborted.write(crypto.randomBytes(FILE_PART_BYTES * 2));
     aborted.write(crypto.randomBytes(7));
     await aborted.abort();
+    expect(await leftovers()).toEqual(before);
+  });
+
+  it('stores a file from a stream, writing each chunk before it asks for the next one', async () => {
+    const store = make();
+    const before = await storedBytes();
+    const chunks = [crypto.randomBytes(10), new Uint8Array(0), crypto.randomBytes(FILE_PART_BYTES + 3)];
+    const storedMeanwhile: number[] = [];
+    async function* watched() {
+      yield* chunks;
+      storedMeanwhile.push((await storedBytes()) - before);
+      yield crypto.randomBytes(FILE_PART_BYTES - 13);
+      storedMeanwhile.push((await storedBytes()) - before);
+    }
+    const sent: Uint8Array[] = [];
+    const key = await store.putStream(
+      (async function* () {
+        for await (const chunk of watched()) {
+          sent.push(chunk);
+          yield chunk;
+        }
+      })(),
+    );
+    // More than a part was stored before the stream ended, and all of it before the key came back.
+    expect(storedMeanwhile[0]).toBeGreaterThanOrEqual(FILE_PART_BYTES);
+    expect(storedMeanwhile[1]).toBeGreaterThanOrEqual(FILE_PART_BYTES);
+    expect(Buffer.from(await store.get(key)).equals(Buffer.concat(sent))).toBe(true);
+    if (store.kind === 'database') {
+      // Parts of FILE_PART_BYTES whatever the chunks, every row naming the file's size.
+      const parts = await sql<{ length: number; size: number }>`
+        select length(bytes) as length, size from file_blobs where key = ${key} order by part`.execute(testDb.db.kysely);
+      expect(parts.rows.map((r) => [Number(r.length), Number(r.size)])).toEqual([
+        [FILE_PART_BYTES, 2 * FILE_PART_BYTES],
+        [FILE_PART_BYTES, 2 * FILE_PART_BYTES],
+      ]);
+    }
+    await store.delete(key);
+    const empty = await store.putStream(streamOf([]));
+    expect((await store.get(empty)).length).toBe(0);
+    await store.delete(empty);
+    const small = await store.putStream(streamOf([Buffer.from('a,b\n'), Buffer.from('1,2\n')]));
+    expect((await store.get(small)).toString()).toBe('a,b\n1,2\n');
+    await store.delete(small);
+  });
+
+  it('leaves nothing of a stream that fails, and throws its error', async () => {
+    const store = make();
+    const before = await leftovers();
+    const failing = streamOf([crypto.randomBytes(2 * FILE_PART_BYTES + 5)], new Error('the sender went away'));
+    await expect(store.putStream(failing)).rejects.toThrow('the sender went away');
+    expect(await leftovers()).toEqual(before);
+    await expect(store.putStream(streamOf([], new Error('nothing sent')))).rejects.toThrow('nothing sent');
     expect(await leftovers()).toEqual(before);
   });
 

@@ -11,6 +11,12 @@ export interface FileStore {
   put(bytes: Uint8Array): Promise<string>;
   /** Stores a file given piece by piece, as the pieces come (see {@link FileWriter}). */
   writer(): FileWriter;
+  /**
+   * Stores a file read from `chunks` as they come, each written before the next is asked for, so
+   * the file is never whole in memory; answers the key once it is durable. When `chunks` fails
+   * (the sender went away, a limit was passed), nothing of the file is left and its error is thrown.
+   */
+  putStream(chunks: AsyncIterable<Uint8Array>): Promise<string>;
   get(key: string): Promise<Buffer>;
   delete(key: string): Promise<void>;
   /** Keys of the files stored before `cutoff`: a sweep deletes the ones no row references. */
@@ -66,57 +72,80 @@ function checkKey(key: string): string {
   return key;
 }
 
-/** Files under `root`, written to a temporary name, flushed, then renamed into place. */
-export function localFileStore(root: string): FileStore {
+/** A new file under `root`, written under a temporary name until `finish` flushes it and renames it into place. */
+interface TempFile {
+  write(bytes: Uint8Array): Promise<void>;
+  /** Flushes the file, moves it to its key and answers the key. */
+  finish(): Promise<string>;
+  /** Removes what was written (after a failure, `finish`'s included). */
+  discard(): Promise<void>;
+}
+
+async function tempFile(root: string): Promise<TempFile> {
+  const key = newKey();
+  const target = path.join(root, key);
+  const temp = `${target}.${process.pid}.tmp`;
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  let handle: fs.FileHandle | undefined = await fs.open(temp, 'wx', 0o600);
+  const close = async () => {
+    const open = handle;
+    handle = undefined;
+    await open?.close();
+  };
   return {
-    kind: 'local',
-    async put(bytes) {
-      const key = newKey();
-      const target = path.join(root, key);
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      const temp = `${target}.${process.pid}.tmp`;
-      const handle = await fs.open(temp, 'wx', 0o600);
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
+    async write(bytes) {
+      for (let at = 0; handle && at < bytes.length; ) {
+        at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
       }
+    },
+    async finish() {
+      await handle?.sync();
+      await close();
       await fs.rename(temp, target);
       return key;
     },
+    async discard() {
+      await close().catch(() => undefined);
+      await fs.rm(temp, { force: true });
+    },
+  };
+}
+
+/** Files under `root`, written to a temporary name, flushed, then renamed into place. */
+export function localFileStore(root: string): FileStore {
+  async function putStream(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<string> {
+    const file = await tempFile(root);
+    try {
+      for await (const chunk of chunks) await file.write(chunk);
+      return await file.finish();
+    } catch (error) {
+      await file.discard();
+      throw error;
+    }
+  }
+  return {
+    kind: 'local',
+    put: (bytes) => putStream([bytes]),
+    putStream,
     writer() {
-      const key = newKey();
-      const target = path.join(root, key);
-      const temp = `${target}.${process.pid}.tmp`;
       const steps = inOrder();
-      let handle: fs.FileHandle | undefined;
+      let file: TempFile | undefined;
       steps.add(async () => {
-        await fs.mkdir(path.dirname(target), { recursive: true });
-        handle = await fs.open(temp, 'wx', 0o600);
+        file = await tempFile(root);
       });
       const abort = async () => {
         await steps.settled().catch(() => undefined);
-        await handle?.close().catch(() => undefined);
-        handle = undefined;
-        await fs.rm(temp, { force: true });
+        await file?.discard();
       };
       return {
         write(bytes) {
-          steps.add(async () => {
-            for (let at = 0; handle && at < bytes.length; ) {
-              at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
-            }
-          });
+          steps.add(async () => file?.write(bytes));
         },
         async done() {
           try {
             await steps.settled();
-            await handle?.sync();
-            await handle?.close();
-            handle = undefined;
-            await fs.rename(temp, target);
-            return key;
+            if (!file) throw new Error('The file was not opened.');
+            return await file.finish();
           } catch (error) {
             await abort();
             throw error;
@@ -177,9 +206,50 @@ export function databaseFileStore(db: Db): FileStore {
     else await db.kysely.transaction().execute(insertParts);
     return key;
   }
+  /**
+   * Stores a file given as a stream, a part inserted each time FILE_PART_BYTES have come: at most
+   * one part is held. Each part is a statement of its own (a transaction left open while a sender
+   * takes its time would hold a connection, or the embedded database's one session); until the key
+   * is answered no one knows it, and the parts of a file never finished, should deleting them fail
+   * too, are unreferenced files the sweep deletes.
+   */
+  async function putStream(chunks: AsyncIterable<Uint8Array>): Promise<string> {
+    const key = newKey();
+    let part = 0;
+    let size = 0;
+    let filling = Buffer.allocUnsafe(FILE_PART_BYTES);
+    let used = 0;
+    const insert = async (bytes: Buffer) => {
+      await sql`insert into file_blobs (key, part, bytes, size) values (${key}, ${part++}, ${bytes}, ${size})`.execute(db.kysely);
+    };
+    try {
+      for await (const chunk of chunks) {
+        for (let at = 0; at < chunk.byteLength; ) {
+          const taken = Math.min(FILE_PART_BYTES - used, chunk.byteLength - at);
+          filling.set(chunk.subarray(at, at + taken), used);
+          at += taken;
+          used += taken;
+          size += taken;
+          if (used < FILE_PART_BYTES) continue;
+          await insert(filling);
+          filling = Buffer.allocUnsafe(FILE_PART_BYTES);
+          used = 0;
+        }
+      }
+      const earlier = part;
+      // The last part (an empty file is one empty part); the parts inserted before it did not know the file's size yet.
+      if (used > 0 || part === 0) await insert(filling.subarray(0, used));
+      if (earlier > 0) await sql`update file_blobs set size = ${size} where key = ${key}`.execute(db.kysely);
+      return key;
+    } catch (error) {
+      await sql`delete from file_blobs where key = ${key}`.execute(db.kysely).catch(() => undefined);
+      throw error;
+    }
+  }
   return {
     kind: 'database',
     put: (bytes) => putPieces([bytes]),
+    putStream,
     // The pieces are kept and stored at the end. Inserted as they come, they would need a
     // transaction left open meanwhile: on the embedded database's one session it would hold every
     // other query back, on a server a connection of the pool the run itself may wait for; and the
@@ -247,8 +317,9 @@ export function cachedFileStore(inner: FileStore, maxBytes: number): FileStore {
       keep(key, bytes);
       return key;
     },
-    // A file written piece by piece is not kept: such files are the large ones.
+    // A file written piece by piece or from a stream is not kept: such files are the large ones.
     writer: () => inner.writer(),
+    putStream: (chunks) => inner.putStream(chunks),
     async get(key) {
       const hit = kept.get(key);
       if (hit) {
