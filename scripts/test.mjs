@@ -1,7 +1,8 @@
 // Runs every test: unit and integration (vitest), then the browser tests against a built app.
 // With DATABASE_URL set, the server tests run on that PostgreSQL server instead of PGlite.
-// TEST_SCOPE=database runs only the tests that touch the database (the server's and the browser
-// tests) and reuses a built web app: CI's second run, on PostgreSQL, after a full one on PGlite.
+// TEST_SCOPE=database runs only the tests that touch the database (the server's integration tests,
+// named *.int.test.ts, and the browser tests) and reuses a built web app: CI's second run, on
+// PostgreSQL, after a full one on PGlite.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -72,16 +73,31 @@ function ensureChromium() {
 ensureChromium();
 const server = ['vitest', 'run', '--project', 'server'];
 const unit = ['vitest', 'run', '--project', 'shared', '--project', 'tools', '--project', 'web'];
-if (scope === 'database') stage(`server tests (${engine})`, () => run('npx', server));
-else if (os.availableParallelism() === 1) stage('unit and integration tests', () => run('npx', ['vitest', 'run']));
-else {
+const browser = ['run', 'test:e2e', '--silent'];
+const built = () => fs.existsSync(path.join(root, 'packages/web/dist/index.html'));
+const build = () => stage('build', () => run('npm', ['run', 'build', '--silent']));
+
+if (scope === 'database') {
+  // The integration tests and the browser tests each keep about one core busy, and each works in
+  // databases of its own, so they run side by side.
+  if (!built()) build();
+  await stage(`integration and browser tests (${engine})`, () =>
+    together([
+      [`browser tests (${engine})`, 'npm', browser],
+      [`server integration tests (${engine})`, 'npx', [...server, '.int.test.ts']],
+    ]),
+  );
+} else if (os.availableParallelism() === 1) {
+  stage('unit and integration tests', () => run('npx', ['vitest', 'run']));
+  build();
+  stage(`browser tests (${engine})`, () => run('npm', browser));
+} else {
   await stage('unit and integration tests', () =>
     together([
       [`server tests (${engine})`, 'npx', server],
       ['shared and web tests', 'npx', unit],
     ]),
   );
+  build();
+  stage(`browser tests (${engine})`, () => run('npm', browser));
 }
-const built = fs.existsSync(path.join(root, 'packages/web/dist/index.html'));
-if (scope === 'all' || !built) stage('build', () => run('npm', ['run', 'build', '--silent']));
-stage(`browser tests (${engine})`, () => run('npm', ['run', 'test:e2e', '--silent']));
