@@ -109,6 +109,12 @@ const forbidden = [
     to: { path: `${WEB}app/` },
   },
   {
+    name: 'shell-through-feature-index',
+    comment: "The shell (app/, main.tsx) takes a feature through its index.ts, which lists the feature's pages.",
+    from: { path: `${WEB}(app/|main\\.tsx$)`, pathNot: TEST },
+    to: { path: `${WEB}features/`, pathNot: `${WEB}features/[^/]+/index\\.tsx?$` },
+  },
+  {
     name: 'ground-stays-down',
     comment: "The web's ground (request, live, session) imports no widget, feature or shell.",
     from: { path: `${WEB}ground/` },

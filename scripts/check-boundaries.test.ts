@@ -45,6 +45,10 @@ suite('the boundary rules', () => {
     ]);
   });
 
+  it("report the shell reaching past a feature's index.ts", () => {
+    expect(found('shell-through-feature-index')).toEqual([[`${web}/app/Layout.ts`, `${web}/features/basket/BasketPicker.ts`]]);
+  });
+
   it('report the ground reaching up into ui/', () => {
     expect(found('ground-stays-down')).toEqual([[`${web}/ground/fetch/fetch.ts`, `${web}/ui/Chip.ts`]]);
   });
@@ -65,6 +69,7 @@ suite('the boundary rules', () => {
       'no-folder-cycle',
       'platform-not-to-modules',
       'production-not-to-tests',
+      'shell-through-feature-index',
     ]);
     expect(violations.filter((v) => v.rule === 'no-folder-cycle')).toHaveLength(2);
   });
@@ -82,6 +87,6 @@ suite('the boundary rules', () => {
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('platform-not-to-modules: packages/server/src/platform/bus/bus.ts → ');
-    expect(run.stderr).toContain('Boundaries: 9 imports break the rules');
+    expect(run.stderr).toContain('Boundaries: 10 imports break the rules');
   });
 });
