@@ -108,10 +108,15 @@ export function buildServices(ctx: AppContext) {
     mailer,
     accounts,
     tags,
-    userAdmin: userAdminService(ctx, tags, {
-      revokeUserSessions: (userId) => auth.revokeUserSessions(userId),
-      sendPasswordLink: (user, purpose) => accounts.sendPasswordLink(user, purpose),
-    }),
+    userAdmin: userAdminService(
+      ctx,
+      tags,
+      {
+        revokeUserSessions: (userId) => auth.revokeUserSessions(userId),
+        sendPasswordLink: (user, purpose) => accounts.sendPasswordLink(user, purpose),
+      },
+      pipelines,
+    ),
     reference,
     pipelines,
     logs,

@@ -26,17 +26,33 @@ export function pipelinesRepo(k: Kysely<Database>) {
     byIds: (ids: readonly string[]) => (ids.length ? base().where('p.id', 'in', ids).execute() : Promise.resolve([])),
     masters: () => base().where('p.is_master', '=', true).orderBy('p.name').execute(),
     countriesOf: (masterId: string) => base().where('p.master_pipeline', '=', masterId).orderBy('p.name').execute(),
-    assignedFamilies: async (userId: string) =>
-      (
-        await k
-          .selectFrom('user_pipelines')
-          .select('pipeline_family')
-          .where('user_id', '=', userId)
-          .where('is_active', '=', true)
-          .execute()
-      ).map((r) => r.pipeline_family),
+    /** The family of each of these pipelines that exists. */
+    familiesOfIds: (ids: readonly string[]) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : k.selectFrom('pipelines').select(['id', 'family_id']).where('id', 'in', ids).execute(),
+    /** The families of pipeline ids that are version ids or family ids. */
+    familiesOf: (ids: readonly string[]) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : k
+            .selectFrom('pipelines')
+            .select(['id', 'family_id'])
+            .where((eb) => eb.or([eb('id', 'in', ids), eb('family_id', 'in', ids)]))
+            .execute(),
+    /** One row per pipeline family: its newest version. */
+    families: () =>
+      k
+        .selectFrom('pipelines')
+        .select(['family_id', 'name', 'version', 'is_master', 'brand', 'locale', 'product_line', 'datakind'])
+        .distinctOn('family_id')
+        .orderBy('family_id')
+        .orderBy('version', 'desc')
+        .execute(),
     insert: (row: Insertable<PipelinesTable>) => k.insertInto('pipelines').values(row).returning('id').executeTakeFirstOrThrow(),
   };
 }
 
 export type PipelineRow = NonNullable<Awaited<ReturnType<ReturnType<typeof pipelinesRepo>['byId']>>>;
+
+export type FamilyRow = Awaited<ReturnType<ReturnType<typeof pipelinesRepo>['families']>>[number];

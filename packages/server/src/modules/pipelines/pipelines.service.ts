@@ -8,6 +8,7 @@ import {
   type PipelineView,
   sortPipelines,
 } from '@gdb/shared/pipelines/pipeline.schemas';
+import type { AssignablePipeline } from '@gdb/shared/users/users.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/http/errors.ts';
@@ -15,7 +16,7 @@ import { isUuid, newId } from '../../platform/ids.ts';
 import type { ReferenceService } from '../reference/reference.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 import { type FilterPipelines, pipelineReadRule } from './pipeline-access.ts';
-import { type PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
+import { type FamilyRow, type PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
 
 /** Turns a joined row into the API's view; stored JSON is re-checked so a bad row cannot leak out. */
 function toView(r: PipelineRow): PipelineView {
@@ -58,6 +59,28 @@ function productionVersions(rows: readonly PipelineView[]): PipelineView[] {
   return [...best.values()];
 }
 
+function toAssignable(p: FamilyRow): AssignablePipeline {
+  return {
+    _id: p.family_id,
+    name: p.name,
+    version: p.version,
+    isMaster: p.is_master,
+    brand: p.brand,
+    locale: p.locale,
+    productLine: p.product_line,
+    datakind: p.datakind,
+  };
+}
+
+function familyMap(rows: readonly { id: string; family_id: string }[]): Map<string, string> {
+  const family = new Map<string, string>();
+  for (const r of rows) {
+    family.set(r.id, r.family_id);
+    family.set(r.family_id, r.family_id);
+  }
+  return family;
+}
+
 export interface NewPipeline {
   name: string;
   isMaster: boolean;
@@ -87,7 +110,7 @@ export function pipelinesService(ctx: AppContext, deps: { users: UsersService; r
       canAccessDocument({ roles: user.roles, project_tags: user.project_tags }, { tags: p.tags }, 'read'),
     );
     if (hasAnyRole(auth.roles, ['manager', 'admin'])) return readable;
-    const families = new Set(await repo.assignedFamilies(auth.userId));
+    const families = new Set(await deps.users.assignedFamilies(auth.userId));
     const assigned = readable.filter((p) => families.has(p.familyId) && !p.isHidden);
     const allowed = user.unrestricted_upload ? assigned : assigned.filter((p) => p.datakind?.isDealer === true);
     return productionVersions(allowed);
@@ -95,7 +118,12 @@ export function pipelinesService(ctx: AppContext, deps: { users: UsersService; r
 
   return {
     /** The read rule of a live collection whose documents belong to pipelines (`pipelinesOf` finds those a filter reaches). */
-    liveReadRule: (pipelinesOf: FilterPipelines) => pipelineReadRule(ctx.db.kysely, pipelinesOf),
+    liveReadRule: (pipelinesOf: FilterPipelines) =>
+      pipelineReadRule({ familiesOfIds: repo.familiesOfIds, assignedFamilies: deps.users.assignedFamilies }, pipelinesOf),
+    /** The newest version of every pipeline family, as the list of pipelines to assign shows it. */
+    assignable: async (): Promise<AssignablePipeline[]> => (await repo.families()).map(toAssignable),
+    /** The family of each id named (a version id or a family id); unknown ids are left out. */
+    familiesOf: async (ids: readonly string[]): Promise<Map<string, string>> => familyMap(await repo.familiesOf(ids)),
     /** A pipeline as stored, whoever asks (the import runs and the clock act for nobody), or undefined when it is gone. */
     async stored(id: string): Promise<PipelineView | undefined> {
       const row = isUuid(id) ? await repo.byId(id) : undefined;

@@ -54,8 +54,19 @@ export interface AccountActions {
   sendPasswordLink(user: UserRow, purpose: 'create' | 'reset'): Promise<void>;
 }
 
+/** What user management reads of the pipelines: the families to assign, and the family of an id. */
+export interface PipelineFamilies {
+  assignable(): Promise<readonly AssignablePipeline[]>;
+  familiesOf(ids: readonly string[]): Promise<ReadonlyMap<string, string>>;
+}
+
 /** User management for admins and super-admins, inside the admin-badge scope. */
-export function userAdminService(ctx: AppContext, tags: Pick<TagsService, 'unknownIds'>, accounts: AccountActions) {
+export function userAdminService(
+  ctx: AppContext,
+  tags: Pick<TagsService, 'unknownIds'>,
+  accounts: AccountActions,
+  pipelines: PipelineFamilies,
+) {
   const repo = usersRepo(ctx.db.kysely);
   const audit = (actor: ScopeActor, action: string, ids: readonly string[]) =>
     ctx.log.info({ actorId: actor._id, action, userIds: ids }, 'user management');
@@ -100,12 +111,7 @@ export function userAdminService(ctx: AppContext, tags: Pick<TagsService, 'unkno
   /** Pipeline (version or family) ids → family assignments; unknown ids are refused. */
   async function assignmentsFrom(permissions: Record<string, { isActive: boolean }>) {
     const ids = Object.keys(permissions);
-    const rows = await repo.familiesOf(ids);
-    const family = new Map<string, string>();
-    for (const r of rows) {
-      family.set(r.id, r.family_id);
-      family.set(r.family_id, r.family_id);
-    }
+    const family = await pipelines.familiesOf(ids);
     const missing = ids.filter((id) => !family.has(id));
     if (missing.length > 0) {
       throw invalid(
@@ -256,18 +262,7 @@ export function userAdminService(ctx: AppContext, tags: Pick<TagsService, 'unkno
       const user = await repo.byId(id);
       if (!user) throw notFound('User not found.');
       if (!canSeeUser(actor, scopeOf(user))) throw forbidden(SCOPE_MESSAGES.outOfScope);
-      const families: AssignablePipeline[] = (await repo.pipelineFamilies())
-        .map((p) => ({
-          _id: p.family_id,
-          name: p.name,
-          version: p.version,
-          isMaster: p.is_master,
-          brand: p.brand,
-          locale: p.locale,
-          productLine: p.product_line,
-          datakind: p.datakind,
-        }))
-        .sort(byName);
+      const families = [...(await pipelines.assignable())].sort(byName);
       const active = new Map((await repo.assignments([user.id])).map((a) => [a.pipeline_family, a.is_active]));
       return {
         userPipelines: families.filter((p) => active.has(p._id)).map((p) => ({ ...p, isActive: active.get(p._id) ?? false })),

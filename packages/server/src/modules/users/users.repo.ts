@@ -160,23 +160,15 @@ export function usersRepo(k: Kysely<Database>) {
         .values(entries.map((e) => ({ user_id: userId, pipeline_family: e.family, is_active: e.isActive })))
         .execute();
     },
-    /** One row per pipeline family: its newest version. */
-    pipelineFamilies: () =>
-      k
-        .selectFrom('pipelines')
-        .select(['family_id', 'name', 'version', 'is_master', 'brand', 'locale', 'product_line', 'datakind'])
-        .distinctOn('family_id')
-        .orderBy('family_id')
-        .orderBy('version', 'desc')
-        .execute(),
-    /** The families of pipeline ids that are version ids or family ids. */
-    familiesOf: (ids: readonly string[]) =>
-      ids.length === 0
-        ? Promise.resolve([])
-        : k
-            .selectFrom('pipelines')
-            .select(['id', 'family_id'])
-            .where((eb) => eb.or([eb('id', 'in', ids), eb('family_id', 'in', ids)]))
-            .execute(),
+    /** The pipeline families assigned to the user and active. */
+    assignedFamilies: async (userId: string) =>
+      (
+        await k
+          .selectFrom('user_pipelines')
+          .select('pipeline_family')
+          .where('user_id', '=', userId)
+          .where('is_active', '=', true)
+          .execute()
+      ).map((r) => r.pipeline_family),
   };
 }

@@ -139,6 +139,8 @@ export function usersService(ctx: AppContext) {
     },
     /** Spends a recovery code; false when the account has no such unused code. */
     useRecoveryCode: (id: string, hash: string): Promise<boolean> => repo.useRecoveryCode(id, hash),
+    /** The pipeline families assigned to the user and active. */
+    assignedFamilies: (userId: string): Promise<string[]> => repo.assignedFamilies(userId),
     /** Takes deleted badges off every user, inside the caller's transaction when given one. */
     async removeTags(tagIds: readonly string[], k: Executor = ctx.db.kysely): Promise<void> {
       await usersRepo(k).removeTags(tagIds);
