@@ -248,7 +248,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(tagsRoutes(services.tags));
       await api.register(referenceRoutes(services.reference));
       await api.register(pipelinesRoutes(services.pipelines));
-      await api.register(uploadsRoutes(services.uploads, uploadBudget(config.uploadInFlightBytes)));
+      await api.register(uploadsRoutes(services.uploads, uploadBudget(config.uploadInFlightBytes), services.files));
       await api.register(importsRoutes(services.imports));
       await api.register(
         logsRoutes({

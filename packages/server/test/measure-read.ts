@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { errorMessage } from '../src/platform/error-message.ts';
+import { watchPeakRss } from './peak-rss.ts';
 
 export interface ReadCost {
   /** Wall-clock time of the read. */
@@ -19,15 +19,6 @@ export interface ReadCost {
   rows?: number;
   refused?: string;
 }
-
-const SAMPLER = `
-const { workerData, parentPort } = require('node:worker_threads');
-const peak = new Float64Array(workerData);
-const sample = () => { const rss = process.memoryUsage.rss(); if (rss > peak[0]) peak[0] = rss; };
-sample();
-setInterval(sample, 2);
-parentPort.postMessage('ready');
-`;
 
 /** Runs a read in a child process and answers its cost (used by tests, which give the file's bytes). */
 export function measureRead(bytes: Uint8Array, format: 'xlsx' | 'xls', hints: object, limits: object = {}): ReadCost {
@@ -60,13 +51,7 @@ async function main(argv: string[]): Promise<void> {
   const { readWorkbook } = await import('../src/modules/uploads/parsing/excel/index.ts');
   const { DEFAULT_LIMITS } = await import('../src/modules/uploads/parsing/limits.ts');
   const bytes = new Uint8Array(fs.readFileSync(file));
-  const shared = new SharedArrayBuffer(8);
-  const peak = new Float64Array(shared);
-  const sampler = new Worker(SAMPLER, { eval: true, workerData: shared });
-  await new Promise((resolve) => sampler.once('message', resolve));
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  const before = process.memoryUsage.rss();
-  peak[0] = before;
+  const peak = await watchPeakRss();
   const start = performance.now();
   const cpu = process.cpuUsage();
   const cost: ReadCost = { ms: 0, cpuMs: 0, peakRssGrowthMiB: 0 };
@@ -82,10 +67,7 @@ async function main(argv: string[]): Promise<void> {
   cost.ms = Math.round(performance.now() - start);
   const used = process.cpuUsage(cpu);
   cost.cpuMs = Math.round((used.user + used.system) / 1000);
-  // One last sample after the read, for a peak the sampler's interval fell between.
-  peak[0] = Math.max(peak[0] ?? 0, process.memoryUsage.rss());
-  cost.peakRssGrowthMiB = Math.round((((peak[0] ?? before) - before) / (1024 * 1024)) * 10) / 10;
-  await sampler.terminate();
+  cost.peakRssGrowthMiB = await peak.stop();
   console.log(JSON.stringify(cost));
 }
 

@@ -1,71 +1,109 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASE, createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { bodyEnd, fieldPart, fileHead, openUpload, partEnd } from '../../../test/upload-client.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { listenLocal } from '../../platform/live/live-test-kit.ts';
+import { csvSource, importKit } from '../imports/imports.test-kit.ts';
 import { uploadBudget } from './upload-budget.ts';
 
+const KiB = 1024;
+const BUSY = 'The server is receiving too many files at once. Please try again in a few seconds.';
+
 let t: TestApp;
-let port: number;
+let url: string;
+let token: string;
+let pipelineId: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ uploadInFlightBytes: 64 * 1024 });
-  port = Number(new URL(await listenLocal(t.app)).port);
+  t = await createTestApp({ uploadInFlightBytes: 64 * KiB });
+  url = await listenLocal(t.app);
+  token = (await t.signedIn(['super-admin'])).token;
+  pipelineId = await (await importKit(t)).pipeline({ name: 'budget', sources: [csvSource('prices')] });
 });
 
 afterAll(async () => {
+  await t.services.uploads.settled();
   await t.close();
 });
 
+/** The start of an upload: the pipeline's id and the head of a prices file. */
+const head = () => Buffer.concat([fieldPart('pipelineId', pipelineId), fileHead('prices', 'prices.csv')]);
+/** CSV rows of `bytes` bytes. */
+const rows = (bytes: number) => 'P1,1\n'.repeat(Math.floor(bytes / 5));
+
+async function stored(): Promise<number> {
+  return (await t.ctx.db.kysely.selectFrom('uploads').select('id').where('pipeline_id', '=', pipelineId).execute()).length;
+}
+
+/** An upload that has sent `bytes` of its file and waits, holding them, until it is aborted. */
+async function holding(bytes: number, declared?: number) {
+  const upload = openUpload(url, token, declared);
+  await upload.send(Buffer.concat([head(), Buffer.from('code,price\n'), Buffer.from(rows(bytes))]));
+  // The server reads them: give it the moment.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return upload;
+}
+
 describe('the bytes of uploads in flight', () => {
-  it('reserves each request its length, refuses past the budget with a retry hint, and gives them back', () => {
+  it('counts the bytes each request has sent, refuses past the budget with a retry hint, and gives them back', () => {
     const budget = uploadBudget(100);
-    const first = budget.reserve(60);
-    expect(() => budget.reserve(50)).toThrow(AppError);
+    const first = budget.admit(1000);
+    first.take(60);
+    expect(() => budget.admit(50)).toThrow(AppError);
     try {
-      budget.reserve(50);
+      budget.admit(50);
     } catch (error) {
-      expect(error).toMatchObject({ status: 503, retryAfterSeconds: 10 });
+      expect(error).toMatchObject({ status: 503, retryAfterSeconds: 10, message: BUSY });
     }
-    first();
-    first();
+    // A request that declares nothing is let in while there is room, and refused once what it sends passes the budget.
+    const second = budget.admit();
+    second.take(30);
+    expect(() => second.take(20)).toThrow(AppError);
+    first.release();
+    first.release();
+    second.take(20);
+    expect(budget.inFlight()).toBe(50);
+    second.release();
     expect(budget.inFlight()).toBe(0);
-    // One request larger than the budget alone still gets in.
-    const big = budget.reserve(500);
-    big();
+    // One request alone may pass the budget; while it does, no other gets in.
+    const big = budget.admit(500);
+    big.take(500);
+    expect(() => budget.admit()).toThrow(AppError);
+    big.release();
+    expect(budget.inFlight()).toBe(0);
   });
 
-  it('answers 503 with Retry-After to an upload while others hold the budget, and takes it once they are done', async () => {
-    const { token } = await t.signedIn(['manager']);
-    // An upload that declares 60 KiB and sends them slowly, holding its share of the budget.
-    const socket = net.connect(port, '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.on('error', () => {});
-    socket.write(
-      `POST ${BASE}/uploads HTTP/1.1\r\nHost: x\r\nX-Token: ${token}\r\n` +
-        'Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 61440\r\n\r\n--b\r\n',
-    );
-    // The handler runs once the headers are in: wait until it holds its share.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const body = Buffer.from('--b\r\nContent-Disposition: form-data; name="pipelineId"\r\n\r\nx\r\n--b--\r\n');
-    const refused = await t.app.inject({
-      method: 'POST',
-      url: `${BASE}/uploads`,
-      headers: { 'x-token': token, 'content-type': 'multipart/form-data; boundary=b' },
-      payload: Buffer.concat([body, Buffer.alloc(8 * 1024, 32)]),
-    });
-    expect(refused.statusCode).toBe(503);
+  it('answers 503 with Retry-After when an upload would pass what others have sent, and lets it in once they are gone', async () => {
+    const before = await stored();
+    const first = await holding(40 * KiB);
+    // Declared: refused before its body is read.
+    const declared = openUpload(url, token, 30 * KiB);
+    const refused = await declared.answer;
+    declared.abort();
+    expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('10');
-    expect(refused.json().message).toBe('The server is receiving too many files at once. Please try again in a few seconds.');
-    socket.destroy();
+    expect(refused.body.message).toBe(BUSY);
+    // Not declared: let in, and refused once what it sends passes the budget.
+    const chunked = openUpload(url, token);
+    await chunked.send(Buffer.concat([head(), Buffer.from('code,price\n'), Buffer.from(rows(32 * KiB))]));
+    await chunked.send(Buffer.concat([partEnd, bodyEnd]));
+    expect((await chunked.finish()).status).toBe(503);
+    first.abort();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const taken = await t.app.inject({
-      method: 'POST',
-      url: `${BASE}/uploads`,
-      headers: { 'x-token': token, 'content-type': 'multipart/form-data; boundary=b' },
-      payload: body,
-    });
-    // In: refused for its content (no valid pipeline id), not for the budget.
-    expect(taken.statusCode).toBe(422);
+    // Every byte given back: a request as large as the budget gets in.
+    const taken = openUpload(url, token);
+    await taken.send(Buffer.concat([head(), Buffer.from('code,price\n'), Buffer.from(rows(60 * KiB)), partEnd, bodyEnd]));
+    expect((await taken.finish()).status).toBe(200);
+    expect(await stored()).toBe(before + 1);
+  });
+
+  it('counts what a request has sent, not what it declares', async () => {
+    // It declares 60 KiB and has sent 4: a 30 KiB upload still fits.
+    const first = await holding(4 * KiB, 60 * KiB);
+    const body = Buffer.concat([head(), Buffer.from('code,price\n'), Buffer.from(rows(24 * KiB)), partEnd, bodyEnd]);
+    const second = openUpload(url, token, body.length);
+    await second.send(body);
+    expect((await second.finish()).status).toBe(200);
+    first.abort();
   });
 });

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { CODES, envelope } from '@gdb/shared/api/envelope';
+import { envelope } from '@gdb/shared/api/envelope';
 import {
   disableBodySchema,
   exportBodySchema,
@@ -16,48 +16,23 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth/access-control.ts';
+import type { FileStore } from '../../platform/files/file-store.ts';
 import { attachmentHeader } from '../../platform/http/content-disposition.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { AppError, invalid } from '../../platform/http/errors.ts';
+import { invalid } from '../../platform/http/errors.ts';
 import type { UploadBudget } from './upload-budget.ts';
-import type { IncomingFile, UploadsService } from './uploads.service.ts';
+import { takeUpload } from './upload-intake.ts';
+import type { UploadsService } from './uploads.service.ts';
 
 const MAX_FILES = 20;
 
-/** Reads a multipart upload: the `pipelineId` field and one file part per data source, each up to 20 MiB. */
-async function readParts(req: FastifyRequest): Promise<{ pipelineId: string; files: IncomingFile[] }> {
-  let pipelineId = '';
-  const files: IncomingFile[] = [];
-  try {
-    for await (const part of req.parts()) {
-      if (part.type === 'field') {
-        if (part.fieldname === 'pipelineId' && typeof part.value === 'string') pipelineId = part.value;
-        continue;
-      }
-      const bytes = await part.toBuffer();
-      files.push({ dataSubKind: part.fieldname, filename: part.filename, mimetype: part.mimetype, bytes });
-    }
-  } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
-    }
-    if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('FST_')) {
-      throw invalid(`The upload cannot be read: ${error.message}`);
-    }
-    throw error;
-  }
-  if (!z.string().uuid().safeParse(pipelineId).success)
-    throw invalid('pipelineId: must be an id', [{ path: 'pipelineId', message: 'must be an id' }]);
-  return { pipelineId, files };
-}
-
-/** What an upload request holds in memory: its declared length, else all it may send. */
+/** The length an upload request declares, 0 when it declares none. */
 function declaredLength(req: FastifyRequest): number {
   const length = Number(req.headers['content-length']);
-  return Number.isFinite(length) && length >= 0 ? length : MAX_FILES * MAX_FILE_BYTES;
+  return Number.isFinite(length) && length >= 0 ? length : 0;
 }
 
-export function uploadsRoutes(uploads: UploadsService, budget: UploadBudget) {
+export function uploadsRoutes(uploads: UploadsService, budget: UploadBudget, files: FileStore) {
   return async (fastify: FastifyInstance) => {
     await fastify.register(multipart, {
       limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES, fields: 10, parts: MAX_FILES + 10, fieldSize: 1024 },
@@ -72,12 +47,12 @@ export function uploadsRoutes(uploads: UploadsService, budget: UploadBudget) {
       },
       async (req) => {
         if (!req.isMultipart()) throw invalid('Send the files as multipart/form-data.');
-        const release = budget.reserve(declaredLength(req));
+        const auth = requireAuth(req);
+        const share = budget.admit(declaredLength(req));
         try {
-          const { pipelineId, files } = await readParts(req);
-          return ok(await uploads.receive(requireAuth(req), pipelineId, files));
+          return ok(await takeUpload(req, files, share, (pipelineId, stored) => uploads.receive(auth, pipelineId, stored)));
         } finally {
-          release();
+          share.release();
         }
       },
     );

@@ -58,6 +58,17 @@ export interface IncomingFile {
   bytes: Uint8Array;
 }
 
+/** A file stored as it arrived (its key in the file store and its size): its check reads it back from the store. */
+export interface StoredFile {
+  dataSubKind: string;
+  filename: string;
+  mimetype: string;
+  key: string;
+  size: number;
+}
+
+const sizeOf = (f: IncomingFile | StoredFile) => ('key' in f ? f.size : f.bytes.length);
+
 export function toUploadView(r: UploadRow): UploadView {
   return {
     _id: r.id,
@@ -250,12 +261,13 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     throw error;
   }
 
-  async function store(pipeline: PipelineView, auth: AuthContext, files: IncomingFile[]): Promise<string[]> {
+  async function store(pipeline: PipelineView, auth: AuthContext, files: Array<IncomingFile | StoredFile>): Promise<string[]> {
     const rows = [];
     // Each file's check starts now, against the pipeline in hand, while the files are being
     // stored: its outcome is recorded only once the upload is (see parseOne). A check left behind
-    // by a failed store ends unread.
+    // by a failed store ends unread. A file stored as it arrived is read back once its upload is.
     const checks = files.map((f) => {
+      if ('key' in f) return undefined;
       const source = pipeline.dataSources.find((s) => s.dataSubKind === f.dataSubKind);
       const started = check(source, f.dataSubKind, f.filename, f.bytes);
       started.catch(() => undefined);
@@ -263,8 +275,8 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     });
     const keys: string[] = [];
     for (const f of files) {
-      const key = await deps.files.put(f.bytes).catch((error) => dropStored(keys, error));
-      keys.push(key);
+      const key = 'key' in f ? f.key : await deps.files.put(f.bytes).catch((error) => dropStored(keys, error));
+      if (!('key' in f)) keys.push(key);
       rows.push({
         id: newId(),
         pipeline_id: pipeline._id,
@@ -273,7 +285,7 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
         status: 'pending' as const,
         original_filename: f.filename.slice(0, 255),
         content_type: f.mimetype.slice(0, 255),
-        size: f.bytes.length,
+        size: sizeOf(f),
         file_key: key,
         row_count: null,
         import_id: null,
@@ -306,8 +318,11 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     /** Deletes the stored files no upload references, stored longer ago than the sweep's grace; answers how many. */
     sweepFiles: (now = new Date()) =>
       sweepFiles(ctx.db.kysely, deps.files, new Date(now.getTime() - ctx.config.fileSweepGraceMs)),
-    /** Stores the files of a pipeline's manual data sources and queues their checks; answers the upload ids. */
-    async receive(auth: AuthContext, pipelineId: string, files: IncomingFile[]): Promise<string[]> {
+    /**
+     * Stores the files of a pipeline's manual data sources and queues their checks; answers the
+     * upload ids. Files already stored stay the caller's to delete when this fails.
+     */
+    async receive(auth: AuthContext, pipelineId: string, files: Array<IncomingFile | StoredFile>): Promise<string[]> {
       const pipeline = await deps.pipelines.byId(auth, pipelineId);
       if (files.length === 0) throw invalid('No file was sent.');
       for (const f of files) {
@@ -317,7 +332,7 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
         if (source.dataFromMaster && pipeline.masterPipeline) {
           throw invalid(`Data source ${f.dataSubKind} takes its data from the master pipeline.`);
         }
-        if (f.bytes.length > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
+        if (sizeOf(f) > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
       }
       return store(pipeline, auth, files);
     },
