@@ -91,6 +91,12 @@ const forbidden = [
     to: { path: [MODULES, `${SERVER}app\\.ts$`] },
   },
   {
+    name: 'modules-not-to-top',
+    comment: 'A module does not import what builds and starts the app (app.ts, main.ts, worker.ts): they import it.',
+    from: { path: MODULES, pathNot: TEST },
+    to: { path: `${SERVER}(app|main|worker)\\.ts$` },
+  },
+  {
     name: 'module-through-its-face',
     comment: 'A module uses another module only through its services (`*.service.ts`) and public types (`*.types.ts`).',
     from: { path: `${MODULES}([^/]+)/`, pathNot: TEST },

@@ -32,6 +32,10 @@ suite('the boundary rules', () => {
     ]);
   });
 
+  it('report a module importing what builds the app', () => {
+    expect(found('modules-not-to-top')).toEqual([[`${server}/modules/stock/stock-routes.ts`, `${server}/app.ts`]]);
+  });
+
   it("report a module reaching past another module's service and public types", () => {
     expect(found('module-through-its-face')).toEqual([
       [`${server}/modules/orders/orders.service.ts`, `${server}/modules/stock/stock.repo.ts`],
@@ -65,6 +69,7 @@ suite('the boundary rules', () => {
       'feature-not-to-feature',
       'ground-stays-down',
       'module-through-its-face',
+      'modules-not-to-top',
       'no-cycle',
       'no-folder-cycle',
       'platform-not-to-modules',
@@ -87,7 +92,7 @@ suite('the boundary rules', () => {
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('platform-not-to-modules: packages/server/src/platform/bus/bus.ts → ');
-    expect(run.stderr).toContain('Boundaries: 10 imports break the rules');
+    expect(run.stderr).toContain('Boundaries: 11 imports break the rules');
   });
 });
 

@@ -1,0 +1,4 @@
+// Allowed: the top wires the modules.
+import { stock } from './modules/stock/stock.service.ts';
+
+export const app = { stock };
