@@ -22,6 +22,7 @@ import { pipelinesRoutes } from './modules/pipelines/pipelines.routes.ts';
 import { pipelinesService } from './modules/pipelines/pipelines.service.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { referenceService } from './modules/reference/reference.service.ts';
+import { schemasRoutes } from './modules/schemas/schemas.routes.ts';
 import { schemasService } from './modules/schemas/schemas.service.ts';
 import { sdkRoutes } from './modules/sdk/sdk.routes.ts';
 import { sdkService } from './modules/sdk/sdk.service.ts';
@@ -35,6 +36,8 @@ import { uploadsService } from './modules/uploads/uploads.service.ts';
 import { userAdminService } from './modules/users/user-admin.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { usersService } from './modules/users/users.service.ts';
+import { versionRoutes } from './modules/versions/versions.routes.ts';
+import { versionsService } from './modules/versions/versions.service.ts';
 import { type RegisteredRoute, registerAccessControl } from './platform/auth/access-control.ts';
 import { loadSecrets } from './platform/auth/secrets.ts';
 import type { SessionCache } from './platform/auth/session-cache.ts';
@@ -70,7 +73,8 @@ export function buildServices(ctx: AppContext) {
   const mailer = createMailer({ smtpUrl, from, dataDir, log: ctx.log });
   const accounts = accountService(ctx, users, auth, mailer, throttle);
   const tags = tagsService(ctx, users);
-  const schemas = schemasService(ctx);
+  const versions = versionsService(ctx);
+  const schemas = schemasService(ctx, versions);
   const sdk = sdkService(ctx);
   const components = componentsService(ctx);
   const runtime = runtimeService({
@@ -99,6 +103,7 @@ export function buildServices(ctx: AppContext) {
     uploads,
     datastore,
     imports,
+    versions,
     schemas,
     sdk,
     components,
@@ -261,6 +266,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       );
       await api.register(componentsRoutes(services.components, services.runtime, services.sdk));
       await api.register(sdkRoutes(services.sdk, services.runtime));
+      await api.register(schemasRoutes(services.schemas));
+      await api.register(versionRoutes(services.versions, 'schema', '/schemas'));
     },
     { prefix: config.basePath },
   );

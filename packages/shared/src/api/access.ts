@@ -4,6 +4,31 @@ import type { Role } from '../auth/roles.ts';
 export type Access = 'public' | 'authenticated' | readonly Role[];
 
 const ALL: readonly Role[] = ['user', 'manager', 'admin', 'super-admin'];
+/** The authoring screens' roles: Data Models and Components (docs/product.md §18). */
+const AUTHORS: readonly Role[] = ['manager', 'super-admin'];
+
+/** The version calls of a versioned kind below its path (docs/product.md §18.1). */
+export const VERSION_CALLS = [
+  'GET version',
+  'POST version/lock',
+  'POST version/new',
+  'POST version/delete',
+  'GET version/compute',
+  'POST version/update',
+] as const;
+type VersionCall = (typeof VERSION_CALLS)[number];
+type VersionRouteKey<P extends string, C extends VersionCall = VersionCall> = C extends `${infer M} ${infer R}`
+  ? `${M} ${P}/${R}`
+  : never;
+
+/** The route keys of the version calls below `path`, each with the same value. */
+export function versionRouteKeys<P extends string, T>(path: P, value: (call: VersionCall) => T): Record<VersionRouteKey<P>, T> {
+  const entries = VERSION_CALLS.map((call) => {
+    const [method, rest] = call.split(' ');
+    return [`${method} ${path}/${rest}`, value(call)];
+  });
+  return Object.fromEntries(entries) as Record<VersionRouteKey<P>, T>;
+}
 
 /**
  * Every API route, as `METHOD /path` below the base path, with the roles it admits.
@@ -82,6 +107,15 @@ export const API_ACCESS = {
   'POST /sdk': ['super-admin'],
   'DELETE /sdk': ['super-admin'],
   'POST /sdk/:name/execute': ['super-admin'],
+  // Data models (docs/product.md §18.2): manager and super-admin, like the editor.
+  'GET /schemas/byname': AUTHORS,
+  'GET /schemas': AUTHORS,
+  'GET /schemas/find': AUTHORS,
+  'GET /schemas/list': AUTHORS,
+  'POST /schemas': AUTHORS,
+  'DELETE /schemas': AUTHORS,
+  'POST /schemas/cache-clear': AUTHORS,
+  ...versionRouteKeys('/schemas', () => AUTHORS),
 } as const satisfies Record<string, Access>;
 
 export type ApiRouteKey = keyof typeof API_ACCESS;

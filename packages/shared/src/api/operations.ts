@@ -1,4 +1,4 @@
-import type { ApiRouteKey } from './access.ts';
+import { type ApiRouteKey, versionRouteKeys } from './access.ts';
 
 /** Error statuses a service can answer on its own, beyond what the route's policy and input schema imply. */
 export type ServiceError = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 502 | 503;
@@ -18,6 +18,49 @@ export interface ApiOperation {
   errors?: readonly ServiceError[];
   /** A multipart body the handler reads itself: its text fields and what its file parts are, each described. */
   form?: { fields: Readonly<Record<string, string>>; files: string };
+}
+
+/** The version calls of a kind (docs/product.md §18.1): `Kind` names the operations, `what` the document in their summaries. */
+function versionOperations<P extends string>(path: P, Kind: string, what: string) {
+  const operations: Record<string, ApiOperation> = {
+    'GET version': {
+      operationId: `list${Kind}Versions`,
+      summary: `Read the version graph of a ${what}'s family`,
+      returns: 'Every version of the family: number, lock, parents, last update.',
+      errors: [404],
+    },
+    'POST version/lock': {
+      operationId: `lock${Kind}Version`,
+      summary: `Lock a version of a ${what}; with force, lock the drafts it depends on too`,
+      returns: 'The versions locked.',
+      errors: [403, 404, 409],
+    },
+    'POST version/new': {
+      operationId: `new${Kind}Version`,
+      summary: `Make a new draft version of a ${what} from a version`,
+      returns: 'The new version.',
+      errors: [403, 404, 409],
+    },
+    'POST version/delete': {
+      operationId: `delete${Kind}Version`,
+      summary: `Delete a draft version of a ${what} nothing points at`,
+      returns: 'The deleted version and the one to open next.',
+      errors: [403, 404, 409],
+    },
+    'GET version/compute': {
+      operationId: `compute${Kind}Update`,
+      summary: `Report which dependencies of a ${what} version have newer versions`,
+      returns: 'The update report.',
+      errors: [404],
+    },
+    'POST version/update': {
+      operationId: `update${Kind}Version`,
+      summary: `Make new versions of a ${what} and what it depends on, pointing at the chosen newer dependencies`,
+      returns: 'The new versions made, the asked one last.',
+      errors: [400, 403, 404, 409],
+    },
+  };
+  return versionRouteKeys(path, (call) => operations[call] as ApiOperation);
 }
 
 /**
@@ -364,6 +407,46 @@ export const API_OPERATIONS = {
     returns: 'The result and the logs of the test run.',
     errors: [404, 429],
   },
+  'GET /schemas/byname': {
+    operationId: 'getSchemaByName',
+    summary: 'Read the data model of a name (its newest locked version, else its newest)',
+    returns: 'The id, name, version and JSON schema.',
+    errors: [404],
+  },
+  'GET /schemas': {
+    operationId: 'getSchemas',
+    summary: 'Read several data model versions by id',
+    returns: 'The versions found, in the order asked.',
+  },
+  'GET /schemas/find': {
+    operationId: 'findSchema',
+    summary: 'Read a data model version by id',
+    returns: 'The data model.',
+    errors: [404],
+  },
+  'GET /schemas/list': {
+    operationId: 'listSchemas',
+    summary: 'List every data model version for pickers, by name',
+    returns: 'The versions without their JSON schema.',
+  },
+  'POST /schemas': {
+    operationId: 'saveSchema',
+    summary: 'Create a data model, or save a draft with the save counter it was read at',
+    returns: 'The saved data model.',
+    errors: [400, 403, 404, 409],
+  },
+  'DELETE /schemas': {
+    operationId: 'deleteSchema',
+    summary: 'Delete a draft data model version nothing points at',
+    returns: 'The id of the deleted version.',
+    errors: [403, 404, 409],
+  },
+  'POST /schemas/cache-clear': {
+    operationId: 'clearSchemaCache',
+    summary: "Empty this server's cache of locked data model versions",
+    returns: 'How many versions the cache held.',
+  },
+  ...versionOperations('/schemas', 'Schema', 'data model'),
 } as const satisfies Record<ApiRouteKey, ApiOperation>;
 
 /** The operation of a route key, or undefined when the table has none. */

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import type { Database, SchemasTable } from '../../platform/db/tables.ts';
 
 /** SQL for data models (schema documents). */
@@ -7,6 +7,31 @@ export function schemasRepo(k: Kysely<Database>) {
     byId: (id: string) => k.selectFrom('schemas').selectAll().where('id', '=', id).executeTakeFirst(),
     byIds: (ids: readonly string[]) =>
       ids.length ? k.selectFrom('schemas').selectAll().where('id', 'in', ids).execute() : Promise.resolve([]),
+    /** The version a name reads: the newest locked one, else the newest. */
+    byName: (name: string) =>
+      k
+        .selectFrom('schemas')
+        .selectAll()
+        .where('name', '=', name)
+        .orderBy('v_locked', 'desc')
+        .orderBy('version', 'desc')
+        .orderBy('updated_at', 'desc')
+        .limit(1)
+        .executeTakeFirst(),
+    /** Whether a data model of another family has this name. */
+    otherFamilyNamed: async (name: string, familyId: string | null) => {
+      let q = k.selectFrom('schemas').select('id').where(sql`lower(name)`, '=', name.toLowerCase());
+      if (familyId) q = q.where('family_id', '<>', familyId);
+      return (await q.limit(1).executeTakeFirst()) !== undefined;
+    },
+    /** Every version for pickers, by name ignoring case, then version. */
+    list: () =>
+      k
+        .selectFrom('schemas')
+        .select(['id', 'family_id', 'name', 'version', 'v_locked', 'folder_id'])
+        .orderBy(sql`lower(name)`)
+        .orderBy('version')
+        .execute(),
     insert: (row: Insertable<SchemasTable>) => k.insertInto('schemas').values(row).returningAll().executeTakeFirstOrThrow(),
   };
 }

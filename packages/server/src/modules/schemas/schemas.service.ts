@@ -1,46 +1,127 @@
-import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
+import type { SchemaByName, SchemaDocument, SchemaListEntry, SchemaSaveBody } from '@gdb/shared/schemas/schemas.schemas';
 import { isId } from '@gdb/shared/users/users.schemas';
+import { VERSION_MESSAGES } from '@gdb/shared/versions/versions.schemas';
+import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { versionFields } from '../../platform/db/versioned-row.ts';
-import { notFound } from '../../platform/http/errors.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import type { VersionsService } from '../versions/versions.service.ts';
+import { lockedSchemaCache } from './schema-cache.ts';
 import { type SchemaRow, schemasRepo } from './schemas.repo.ts';
 
 function toDocument(row: SchemaRow): SchemaDocument {
   return { ...versionFields(row), name: row.name, jsonSchema: row.json_schema };
 }
 
-/** Data models as the runtime reads them; the schema editor's calls build on this service. */
-export function schemasService(ctx: AppContext) {
+const cannotLoad = (what: string) => notFound(`Cannot load schema ${what} from server`);
+
+/** Data models (docs/product.md §18.2): the editor's calls, and the runtime's reads; versions go through the engine. */
+export function schemasService(ctx: AppContext, versions: VersionsService) {
   const repo = schemasRepo(ctx.db.kysely);
+  const cache = lockedSchemaCache();
+
+  async function assertNameFree(name: string, familyId: string | null): Promise<void> {
+    if (await repo.otherFamilyNamed(name, familyId)) throw conflict(`A data model named ${name} already exists.`);
+  }
+
+  /** Stores a new data model as version 1 of a new family. */
+  async function create(input: {
+    name: string;
+    jsonSchema: Record<string, unknown>;
+    folder?: string | null;
+    userId?: string | null;
+  }) {
+    const id = newId();
+    const row = await repo.insert({
+      id,
+      family_id: id,
+      version: 1,
+      folder_id: input.folder ?? null,
+      name: input.name,
+      json_schema: JSON.stringify(input.jsonSchema),
+      created_by: input.userId ?? null,
+      updated_by: input.userId ?? null,
+    });
+    return toDocument(row);
+  }
+
+  /** Saves a draft's full body: it must carry `_id`, `version` and the `sys_version` it was read at. */
+  async function saveDraft(auth: AuthContext, body: SchemaSaveBody & { _id: string }): Promise<SchemaDocument> {
+    if (body.version === undefined) throw badRequest(VERSION_MESSAGES.missingVersion);
+    if (body.sys_version === undefined) throw badRequest('Update : Missing sys_version in document');
+    const current = await versions.load('schema', body._id);
+    await assertNameFree(body.name, current.family_id);
+    const row = await versions.saveDraft('schema', auth, body._id, body.sys_version, {
+      name: body.name,
+      json_schema: JSON.stringify(body.jsonSchema),
+      ...(body.folder !== undefined ? { folder_id: body.folder } : {}),
+    });
+    return toDocument(row as unknown as SchemaRow);
+  }
+
   return {
-    /** One data model version, or 'Cannot load schema {id} from server' (spec 001 §8). */
+    create,
+
+    /** One data model version, or 'Cannot load schema {id} from server'. */
     async find(id: string): Promise<SchemaDocument> {
       const row = isId(id) ? await repo.byId(id) : undefined;
-      if (!row) throw notFound(`Cannot load schema ${id} from server`);
+      if (!row) throw cannotLoad(id);
       return toDocument(row);
     },
 
-    /** The data model versions among these ids that exist (unknown ids are left out). */
+    /** The data model versions among these ids that exist, in the order asked, read from the database. */
+    async many(ids: readonly string[]): Promise<SchemaDocument[]> {
+      const byId = new Map((await repo.byIds(ids.filter(isId))).map((r) => [r.id, toDocument(r)]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    /**
+     * The versions among these ids that exist (unknown ids left out), for the runtime and the
+     * upload check: locked ones from the cache (their name and JSON schema never change).
+     */
     async byIds(ids: readonly string[]): Promise<SchemaDocument[]> {
-      return (await repo.byIds(ids.filter(isId))).map(toDocument);
+      const cached = ids.flatMap((id) => cache.get(id) ?? []);
+      const rest = ids.filter((id) => isId(id) && !cache.get(id));
+      return [...cached, ...(await repo.byIds(rest)).map((r) => cache.keep(toDocument(r)))];
     },
 
-    /** Stores a new data model as version 1 of a new family. */
-    async create(input: { name: string; jsonSchema: Record<string, unknown>; folder?: string | null; userId?: string | null }) {
-      const id = newId();
-      const row = await repo.insert({
-        id,
-        family_id: id,
-        version: 1,
-        folder_id: input.folder ?? null,
-        name: input.name,
-        json_schema: JSON.stringify(input.jsonSchema),
-        created_by: input.userId ?? null,
-        updated_by: input.userId ?? null,
-      });
-      return toDocument(row);
+    /** The version a name reads (the newest locked, else the newest), or 'Cannot load schema {name} from server'. */
+    async byName(name: string): Promise<SchemaByName> {
+      const row = await repo.byName(name);
+      if (!row) throw cannotLoad(name);
+      return { _id: row.id, name: row.name, version: row.version, jsonSchema: row.json_schema };
     },
+
+    /** Every version, by name ignoring case, for pickers. */
+    async list(): Promise<SchemaListEntry[]> {
+      const entry = ({ id, family_id, name, version, v_locked, folder_id }: Awaited<ReturnType<typeof repo.list>>[number]) => ({
+        _id: id,
+        familyId: family_id,
+        name,
+        version,
+        vLocked: v_locked,
+        folder: folder_id,
+      });
+      return (await repo.list()).map(entry);
+    },
+
+    /** Creates a data model (version 1), or saves a draft refusing a save made on an older copy (409). */
+    async save(auth: AuthContext, body: SchemaSaveBody): Promise<SchemaDocument> {
+      if (body._id) return saveDraft(auth, { ...body, _id: body._id });
+      if (body.sys_version !== undefined) throw badRequest(VERSION_MESSAGES.missingId);
+      await assertNameFree(body.name, null);
+      return create({ name: body.name, jsonSchema: body.jsonSchema, folder: body.folder ?? null, userId: auth.userId });
+    },
+
+    /** Deletes a draft version nothing points at. */
+    async remove(auth: AuthContext, id: string): Promise<{ _id: string }> {
+      await versions.remove('schema', auth, id);
+      return { _id: id };
+    },
+
+    /** Empties this server's cache of locked versions. */
+    clearCache: () => ({ cleared: cache.clear() }),
   };
 }
 

@@ -1,0 +1,180 @@
+import { API_ACCESS } from '@gdb/shared/api/access';
+import { ROLES, type Role } from '@gdb/shared/auth/roles';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { newId } from '../../platform/ids.ts';
+
+let t: TestApp;
+const tokens = new Map<Role, string>();
+let manager: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const role of ROLES) tokens.set(role, (await t.signedIn([role])).token);
+  manager = tokens.get('manager') ?? '';
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const post = (url: string, body: unknown, token = manager) => t.call('POST', url, { token, body });
+const get = (url: string, token = manager) => t.call('GET', url, { token });
+const unique = (name: string) => `${name} ${newId().slice(-8)}`;
+
+async function created(name = unique('Model'), jsonSchema: Record<string, unknown> = { type: 'object' }) {
+  const res = await post('/schemas', { name, folder: null, version: 1, jsonSchema });
+  expect(res.status, res.body.message).toBe(200);
+  return res.body.data;
+}
+
+describe('data model calls', () => {
+  it("creates version 1 of a new data model and says 'Schema saved'", async () => {
+    const folder = newId();
+    const res = await post('/schemas', { name: 'Dealer row', folder, version: 7, jsonSchema: { type: 'object' } });
+    expect(res.status, res.body.message).toBe(200);
+    expect(res.body.message).toBe('Schema saved');
+    expect(res.body.data).toMatchObject({
+      name: 'Dealer row',
+      folder,
+      version: 1,
+      vLocked: false,
+      vParents: [],
+      read_only: false,
+      write_access: true,
+      sys_version: 1,
+      jsonSchema: { type: 'object' },
+    });
+    const again = await post('/schemas', { name: 'dealer ROW', jsonSchema: {} });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('A data model named dealer ROW already exists.');
+  });
+
+  it('reads by id, by ids in the order asked, by name, and lists for pickers', async () => {
+    const a = await created(unique('Alpha'));
+    const b = await created(unique('beta'));
+    expect((await get(`/schemas/find?id=${a._id}`)).body.data).toMatchObject({ _id: a._id, name: a.name });
+    const many = await get(`/schemas?ids=${b._id},${newId()},${a._id}`);
+    expect(many.body.data.map((s: { _id: string }) => s._id)).toEqual([b._id, a._id]);
+    const listed = (await get('/schemas/list')).body.data as { _id: string; name: string }[];
+    expect(listed.find((s) => s._id === a._id)).toEqual({
+      _id: a._id,
+      familyId: a._id,
+      name: a.name,
+      version: 1,
+      vLocked: false,
+      folder: null,
+    });
+    const names = listed.map((s) => s.name.toLowerCase());
+    expect(names).toEqual([...names].sort());
+
+    // By name: the newest locked version, else the newest.
+    await post('/schemas/version/lock', { id: a._id });
+    await post('/schemas/version/new', { id: a._id });
+    const byName = await get(`/schemas/byname?name=${encodeURIComponent(a.name)}`);
+    expect(byName.body.data).toEqual({ _id: a._id, name: a.name, version: 1, jsonSchema: { type: 'object' } });
+  });
+
+  it("says 'Cannot load schema {id} from server' and 'Cannot load schema {name} from server'", async () => {
+    const id = newId();
+    for (const [url, what] of [
+      [`/schemas/find?id=${id}`, id],
+      ['/schemas/find?id=not-an-id', 'not-an-id'],
+      ['/schemas/byname?name=Nobody%20here', 'Nobody here'],
+    ] as const) {
+      const res = await get(url);
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe(`Cannot load schema ${what} from server`);
+    }
+  });
+
+  it('saves a draft, refuses a locked one, and deletes a draft nothing uses', async () => {
+    const doc = await created();
+    const saved = await post('/schemas', { ...doc, name: `${doc.name} v`, jsonSchema: { type: 'array' } });
+    expect(saved.status, saved.body.message).toBe(200);
+    expect(saved.body.data).toMatchObject({ name: `${doc.name} v`, jsonSchema: { type: 'array' }, sys_version: 2 });
+    await post('/schemas/version/lock', { id: doc._id });
+    const locked = await post('/schemas', { ...saved.body.data, sys_version: 3 });
+    expect(locked.status).toBe(403);
+    expect(locked.body.message).toBe('Version 1 of this schema is locked: create a new version to change it.');
+
+    const draft = await created();
+    const removed = await t.call('DELETE', `/schemas?id=${draft._id}`, { token: manager });
+    expect(removed.body.data).toEqual({ _id: draft._id });
+    expect((await get(`/schemas/find?id=${draft._id}`)).status).toBe(404);
+  });
+
+  it('clears the cache of locked versions', async () => {
+    const doc = await created();
+    await post('/schemas/version/lock', { id: doc._id });
+    await t.services.schemas.byIds([doc._id]);
+    const first = await post('/schemas/cache-clear', {});
+    expect(first.body.data.cleared).toBeGreaterThanOrEqual(1);
+    expect((await post('/schemas/cache-clear', {})).body.data).toEqual({ cleared: 0 });
+  });
+});
+
+describe('concurrent saves of one draft', () => {
+  it('keeps one save and refuses the other with 409', async () => {
+    const doc = await created();
+    const [a, b] = await Promise.all([
+      post('/schemas', { ...doc, jsonSchema: { title: 'first' } }),
+      post('/schemas', { ...doc, jsonSchema: { title: 'second' } }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const refused = a.status === 409 ? a : b;
+    const kept = a.status === 200 ? a : b;
+    expect(refused.body.message).toBe('This schema was saved by someone else since you opened it; reload it.');
+    expect((await get(`/schemas/find?id=${doc._id}`)).body.data).toMatchObject({
+      jsonSchema: kept.body.data.jsonSchema,
+      sys_version: 2,
+    });
+    // The same stale copy stays refused.
+    expect((await post('/schemas', { ...doc, jsonSchema: {} })).status).toBe(409);
+  });
+
+  it('refuses a save without the sys_version it was read at', async () => {
+    const doc = await created();
+    const { sys_version: _, ...body } = doc;
+    const res = await post('/schemas', body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Update : Missing sys_version in document');
+  });
+});
+
+describe('hostile data models', () => {
+  it('refuses a JSON schema nested deeper than the limit', async () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 100; i += 1) deep = { type: 'object', properties: { x: deep } };
+    const res = await post('/schemas', { name: unique('Deep'), jsonSchema: deep });
+    expect(res.status).toBe(422);
+  });
+
+  it('answers a 100,000-deep JSON body without failing the server', async () => {
+    const body = `{"name":"Bomb","jsonSchema":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`;
+    const res = await t.call('POST', '/schemas', { token: manager, body, headers: { 'content-type': 'application/json' } });
+    expect([400, 413, 422]).toContain(res.status);
+    expect((await get('/schemas/list')).status).toBe(200);
+  });
+});
+
+describe('roles of the data model calls (manager and super-admin)', () => {
+  const keys = Object.keys(API_ACCESS).filter((k) => k.split(' ')[1]?.startsWith('/schemas'));
+
+  it('admits managers and super-admins only on every data model route', () => {
+    expect(keys).toHaveLength(13);
+    for (const key of keys) expect(API_ACCESS[key as keyof typeof API_ACCESS], key).toEqual(['manager', 'super-admin']);
+  });
+
+  it.each(ROLES)('as %s', async (role) => {
+    const doc = await t.services.schemas.create({ name: unique('Roles'), jsonSchema: {} });
+    for (const key of keys) {
+      const [method = '', path = ''] = key.split(' ');
+      const query = method === 'GET' || method === 'DELETE' ? `?id=${doc._id}&ids=${doc._id}&name=x` : '';
+      const body = method === 'POST' ? { id: newId() } : undefined;
+      const res = await t.call(method, `${path}${query}`, { token: tokens.get(role) ?? '', body });
+      if (role === 'user' || role === 'admin') {
+        expect(res.status, key).toBe(403);
+        expect(res.body.message).toBe('You are not allowed to do this.');
+      } else expect(res.status, key).not.toBe(403);
+    }
+  });
+});

@@ -1,0 +1,63 @@
+import { envelope } from '@gdb/shared/api/envelope';
+import {
+  cacheClearAnswerSchema,
+  schemaByNameQuerySchema,
+  schemaByNameSchema,
+  schemaDeleteQuerySchema,
+  schemaDocumentSchema,
+  schemaFindQuerySchema,
+  schemaIdsQuerySchema,
+  schemaListEntrySchema,
+  schemaSaveBodySchema,
+} from '@gdb/shared/schemas/schemas.schemas';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../platform/auth/access-control.ts';
+import { ok } from '../../platform/http/envelope.ts';
+import type { SchemasService } from './schemas.service.ts';
+
+/** The data model calls (docs/product.md §18.2); the version calls are registered with the engine's routes. */
+export function schemasRoutes(schemas: SchemasService) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const tags = ['schemas'];
+    app.get(
+      '/schemas/byname',
+      { schema: { tags, querystring: schemaByNameQuerySchema, response: { 200: envelope(schemaByNameSchema) } } },
+      async (req) => ok(await schemas.byName(req.query.name)),
+    );
+    app.get(
+      '/schemas',
+      { schema: { tags, querystring: schemaIdsQuerySchema, response: { 200: envelope(z.array(schemaDocumentSchema)) } } },
+      async (req) => ok(await schemas.many(req.query.ids)),
+    );
+    app.get(
+      '/schemas/find',
+      { schema: { tags, querystring: schemaFindQuerySchema, response: { 200: envelope(schemaDocumentSchema) } } },
+      async (req) => ok(await schemas.find(req.query.id)),
+    );
+    app.get('/schemas/list', { schema: { tags, response: { 200: envelope(z.array(schemaListEntrySchema)) } } }, async () =>
+      ok(await schemas.list()),
+    );
+    app.post(
+      '/schemas',
+      { schema: { tags, body: schemaSaveBodySchema, response: { 200: envelope(schemaDocumentSchema) } } },
+      async (req) => ok(await schemas.save(requireAuth(req), req.body), 'Schema saved'),
+    );
+    app.delete(
+      '/schemas',
+      {
+        schema: {
+          tags,
+          querystring: schemaDeleteQuerySchema,
+          response: { 200: envelope(z.object({ _id: z.string().describe('Id of the deleted version.') })) },
+        },
+      },
+      async (req) => ok(await schemas.remove(requireAuth(req), req.query.id)),
+    );
+    app.post('/schemas/cache-clear', { schema: { tags, response: { 200: envelope(cacheClearAnswerSchema) } } }, async () =>
+      ok(schemas.clearCache()),
+    );
+  };
+}
