@@ -268,6 +268,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(sdkRoutes(services.sdk, services.runtime));
       await api.register(schemasRoutes(services.schemas));
       await api.register(versionRoutes(services.versions, 'schema', '/schemas'));
+      await api.register(versionRoutes(services.versions, 'component', '/components'));
     },
     { prefix: config.basePath },
   );

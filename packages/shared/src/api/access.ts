@@ -101,6 +101,7 @@ export const API_ACCESS = {
   'GET /components/:id/js-code': ['super-admin'],
   'POST /components/:id/generate': ['super-admin'],
   'POST /components/:id/stop': ['super-admin'],
+  ...versionRouteKeys('/components', () => AUTHORS),
   // SDK (docs/product.md §17): super-admin only.
   'GET /sdk': ['super-admin'],
   'GET /sdk/find': ['super-admin'],

@@ -382,6 +382,7 @@ export const API_OPERATIONS = {
     summary: "Stop the caller's test run of a component",
     returns: 'Whether a run was stopped.',
   },
+  ...versionOperations('/components', 'Component', 'component'),
   'GET /sdk': { operationId: 'listSdkFunctions', summary: 'List the SDK functions', returns: 'The SDK functions.' },
   'GET /sdk/find': {
     operationId: 'findSdkFunction',

@@ -169,6 +169,43 @@ describe('the version engine across a data model, a component and a pipeline', (
   });
 });
 
+describe('the component version calls', () => {
+  it('lock, compute and update a component through its calls; each version runs with its own data models', async () => {
+    const { schema, component } = await versionChain(t, me.userId);
+    const refused = await post('/components/version/lock', { id: component._id });
+    expect(refused.status).toBe(409);
+    const locked = await post('/components/version/lock', { id: component._id, force: true });
+    expect(locked.body.data.locked.map((d: { _id: string }) => d._id)).toEqual([schema._id, component._id]);
+
+    const v2 = (await post('/schemas/version/new', { id: schema._id })).body.data;
+    const strict = { type: 'object', properties: { code: { type: 'integer' } } };
+    const saved = await post('/schemas', { _id: v2._id, name: v2.name, version: 2, sys_version: 1, jsonSchema: strict });
+    expect(saved.status, saved.body.message).toBe(200);
+    const report = await get(`/components/version/compute?id=${component._id}`);
+    expect(report.body.data.data.schemas).toMatchObject([{ doc: { _id: schema._id }, needUpdate: true, newVersionNumber: 2 }]);
+
+    const applied = await post('/components/version/update', {
+      update_data: { id: component._id, schemasToUpdate: [schema._id] },
+    });
+    expect(applied.body.data.success).toEqual([
+      { name: component.name, old_version: 1, new_version: 2, newId: expect.any(String) },
+    ]);
+    const c2 = applied.body.data.success[0].newId as string;
+    expect((await get(`/components/version?id=${c2}`)).body.data.map((v: { version: number }) => v.version)).toEqual([1, 2]);
+
+    const payload = { payload: { in: { code: 'A1' } } };
+    const v1Run = await post(`/components/${component._id}/execute`, payload);
+    expect(v1Run.status, v1Run.body.message).toBe(200);
+    expect(v1Run.body.data.output).toEqual({ out: { code: 'A1' } });
+    const v2Run = await post(`/components/${c2}/execute`, payload);
+    expect(v2Run.status).toBe(422);
+    expect(v2Run.body.message).toContain(`data model "${schema.name}" v2`);
+
+    const user = (await t.signedIn(['user'])).token;
+    expect((await t.call('POST', '/components/version/new', { token: user, body: { id: c2 } })).status).toBe(403);
+  });
+});
+
 describe('messages of the version calls', () => {
   it("answers 'Document not found' for a version that does not exist", async () => {
     for (const res of [
