@@ -105,6 +105,9 @@ const forSeconds = (s: number) => {
   return () => Date.now() >= end;
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How often a user asks whether an upload is checked (the wizard hears it on the live channel), and tries Run now again while the pipeline is busy. */
+const CHECK_POLL_MS = 500;
+const RETRY_BUSY_MS = 500;
 
 /** Waits until the uploads are checked; throws unless they are valid. */
 async function waitChecked(server: BenchServer, token: string, ids: string[], deadline: number): Promise<void> {
@@ -114,7 +117,7 @@ async function waitChecked(server: BenchServer, token: string, ids: string[], de
     const bad = views.find((v) => v.status === 'invalid');
     if (bad) throw new Error('an upload was found invalid');
     if (Date.now() > deadline) throw new Error('the upload was not checked in time');
-    await sleep(100);
+    await sleep(CHECK_POLL_MS);
   }
 }
 
@@ -129,7 +132,10 @@ function importWatcher(server: BenchServer, token: string) {
         'GET',
         '/imports/listAll?pageNumber=0&nbItemsPerPage=100&time=past',
         { token },
-      );
+      ).catch((error: unknown) => {
+        console.error(`logbook read failed: ${error instanceof Error ? error.message : String(error)}`);
+        return { records: [] };
+      });
       for (const r of page.records) states.set(r._id, { state: r.state, endAt: r.endAt });
       await sleep(200);
     }
@@ -151,7 +157,7 @@ function importWatcher(server: BenchServer, token: string) {
 type Watcher = ReturnType<typeof importWatcher>;
 const managerOf = (users: User[]) => users.find((u) => u.manager) ?? (users[0] as User);
 
-/** Starts an immediate import, again every 100 ms while its pipeline is busy (409); answers its id. */
+/** Starts an immediate import, again every RETRY_BUSY_MS while its pipeline is busy (409); answers its id. */
 async function runNow(
   server: BenchServer,
   user: User,
@@ -167,7 +173,7 @@ async function runNow(
       return { id: importId, refused };
     } catch (error) {
       if (!(error instanceof CallError && error.status === 409) || Date.now() > deadline) throw error;
-      await sleep(100);
+      await sleep(RETRY_BUSY_MS);
     }
   }
 }
@@ -278,6 +284,9 @@ async function main(): Promise<void> {
       load: os.loadavg().map((l) => l.toFixed(1)),
     };
     console.log(JSON.stringify({ mode, ...context, result, serverCpu, serverRssMiB: rss }, null, 2));
+  } catch (error) {
+    console.error(`The server's last output:\n${server.output()}`);
+    throw error;
   } finally {
     await server.stop();
   }

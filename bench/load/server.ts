@@ -17,6 +17,8 @@ export interface BenchServer {
   rssMiB: () => number;
   /** CPU seconds the server process has used so far. */
   cpuSeconds: () => number;
+  /** The server's latest output, and how it ended if it did. */
+  output: () => string;
   stop: () => Promise<void>;
 }
 
@@ -129,6 +131,8 @@ export async function startBenchServer(users: number, settings: Record<string, s
     engine: databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)',
     rssMiB: () => rssOf(pid),
     cpuSeconds: () => cpuOf(pid),
+    output: () =>
+      `${log}${child.exitCode !== null || child.signalCode ? `\n(exited: ${child.exitCode ?? child.signalCode})` : ''}`,
     stop,
   };
 }
