@@ -20,12 +20,6 @@ const MODULE_FACE = `${MODULES}[^/]+/[^/]+\\.(service|types)\\.ts$`;
  */
 const KNOWN_EXCEPTIONS = [
   {
-    // Pending: the web's test helpers move from the users feature to src/test/.
-    rule: 'feature-not-to-feature',
-    from: 'packages/web/src/features/',
-    to: 'packages/web/src/features/users/users-test-helpers.ts',
-  },
-  {
     // Pending: the column-table helpers the import run shares with uploads move out of uploads' files.
     rule: 'module-through-its-face',
     from: 'packages/server/src/modules/imports/',

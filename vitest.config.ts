@@ -32,9 +32,9 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: 'web',
-          include: ['packages/web/src/**/*.test.{ts,tsx}'],
+          include: ['packages/web/src/**/*.test.{ts,tsx}', 'packages/web/test/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
-          setupFiles: ['packages/web/src/test/setup.ts'],
+          setupFiles: ['packages/web/test/setup.ts'],
           // antd screens in jsdom are slow on a loaded two-core machine.
           testTimeout: 60_000,
         },

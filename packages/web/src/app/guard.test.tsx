@@ -1,23 +1,19 @@
-import '../test/dom.ts';
+import '../../test/dom.ts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { envelope, fakeApi, signedInAs, signIn } from '../../test/fake-api.ts';
+import { renderApp } from '../../test/render-app.tsx';
 import { TOKEN_KEYS } from '../ground/request/token-store.ts';
-import { envelope, fakeApi, ok, signIn, userInfo } from '../test/fake-api.ts';
-import { renderApp } from '../test/render-app.tsx';
 import { createQueryClient, trackNavigation } from './AppRoot.tsx';
 import { progress } from './progress.ts';
 import { createRoutes } from './routes.tsx';
 
 afterEach(() => {
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-const asRoles = (...roles: string[]) => {
-  signIn();
-  return fakeApi({ 'GET /users/info': () => ok(userInfo(roles)) });
-};
+const asRoles = (...roles: string[]) => signedInAs(roles);
 
 describe('route guard without a token', () => {
   it('sends / to /login and shows the sign-in form', async () => {

@@ -1,4 +1,4 @@
-import '../test/dom.ts';
+import '../../test/dom.ts';
 import { theme } from 'antd';
 import { describe, expect, it } from 'vitest';
 import { appTheme, COLORS } from './theme.ts';

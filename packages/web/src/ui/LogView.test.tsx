@@ -1,9 +1,9 @@
-import '../test/dom.ts';
+import '../../test/dom.ts';
 import type { LiveLog } from '@gdb/shared/live/live.schemas';
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { fakeLiveClient, hex } from '../../test/live.ts';
 import { LiveProvider } from '../ground/live/LiveProvider.tsx';
-import { fakeLiveClient, hex } from '../ground/live/testing.ts';
 import { formatLogDate, LiveLogView, LOG_VIEW_STATUS, LogView, NO_LOGS } from './LogView.tsx';
 
 const line = (id: string, level: LiveLog['level'], message: string, dataSubKind: string | null = null): LiveLog => ({

@@ -1,9 +1,9 @@
-import '../test/dom.ts';
+import '../../test/dom.ts';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { fakeLiveClient, hex } from '../../test/live.ts';
 import { LiveProvider } from '../ground/live/LiveProvider.tsx';
-import { fakeLiveClient, hex } from '../ground/live/testing.ts';
 import { type LogSelection, useLiveLogs } from './useLiveLogs.ts';
 
 const log = (id: number, importId: string, message = `line ${id}`) => ({

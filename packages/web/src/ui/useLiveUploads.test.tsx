@@ -1,9 +1,9 @@
-import '../test/dom.ts';
+import '../../test/dom.ts';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
+import { fakeLiveClient, hex } from '../../test/live.ts';
 import { LiveProvider } from '../ground/live/LiveProvider.tsx';
-import { fakeLiveClient, hex } from '../ground/live/testing.ts';
 import { useLiveImports } from './useLiveImports.ts';
 import { useLiveUploads } from './useLiveUploads.ts';
 

@@ -1,23 +1,15 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { resizeWindow } from '../../../test/dom.ts';
+import { envelope, ok, signedInAs } from '../../../test/fake-api.ts';
+import { renderApp } from '../../../test/render-app.tsx';
 import { TOKEN_KEYS } from '../../ground/request/token-store.ts';
-import { resizeWindow } from '../../test/dom.ts';
-import { envelope, fakeApi, ok, signIn, userInfo } from '../../test/fake-api.ts';
-import { renderApp } from '../../test/render-app.tsx';
 import { UpcomingPage } from '../pages/UpcomingPage.tsx';
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
-
 function asRoles(roles: string[], extra: Record<string, () => Response> = {}) {
-  signIn();
-  return fakeApi({
-    'GET /users/info': () => ok(userInfo(roles, { firstName: 'Grace', lastName: 'Hopper' })),
-    ...extra,
-  });
+  return signedInAs(roles, extra, { firstName: 'Grace', lastName: 'Hopper' });
 }
 
 const sidebar = () => screen.getByLabelText('Sidebar');

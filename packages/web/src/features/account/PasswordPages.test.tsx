@@ -1,12 +1,8 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { envelope, fakeApi, ok } from '../../test/fake-api.ts';
-import { renderApp } from '../../test/render-app.tsx';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+import { describe, expect, it } from 'vitest';
+import { envelope, fakeApi, ok } from '../../../test/fake-api.ts';
+import { renderApp } from '../../../test/render-app.tsx';
 
 const LINK = '/create-password?t=tok-123&un=ada.lovelace';
 

@@ -1,12 +1,11 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { envelope, fakeApi, ok, userInfo } from '../../../test/fake-api.ts';
+import { renderApp } from '../../../test/render-app.tsx';
 import { TOKEN_KEYS } from '../../ground/request/token-store.ts';
-import { envelope, fakeApi, ok, userInfo } from '../../test/fake-api.ts';
-import { renderApp } from '../../test/render-app.tsx';
 
 afterEach(() => {
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 

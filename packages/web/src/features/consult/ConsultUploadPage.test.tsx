@@ -1,11 +1,11 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ok, signedInAs } from '../../../test/fake-api.ts';
+import { pipeline, source, uploadView } from '../../../test/fixtures.ts';
+import { FakeSocket } from '../../../test/live.ts';
+import { renderApp } from '../../../test/render-app.tsx';
 import { configureLive } from '../../ground/live/configure.ts';
-import { FakeSocket } from '../../ground/live/testing.ts';
-import { fakeApi, ok, signIn, userInfo } from '../../test/fake-api.ts';
-import { pipeline, source, uploadView } from '../../test/fixtures.ts';
-import { renderApp } from '../../test/render-app.tsx';
 
 const PID = '00000000-0000-4000-8000-000000000001';
 const PIPELINES = {
@@ -28,15 +28,9 @@ beforeEach(() => {
   configureLive({ createSocket: (auth) => new FakeSocket(auth) });
 });
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
-
 describe('Consult upload', () => {
   it("shows per data source the last uploads, and 'There are no logs.' where there is no upload", async () => {
-    signIn();
-    fakeApi({
-      'GET /users/info': () => ok(userInfo(['manager'])),
+    signedInAs(['manager'], {
       'GET /users/pipelines': () => ok(PIPELINES),
       'GET /uploads/last-all': () =>
         ok([

@@ -1,11 +1,11 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ok, type Recorded, signedInAs } from '../../../test/fake-api.ts';
+import { FakeSocket, hex } from '../../../test/live.ts';
+import { button, confirmation, queryButton } from '../../../test/queries.ts';
+import { renderApp } from '../../../test/render-app.tsx';
 import { configureLive } from '../../ground/live/configure.ts';
-import { FakeSocket, hex } from '../../ground/live/testing.ts';
-import { fakeApi, ok, type Recorded, signIn, userInfo } from '../../test/fake-api.ts';
-import { renderApp } from '../../test/render-app.tsx';
-import { button, confirmation, queryButton } from '../users/users-test-helpers.ts';
 
 const record = (id: string, name: string, fields: Record<string, unknown> = {}) => ({
   _id: id,
@@ -47,14 +47,8 @@ beforeEach(() => {
   });
 });
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
-
 async function open(roles: string[], extra: Record<string, (call: Recorded) => Response> = {}) {
-  signIn();
-  const server = fakeApi({
-    'GET /users/info': () => ok(userInfo(roles)),
+  const server = signedInAs(roles, {
     'GET /imports/listAllFilters': () => ok(FILTERS),
     'GET /imports/listAll': () => ok({ records: RECORDS, totalCount: 20 }),
     ...extra,

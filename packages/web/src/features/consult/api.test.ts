@@ -1,11 +1,7 @@
-import '../../test/dom.ts';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, ok, signIn } from '../../test/fake-api.ts';
+import '../../../test/dom.ts';
+import { describe, expect, it } from 'vitest';
+import { fakeApi, ok, signIn } from '../../../test/fake-api.ts';
 import { listAll } from './api.ts';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 describe('the logbook list (000 §8)', () => {
   it("throws the spec's text word for word when the server returns nothing", async () => {

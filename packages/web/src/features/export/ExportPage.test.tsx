@@ -1,10 +1,10 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, type Handler, ok, signIn, userInfo } from '../../test/fake-api.ts';
-import { pipeline, ref, uploadView } from '../../test/fixtures.ts';
-import { renderApp } from '../../test/render-app.tsx';
-import { button } from '../users/users-test-helpers.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { type Handler, ok, signedInAs } from '../../../test/fake-api.ts';
+import { pipeline, ref, uploadView } from '../../../test/fixtures.ts';
+import { button } from '../../../test/queries.ts';
+import { renderApp } from '../../../test/render-app.tsx';
 
 const PID = '00000000-0000-4000-8000-000000000001';
 const PIPELINES = {
@@ -28,14 +28,8 @@ const file = (id: string, from: string, dataSubKind: string, name: string | null
     originalFilename: name,
   });
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
-
 async function open(extra: Record<string, Handler> = {}) {
-  signIn();
-  const server = fakeApi({
-    'GET /users/info': () => ok(userInfo(['user'])),
+  const server = signedInAs(['user'], {
     'GET /users/pipelines': () => ok(PIPELINES),
     'GET /uploads/last-all': () =>
       ok([

@@ -1,12 +1,12 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Handler, ok, signedInAs } from '../../../test/fake-api.ts';
+import { pipeline, staticTypes, uploadView } from '../../../test/fixtures.ts';
+import { FakeSocket } from '../../../test/live.ts';
+import { button, confirmation } from '../../../test/queries.ts';
+import { renderApp } from '../../../test/render-app.tsx';
 import { configureLive } from '../../ground/live/configure.ts';
-import { FakeSocket } from '../../ground/live/testing.ts';
-import { fakeApi, type Handler, ok, signIn, userInfo } from '../../test/fake-api.ts';
-import { pipeline, staticTypes, uploadView } from '../../test/fixtures.ts';
-import { renderApp } from '../../test/render-app.tsx';
-import { button, confirmation } from '../users/users-test-helpers.ts';
 
 const PIPELINES = {
   staticTypes: staticTypes(),
@@ -25,10 +25,6 @@ beforeEach(() => {
   configureLive({ createSocket: (auth) => new FakeSocket(auth) });
 });
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
-
 /**
  * Clicks 'Next step' once it takes clicks: enabled, and no longer loading (antd drops the loading
  * state of a button an effect after its prop, and ignores clicks until then).
@@ -42,9 +38,7 @@ async function nextStep() {
 }
 
 async function open(roles: string[], extra: Record<string, Handler> = {}) {
-  signIn();
-  const server = fakeApi({
-    'GET /users/info': () => ok(userInfo(roles)),
+  const server = signedInAs(roles, {
     'GET /users/pipelines': () => ok(PIPELINES),
     'GET /uploads/last-all': () => ok([{ dataSubKind: 'main', data: [upload('u-old', 'invalid', false)] }]),
     'GET /imports/listScheduled': () => ok({ repeatable: [], scheduled: [], imports: [] }),

@@ -1,12 +1,12 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Handler, ok, signedInAs } from '../../../test/fake-api.ts';
+import { pipeline, staticTypes, uploadView } from '../../../test/fixtures.ts';
+import { FakeSocket, hex } from '../../../test/live.ts';
+import { button, confirmation } from '../../../test/queries.ts';
+import { renderApp } from '../../../test/render-app.tsx';
 import { configureLive } from '../../ground/live/configure.ts';
-import { FakeSocket, hex } from '../../ground/live/testing.ts';
-import { fakeApi, type Handler, ok, signIn, userInfo } from '../../test/fake-api.ts';
-import { pipeline, staticTypes, uploadView } from '../../test/fixtures.ts';
-import { renderApp } from '../../test/render-app.tsx';
-import { button, confirmation } from '../users/users-test-helpers.ts';
 
 // The wizard as a user meets it: someone else's repeat job, the uploads a run
 // takes, why Next is closed, the banner that follows the import, and where the focus goes.
@@ -49,10 +49,6 @@ beforeEach(() => {
   });
 });
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
-
 const stepShown = () => document.querySelector('.gdb-wizard-step')?.getAttribute('data-step');
 
 async function nextStep() {
@@ -64,9 +60,7 @@ async function nextStep() {
 }
 
 async function open(roles: string[], extra: Record<string, Handler> = {}) {
-  signIn();
-  const server = fakeApi({
-    'GET /users/info': () => ok(userInfo(roles)),
+  const server = signedInAs(roles, {
     'GET /users/pipelines': () => ok(PIPELINES),
     'GET /imports/listScheduled': () => ok({ repeatable: [], scheduled: [], imports: [] }),
     'GET /imports/job': () => ok({ imp: null, job: null, others: [] }),

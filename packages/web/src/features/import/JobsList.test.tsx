@@ -1,12 +1,12 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App, ConfigProvider } from 'antd';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { fakeApi, ok, type Recorded, signedInAs, signIn } from '../../../test/fake-api.ts';
+import { button, confirmation, queryButton } from '../../../test/queries.ts';
+import { renderApp } from '../../../test/render-app.tsx';
 import { createQueryClient } from '../../app/AppRoot.tsx';
-import { fakeApi, ok, type Recorded, signIn, userInfo } from '../../test/fake-api.ts';
-import { renderApp } from '../../test/render-app.tsx';
-import { button, confirmation, queryButton } from '../users/users-test-helpers.ts';
 import { JobsList } from './JobsList.tsx';
 import { whenText } from './jobs-rules.ts';
 
@@ -44,10 +44,6 @@ const SCHEDULED = {
   imports: [],
 };
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
-
 const rows = () => [...document.querySelectorAll('tr.gdb-job-row')];
 const cells = (tr: Element) => [...tr.querySelectorAll('td')].map((td) => td.textContent);
 
@@ -71,9 +67,7 @@ describe('whenText', () => {
 
 describe('Manage jobs', () => {
   async function open(extra: Record<string, (call: Recorded) => Response> = {}) {
-    signIn();
-    const server = fakeApi({
-      'GET /users/info': () => ok(userInfo(['admin'])),
+    const server = signedInAs(['admin'], {
       'GET /imports/listScheduled': () => ok(SCHEDULED),
       ...extra,
     });

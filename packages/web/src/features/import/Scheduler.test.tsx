@@ -1,4 +1,4 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App, ConfigProvider } from 'antd';
 import { describe, expect, it, vi } from 'vitest';

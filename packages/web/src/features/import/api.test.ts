@@ -1,11 +1,7 @@
-import '../../test/dom.ts';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { envelope, fakeApi, signIn } from '../../test/fake-api.ts';
+import '../../../test/dom.ts';
+import { describe, expect, it } from 'vitest';
+import { envelope, fakeApi, signIn } from '../../../test/fake-api.ts';
 import { deleteImport } from './api.ts';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 describe('deleting an import (000 §8)', () => {
   it("throws the spec's text when the server says nothing, and the server's own message when it gives one", async () => {

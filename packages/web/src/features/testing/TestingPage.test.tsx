@@ -1,12 +1,12 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { envelope, type Handler, ok, signedInAs } from '../../../test/fake-api.ts';
+import { pipeline, ref, source, staticTypes } from '../../../test/fixtures.ts';
+import { FakeSocket, hex } from '../../../test/live.ts';
+import { button, dialog } from '../../../test/queries.ts';
+import { renderApp } from '../../../test/render-app.tsx';
 import { configureLive } from '../../ground/live/configure.ts';
-import { FakeSocket, hex } from '../../ground/live/testing.ts';
-import { envelope, fakeApi, type Handler, ok, signIn, userInfo } from '../../test/fake-api.ts';
-import { pipeline, ref, source, staticTypes } from '../../test/fixtures.ts';
-import { renderApp } from '../../test/render-app.tsx';
-import { button, dialog } from '../users/users-test-helpers.ts';
 
 const A = '00000000-0000-4000-8000-000000000001';
 const PIPELINES = {
@@ -74,13 +74,10 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.restoreAllMocks();
-  vi.unstubAllGlobals();
 });
 
 async function open(extra: Record<string, Handler> = {}) {
-  signIn();
-  const server = fakeApi({
-    'GET /users/info': () => ok(userInfo(['user'])),
+  const server = signedInAs(['user'], {
     'GET /users/pipelines': () => ok(PIPELINES),
     ...extra,
   });

@@ -1,21 +1,15 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { envelope, fakeApi, ok, type Recorded, signIn, userInfo } from '../../test/fake-api.ts';
-import { renderApp } from '../../test/render-app.tsx';
-import { IDS, managedUser, PIPELINES, TAGS, usersFor } from './users-fixtures.ts';
-import { button, confirmation, dialog, queryButton } from './users-test-helpers.ts';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+import { describe, expect, it } from 'vitest';
+import { envelope, ok, type Recorded, signedInAs } from '../../../test/fake-api.ts';
+import { button, confirmation, dialog, queryButton } from '../../../test/queries.ts';
+import { renderApp } from '../../../test/render-app.tsx';
+import { IDS, managedUser, PIPELINES, TAGS, usersFor } from '../../../test/users-fixtures.ts';
 
 type Routes = Record<string, (call: Recorded) => Response>;
 
 async function openDialog(roles: string[], which: 'create' | string, extra: Routes = {}) {
-  signIn();
-  const server = fakeApi({
-    'GET /users/info': () => ok(userInfo(roles)),
+  const server = signedInAs(roles, {
     'GET /users': () => ok(usersFor(roles)),
     'GET /tags/list': () => ok(TAGS),
     'GET /users/pipelinesFor': () => ok(PIPELINES),

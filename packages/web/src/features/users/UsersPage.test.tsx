@@ -1,19 +1,13 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, ok, type Recorded, signIn, userInfo } from '../../test/fake-api.ts';
-import { renderApp } from '../../test/render-app.tsx';
-import { IDS, PIPELINES, TAGS, usersFor } from './users-fixtures.ts';
-import { button, confirmation, queryButton } from './users-test-helpers.ts';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+import { describe, expect, it } from 'vitest';
+import { ok, type Recorded, signedInAs } from '../../../test/fake-api.ts';
+import { button, confirmation, queryButton } from '../../../test/queries.ts';
+import { renderApp } from '../../../test/render-app.tsx';
+import { IDS, PIPELINES, TAGS, usersFor } from '../../../test/users-fixtures.ts';
 
 function asRoles(roles: string[], extra: Record<string, (call: Recorded) => Response> = {}) {
-  signIn();
-  return fakeApi({
-    'GET /users/info': () => ok(userInfo(roles)),
+  return signedInAs(roles, {
     'GET /users': () => ok(usersFor(roles)),
     'GET /tags/list': () => ok(TAGS),
     'GET /users/pipelinesFor': () => ok(PIPELINES),
@@ -102,9 +96,7 @@ describe('Users screen', () => {
   });
 
   it("shows the server's message when the list cannot be loaded", async () => {
-    signIn();
-    fakeApi({
-      'GET /users/info': () => ok(userInfo(['admin'])),
+    signedInAs(['admin'], {
       'GET /users': () =>
         new Response(JSON.stringify({ code: 40300, message: 'Forbidden.', data: null }), {
           status: 403,

@@ -47,7 +47,7 @@ export interface LiveClientOptions {
   idleCloseMs?: number;
 }
 
-export const LIVE_CLIENT_MESSAGES = {
+const LIVE_CLIENT_MESSAGES = {
   unknownData: 'Live data for an unknown subscription',
   findTimeout: 'The live read timed out.',
 } as const;

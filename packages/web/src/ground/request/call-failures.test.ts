@@ -1,14 +1,10 @@
-import '../../test/dom.ts';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import '../../../test/dom.ts';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { envelope, fakeApi, ok, signIn } from '../../test/fake-api.ts';
+import { envelope, fakeApi, ok, signIn } from '../../../test/fake-api.ts';
 import { userPipelines } from '../calls/pipelines.ts';
 import { lastUploads, uploadFiles } from '../calls/uploads.ts';
 import { api } from './api.ts';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 describe('calls that return nothing (000 §8)', () => {
   it('throw their own text word for word', async () => {

@@ -1,7 +1,7 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { envelope, fakeApi, ok, signIn } from '../../test/fake-api.ts';
+import { envelope, fakeApi, ok, signIn } from '../../../test/fake-api.ts';
 import { api } from './api.ts';
 import { ApiError, REQUEST_TIMEOUT_MS, request } from './request.ts';
 import { setRequestUi } from './request-ui.ts';
@@ -21,7 +21,6 @@ beforeEach(() => {
 
 afterEach(() => {
   uninstall();
-  vi.unstubAllGlobals();
   vi.useRealTimers();
 });
 

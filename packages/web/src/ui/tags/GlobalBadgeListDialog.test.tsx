@@ -1,15 +1,11 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import type { Tag } from '@gdb/shared/tags/tags.schemas';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App as AntApp } from 'antd';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { envelope, fakeApi, ok, type Recorded, signIn } from '../../test/fake-api.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { envelope, fakeApi, ok, type Recorded, signIn } from '../../../test/fake-api.ts';
 import { GlobalBadgeListDialog } from './GlobalBadgeListDialog.tsx';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 const A = '00000000-0000-4000-8000-0000000000a1';
 const B = '00000000-0000-4000-8000-0000000000b1';

@@ -1,4 +1,4 @@
-import '../../test/dom.ts';
+import '../../../test/dom.ts';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { useState } from 'react';

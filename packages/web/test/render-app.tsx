@@ -6,10 +6,10 @@ import { render, waitFor } from '@testing-library/react';
 import { App as AntApp, ConfigProvider } from 'antd';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { expect, vi } from 'vitest';
-import { createQueryClient, trackNavigation } from '../app/AppRoot.tsx';
-import { RequestUiBridge } from '../app/RequestUiBridge.tsx';
-import { createRoutes } from '../app/routes.tsx';
-import { appTheme } from '../app/theme.ts';
+import { createQueryClient, trackNavigation } from '../src/app/AppRoot.tsx';
+import { RequestUiBridge } from '../src/app/RequestUiBridge.tsx';
+import { createRoutes } from '../src/app/routes.tsx';
+import { appTheme } from '../src/app/theme.ts';
 
 /** Renders the app at `path`; answers the router (its state says where the guard went) and helpers. */
 export function renderApp(path: string) {

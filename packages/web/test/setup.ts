@@ -1,6 +1,6 @@
 import { configure } from '@testing-library/react';
 import NProgress from 'nprogress';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 
 // The progress bar finishes on timers that would otherwise fire after the page's document is
 // gone; without animation they all run at once, and each test file waits for them before it ends.
@@ -10,3 +10,8 @@ afterAll(() => new Promise((resolve) => setTimeout(resolve, 50)));
 // antd screens in jsdom render slowly while the server tests share the machine's two cores: the
 // queries that wait for an element wait longer than their one second by default.
 configure({ asyncUtilTimeout: 5_000 });
+
+// Every test starts without the fake fetch (or other stubbed globals) of the one before.
+afterEach(() => {
+  vi.unstubAllGlobals();
+});

@@ -1,7 +1,7 @@
 // A socket.io stand-in for tests of the live client and the hooks built on it: it records what
 // the client sends and lets a test play the server.
 import { encode } from '@msgpack/msgpack';
-import { LiveClient, type LiveSocket } from './live-client.ts';
+import { LiveClient, type LiveSocket } from '../src/ground/live/live-client.ts';
 
 type Listener = (arg: unknown) => void;
 

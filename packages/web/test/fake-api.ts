@@ -85,3 +85,9 @@ export function signIn(expireInMs = 600_000): void {
   localStorage.setItem('gdb-token-expire-at', String(Date.now() + expireInMs));
   localStorage.setItem('gdb-refresh-token', 'refresh-1');
 }
+
+/** Signs in as a user with these roles and installs a fake API answering their user info and `routes`. */
+export function signedInAs(roles: string[], routes: Record<string, Handler> = {}, fields?: Parameters<typeof userInfo>[1]) {
+  signIn();
+  return fakeApi({ 'GET /users/info': () => ok(userInfo(roles, fields)), ...routes });
+}
