@@ -18,7 +18,7 @@ export function fileHead(field: string, filename: string): Buffer {
 export const partEnd = Buffer.from('\r\n');
 export const bodyEnd = Buffer.from(`--${BOUNDARY}--\r\n`);
 
-export interface Answer {
+interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: { code: number; message: string; data: unknown };

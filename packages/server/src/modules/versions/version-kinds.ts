@@ -3,13 +3,13 @@ import { schemaRefs } from '../../runtime/graph.ts';
 import type { VersionedRow, VersionedTable } from './versions.repo.ts';
 
 /** A reference from one document version to another. */
-export interface Ref {
+interface Ref {
   kind: VersionKind;
   id: string;
 }
 
 /** Old version id → new version id: what an update moves references to. */
-export type Moves = ReadonlyMap<string, string>;
+type Moves = ReadonlyMap<string, string>;
 
 /**
  * How a kind of versioned document plugs into the version engine: its table, what it depends
