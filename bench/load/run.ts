@@ -229,7 +229,7 @@ async function idleRss(server: BenchServer, seconds = 10): Promise<number> {
 }
 
 async function besideMode(server: BenchServer, users: User[]) {
-  const big = dealersCsv({ bytes: 20 * 1024 * 1024 });
+  const big = dealersCsv({ bytes: 19.5 * 1024 * 1024 });
   const importer = users[0] as User;
   const watcher = importWatcher(server, managerOf(users).token);
   const rssBefore = await idleRss(server, 2);

@@ -33,7 +33,13 @@ export function guardSlowBodies(server: Server, options: SlowBodyOptions, log: F
       socket.destroy();
     }, options.windowMs);
     timer.unref();
-    const stop = () => clearInterval(timer);
+    // A kept-alive socket carries many requests: each one's listener goes when its body has arrived.
+    const stop = () => {
+      clearInterval(timer);
+      req.off('end', stop);
+      req.off('close', stop);
+      socket.off('close', stop);
+    };
     req.once('end', stop);
     req.once('close', stop);
     socket.once('close', stop);
