@@ -7,6 +7,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { showFailure } from '../../ground/request/failure.ts';
 import { clearTokens, saveTokens } from '../../ground/request/token-store.ts';
 import { rolesOf, userInfoQuery, VERIFICATION_FAILED } from '../../ground/session/session.ts';
+import { useFocusReturn } from '../../ui/useFocusReturn.ts';
 import { login } from './api.ts';
 import { type LoginForm, loginFormSchema, zodRule } from './login-form.ts';
 import type { TfaChallenge } from './TfaDialog.tsx';
@@ -32,6 +33,8 @@ export function LoginPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { message } = App.useApp();
+  // The dialog unmounts as it closes: the focus goes back to what opened it (Login, or the field Enter was pressed in).
+  const focus = useFocusReturn();
 
   const showError = (error: unknown) =>
     showFailure(error, (text) => {
@@ -63,6 +66,7 @@ export function LoginPage() {
     try {
       const answer = await login({ username: values.username.trim(), password: values.password });
       if (answer.tfa) {
+        focus.opened();
         setChallenge(answer.tfa);
         return;
       }
@@ -125,7 +129,10 @@ export function LoginPage() {
               setChallenge(null);
               void land(answer.goNocode);
             }}
-            onCancel={() => setChallenge(null)}
+            onCancel={() => {
+              setChallenge(null);
+              focus.closed();
+            }}
           />
         </Suspense>
       ) : null}

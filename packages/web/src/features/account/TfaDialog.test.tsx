@@ -31,7 +31,10 @@ const session = (recoveryCodes: string[] | null) =>
 async function signIn() {
   fireEvent.change(await screen.findByPlaceholderText('firstname.lastname'), { target: { value: 'ada.lovelace' } });
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret-pass' } });
-  fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+  // The keyboard's path: the button has the focus as it is pressed.
+  const login = screen.getByRole('button', { name: 'Login' });
+  login.focus();
+  fireEvent.click(login);
   return screen.findByRole('dialog');
 }
 
@@ -104,12 +107,14 @@ describe('two-factor sign-in', () => {
     expect(localStorage.getItem(TOKEN_KEYS.refreshToken)).toBe('refresh-2fa');
   });
 
-  it('Cancel closes the dialog and keeps the visitor signed out', async () => {
+  it('Cancel closes the dialog, gives the focus back to Login and keeps the visitor signed out', async () => {
     const server = fakeApi({ 'POST /users/login': () => challenge(false) });
     const app = renderApp('/login');
     await signIn();
+    await waitFor(() => expect(screen.getByRole('dialog').contains(document.activeElement)).toBe(true));
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByPlaceholderText('6-digit code')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Login' })));
     expect(app.where()).toBe('/login');
     expect(server.count('POST /users/tfa')).toBe(0);
     expect(localStorage.getItem(TOKEN_KEYS.token)).toBeNull();
