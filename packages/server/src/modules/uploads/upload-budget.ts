@@ -1,7 +1,7 @@
 import { unavailable } from '../../platform/http/errors.ts';
 
 /** Seconds a client is asked to wait when the uploads in flight fill the budget. */
-export const UPLOAD_RETRY_SECONDS = 10;
+const UPLOAD_RETRY_SECONDS = 10;
 
 /** A request's share of the budget: the bytes it has sent so far, given back once when it ends. */
 export interface BudgetShare {

@@ -29,7 +29,7 @@ export interface FileStore {
  * answers the key once the whole file is durable, `abort` leaves nothing behind. A failed write
  * shows at `done`.
  */
-export interface FileWriter {
+interface FileWriter {
   write(bytes: Uint8Array): void;
   done(): Promise<string>;
   abort(): Promise<void>;
