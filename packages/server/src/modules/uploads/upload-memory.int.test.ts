@@ -6,7 +6,7 @@ describe('an upload of 50 MiB', () => {
   it('grows the server by nothing near its size: each file goes to the store as it arrives', () => {
     const cost = measureUpload([19, 19, 12]);
     expect(cost.status).toBe(200);
-    // Read whole, the files were held until the request ended: 52 to 68 MiB at the peak.
+    // Read whole, the files were held until the request ended: 58 MiB at the peak on PGlite, 68 on PostgreSQL.
     expect(cost.peakRssGrowthMiB).toBeLessThan(16);
-  }, 120_000);
+  }, 300_000);
 });
