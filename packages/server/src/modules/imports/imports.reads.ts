@@ -2,8 +2,10 @@ import { hasAnyRole } from '@gdb/shared/auth/roles';
 import type { ImportRecord, ListAllQuery, ScheduledJob } from '@gdb/shared/imports/import.schemas';
 import { mayCreateJobKind } from '@gdb/shared/imports/import-rules';
 import type { LiveLog } from '@gdb/shared/live/live.schemas';
+import type { Kysely } from 'kysely';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { Database } from '../../platform/db/tables.ts';
 import { forbidden, notFound } from '../../platform/http/errors.ts';
 import type { LogsService } from '../logs/logs.service.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
@@ -21,28 +23,48 @@ export interface ReadsDeps {
   reference: ReferenceService;
 }
 
+/** Jobs as the screens read them, each with its next waiting import, and those waiting imports. */
+async function jobViews(db: Kysely<Database>, rows: JobViewRow[]): Promise<{ jobs: ScheduledJob[]; waiting: ImportRecord[] }> {
+  const waiting = await importsRepo(db).pendingRecordsOfJobs(rows.map((r) => r.id));
+  const jobs = rows.map((r) => {
+    const next = waiting.find((w) => w.job_id === r.id && w.scheduled_at);
+    const at = next?.scheduled_at ?? r.next_run_at;
+    return toScheduledJob(r, at ? { id: next?.id ?? null, scheduledAt: at } : null);
+  });
+  return { jobs, waiting: waiting.map(toImportRecord) };
+}
+
+/** An import the caller may read: of a pipeline it may use (managers also those of removed pipelines). */
+async function readableImport(deps: ReadsDeps, auth: AuthContext, importId: string) {
+  const row = await importsRepo(deps.ctx.db.kysely).byId(importId);
+  if (!row) throw notFound('Import not found.');
+  if (row.pipeline_id) await deps.pipelines.byId(auth, row.pipeline_id);
+  else if (!hasAnyRole(auth.roles, ['manager', 'admin', 'super-admin'])) throw forbidden();
+  return row;
+}
+
+/**
+ * The pipeline's current import and the job the wizard edits (GET /imports/job): an active
+ * schedule of a kind the caller may create, else the current import's job; `others` are the
+ * pipeline's other active schedules, which the wizard shows read-only.
+ */
+async function currentJob(deps: ReadsDeps, auth: AuthContext, pipelineId: string) {
+  const db = deps.ctx.db.kysely;
+  const pipeline = await deps.pipelines.byId(auth, pipelineId);
+  const current = await importsRepo(db).currentOf(pipeline._id);
+  const { jobs: schedules } = await jobViews(db, await jobsRepo(db).activeSchedulesOf(pipeline._id));
+  let job = schedules.find((j) => mayCreateJobKind(auth.roles, j.jobKind)) ?? null;
+  if (!job && current?.job_id && !schedules.some((j) => j._id === current.job_id)) {
+    const row = await jobsRepo(db).viewById(current.job_id);
+    job = row ? ((await jobViews(db, [row])).jobs[0] ?? null) : null;
+  }
+  const others = schedules.filter((j) => j._id !== job?._id);
+  return { imp: current ? toImportRecord(current) : null, job, others };
+}
+
 /** What the logbook, the jobs list and the wizard read about imports and jobs. */
 export function importsReads(deps: ReadsDeps) {
   const db = deps.ctx.db.kysely;
-
-  async function jobViews(rows: JobViewRow[]): Promise<{ jobs: ScheduledJob[]; waiting: ImportRecord[] }> {
-    const waiting = await importsRepo(db).pendingRecordsOfJobs(rows.map((r) => r.id));
-    const jobs = rows.map((r) => {
-      const next = waiting.find((w) => w.job_id === r.id && w.scheduled_at);
-      const at = next?.scheduled_at ?? r.next_run_at;
-      return toScheduledJob(r, at ? { id: next?.id ?? null, scheduledAt: at } : null);
-    });
-    return { jobs, waiting: waiting.map(toImportRecord) };
-  }
-
-  /** An import the caller may read: of a pipeline it may use (managers also those of removed pipelines). */
-  async function readableImport(auth: AuthContext, importId: string) {
-    const row = await importsRepo(db).byId(importId);
-    if (!row) throw notFound('Import not found.');
-    if (row.pipeline_id) await deps.pipelines.byId(auth, row.pipeline_id);
-    else if (!hasAnyRole(auth.roles, ['manager', 'admin', 'super-admin'])) throw forbidden();
-    return row;
-  }
 
   return {
     /** One logbook page with its filters (GET /imports/listAll). */
@@ -67,7 +89,7 @@ export function importsReads(deps: ReadsDeps) {
     async listScheduled(auth: AuthContext) {
       const readable = new Set((await deps.pipelines.all(auth)).map((p) => p._id));
       const rows = (await jobsRepo(db).activeSchedules()).filter((r) => !r.pipeline_id || readable.has(r.pipeline_id));
-      const { jobs, waiting } = await jobViews(rows);
+      const { jobs, waiting } = await jobViews(db, rows);
       return {
         repeatable: jobs.filter((j) => j.jobKind === 'repeat'),
         scheduled: jobs.filter((j) => j.jobKind === 'scheduled'),
@@ -75,23 +97,7 @@ export function importsReads(deps: ReadsDeps) {
       };
     },
 
-    /**
-     * The pipeline's current import and the job the wizard edits (GET /imports/job): an active
-     * schedule of a kind the caller may create, else the current import's job; `others` are the
-     * pipeline's other active schedules, which the wizard shows read-only.
-     */
-    async currentJob(auth: AuthContext, pipelineId: string) {
-      const pipeline = await deps.pipelines.byId(auth, pipelineId);
-      const current = await importsRepo(db).currentOf(pipeline._id);
-      const { jobs: schedules } = await jobViews(await jobsRepo(db).activeSchedulesOf(pipeline._id));
-      let job = schedules.find((j) => mayCreateJobKind(auth.roles, j.jobKind)) ?? null;
-      if (!job && current?.job_id && !schedules.some((j) => j._id === current.job_id)) {
-        const row = await jobsRepo(db).viewById(current.job_id);
-        job = row ? ((await jobViews([row])).jobs[0] ?? null) : null;
-      }
-      const others = schedules.filter((j) => j._id !== job?._id);
-      return { imp: current ? toImportRecord(current) : null, job, others };
-    },
+    currentJob: (auth: AuthContext, pipelineId: string) => currentJob(deps, auth, pipelineId),
 
     /** The newest import ids of a pipeline (GET /imports/pipeline). */
     async pipelineImports(auth: AuthContext, pipelineId: string): Promise<string[]> {
@@ -101,7 +107,7 @@ export function importsReads(deps: ReadsDeps) {
 
     /** One import record the caller may read. */
     async record(auth: AuthContext, importId: string): Promise<ImportRecord> {
-      await readableImport(auth, importId);
+      await readableImport(deps, auth, importId);
       const row = await importsRepo(db).recordById(importId);
       if (!row) throw notFound('Import not found.');
       return toImportRecord(row);
@@ -109,7 +115,7 @@ export function importsReads(deps: ReadsDeps) {
 
     /** The logs of an import, read like its pipeline (GET /logs/jobs). */
     async importLogs(auth: AuthContext, importId: string): Promise<LiveLog[]> {
-      await readableImport(auth, importId);
+      await readableImport(deps, auth, importId);
       return deps.logs.forImport(importId);
     },
   };

@@ -62,6 +62,91 @@ function importIdOf(data: unknown): string | null {
   return typeof data.importId === 'string' ? data.importId : null;
 }
 
+type BossOptions = ConstructorParameters<typeof PgBoss>[0];
+
+/** Installs pg-boss's schema, the run and clock queues and the clock's schedule; answers the sender. */
+async function install(options: BossOptions): Promise<PgBoss> {
+  const boss = new PgBoss(options);
+  boss.on('error', () => {
+    // Reported by the working instance; a sender has nothing to do about it.
+  });
+  await boss.start();
+  // Runs are not retried by pg-boss once started: the runner decides (restartOnError).
+  // Retries cover a run that failed before it could claim its import.
+  await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: 4 * 3600 });
+  await boss.createQueue(CLOCK_QUEUE, { name: CLOCK_QUEUE, retryLimit: 0, expireInSeconds: 600 });
+  await boss.schedule(CLOCK_QUEUE, CLOCK_CRON, {});
+  return boss;
+}
+
+/** The fetch loop's state: the runs in hand, whether it stops, and how to wake it from its wait. */
+interface Loop {
+  active: Set<Promise<void>>;
+  stopping: boolean;
+  wake: (() => void) | undefined;
+}
+
+/** Works one fetched run in the background: completed when it ends, failed when it throws. */
+function startRun(loop: Loop, boss: PgBoss, job: { id: string; data: unknown }, work: WorkOptions): void {
+  const importId = importIdOf(job.data);
+  const task = (async () => {
+    try {
+      if (importId) await work.run(importId);
+      await boss.complete(RUN_QUEUE, job.id);
+    } catch (error) {
+      work.onError(error);
+      await boss.fail(RUN_QUEUE, job.id, { message: error instanceof Error ? error.message : String(error) });
+    }
+  })().catch(work.onError);
+  loop.active.add(task);
+  void task.finally(() => {
+    loop.active.delete(task);
+    loop.wake?.();
+  });
+}
+
+/** Waits `ms`, or until the loop is woken (a run ended, one was queued here, or the loop stops). */
+async function idle(loop: Loop, ms: number): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    loop.wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  loop.wake = undefined;
+}
+
+/** Fetches runs while there is room for them, until the loop stops. */
+async function runLoop(loop: Loop, boss: PgBoss, work: WorkOptions): Promise<void> {
+  while (!loop.stopping) {
+    const free = work.concurrency - loop.active.size;
+    let fetched = 0;
+    if (free > 0) {
+      try {
+        const jobs = await boss.fetch<{ importId: string }>(RUN_QUEUE, { batchSize: free });
+        fetched = jobs.length;
+        for (const job of jobs) startRun(loop, boss, job, work);
+      } catch (error) {
+        work.onError(error);
+      }
+    }
+    if (loop.stopping) break;
+    if (fetched === 0 || loop.active.size >= work.concurrency) await idle(loop, work.pollMs);
+  }
+}
+
+/** A pg-boss instance that works: it ticks the clock and keeps its queues; the caller fetches runs. */
+async function startWorker(adapter: ReturnType<typeof bossDb>, work: WorkOptions): Promise<PgBoss> {
+  const boss = new PgBoss({ db: adapter, schedule: true, supervise: true, migrate: false, cronMonitorIntervalSeconds: 10 });
+  boss.on('error', work.onError);
+  await boss.start();
+  await boss.work(CLOCK_QUEUE, { pollingIntervalSeconds: 5 }, async () => {
+    await work.clock();
+  });
+  return boss;
+}
+
 /**
  * The job system on pg-boss: installs its schema and queues once, sends runs inside the
  * transaction that records them, and works runs and clock ticks when asked to.
@@ -73,75 +158,23 @@ export function createJobQueue(db: Db) {
   const sender = new PgBoss(options);
   let installed: Promise<PgBoss> | undefined;
   let worker: PgBoss | undefined;
-  let stopping = false;
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  const active = new Set<Promise<void>>();
-
-  async function install(): Promise<PgBoss> {
-    const boss = new PgBoss(options);
-    boss.on('error', () => {
-      // Reported by the working instance; a sender has nothing to do about it.
-    });
-    await boss.start();
-    // Runs are not retried by pg-boss once started: the runner decides (restartOnError).
-    // Retries cover a run that failed before it could claim its import.
-    await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, retryLimit: 3, retryDelay: 5, expireInSeconds: 4 * 3600 });
-    await boss.createQueue(CLOCK_QUEUE, { name: CLOCK_QUEUE, retryLimit: 0, expireInSeconds: 600 });
-    await boss.schedule(CLOCK_QUEUE, CLOCK_CRON, {});
-    return boss;
-  }
+  let running: Promise<void> | undefined;
+  const loop: Loop = { active: new Set(), stopping: false, wake: undefined };
 
   /** The installed sender (pg-boss schema, queues and the clock schedule exist). */
   function ready(): Promise<PgBoss> {
-    installed ??= install().catch((error: unknown) => {
+    installed ??= install(options).catch((error: unknown) => {
       installed = undefined;
       throw error;
     });
     return installed;
   }
 
-  async function runLoop(boss: PgBoss, work: WorkOptions): Promise<void> {
-    while (!stopping) {
-      const free = work.concurrency - active.size;
-      let fetched = 0;
-      if (free > 0) {
-        try {
-          const jobs = await boss.fetch<{ importId: string }>(RUN_QUEUE, { batchSize: free });
-          fetched = jobs.length;
-          for (const job of jobs) {
-            const importId = importIdOf(job.data);
-            const task = (async () => {
-              try {
-                if (importId) await work.run(importId);
-                await boss.complete(RUN_QUEUE, job.id);
-              } catch (error) {
-                work.onError(error);
-                await boss.fail(RUN_QUEUE, job.id, { message: error instanceof Error ? error.message : String(error) });
-              }
-            })().catch(work.onError);
-            active.add(task);
-            void task.finally(() => {
-              active.delete(task);
-              wake?.();
-            });
-          }
-        } catch (error) {
-          work.onError(error);
-        }
-      }
-      if (stopping) break;
-      if (fetched === 0 || active.size >= work.concurrency) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, work.pollMs);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = undefined;
-      }
-    }
+  /** Stops fetching runs; the runs in hand go on. */
+  async function halt(): Promise<void> {
+    loop.stopping = true;
+    loop.wake?.();
+    await running;
   }
 
   return {
@@ -172,46 +205,33 @@ export function createJobQueue(db: Db) {
 
     /** Wakes this process's idle worker (a run was just queued here). */
     nudge(): void {
-      wake?.();
+      loop.wake?.();
     },
 
     /** Starts working runs and clock ticks in this process. */
     async start(work: WorkOptions): Promise<void> {
       if (worker) return;
       await ready();
-      stopping = false;
-      const boss = new PgBoss({ db: adapter, schedule: true, supervise: true, migrate: false, cronMonitorIntervalSeconds: 10 });
-      boss.on('error', work.onError);
-      await boss.start();
-      worker = boss;
-      await boss.work(CLOCK_QUEUE, { pollingIntervalSeconds: 5 }, async () => {
-        await work.clock();
-      });
-      loop = runLoop(boss, work);
+      loop.stopping = false;
+      worker = await startWorker(adapter, work);
+      running = runLoop(loop, worker, work);
     },
 
     /** The runs this process is working on. */
     busy(): number {
-      return active.size;
+      return loop.active.size;
     },
 
-    /** Stops fetching runs; the runs in hand go on. */
-    async halt(): Promise<void> {
-      stopping = true;
-      wake?.();
-      await loop;
-    },
+    halt,
 
     /** Stops fetching, waits up to `graceMs` for the runs in hand, then stops pg-boss. */
     async stop(graceMs = 5000): Promise<void> {
-      stopping = true;
-      wake?.();
-      await loop;
+      await halt();
       const deadline = Date.now() + graceMs;
-      while (active.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (loop.active.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       if (worker) await worker.stop({ graceful: false, close: false, wait: true });
       worker = undefined;
-      loop = undefined;
+      running = undefined;
       if (installed) await (await installed).stop({ graceful: false, close: false, wait: true }).catch(() => undefined);
       installed = undefined;
     },

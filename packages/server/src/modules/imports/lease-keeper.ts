@@ -1,10 +1,11 @@
-import { IMPORT_MESSAGES, isRunningState } from '@gdb/shared/imports/import-rules';
+import { isRunningState } from '@gdb/shared/imports/import-rules';
 import type { AppContext } from '../../platform/context.ts';
-import type { LogLine, LogsService } from '../logs/logs.service.ts';
+import type { LogsService } from '../logs/logs.service.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import { importsRepo, jobsRepo, leasesRepo } from './imports.repo.ts';
 import type { JobQueue } from './job-queue.ts';
-import { MAX_ATTEMPTS } from './run-context.ts';
+import { RunStepError } from './run-errors.ts';
+import { failureEnd } from './run-finish.ts';
 
 /** How often a worker renews the leases of its runs. */
 const HEARTBEAT_MS = 5_000;
@@ -23,6 +24,32 @@ export interface LeaseKeeperDeps {
   leasedHere: () => string[];
   /** Stops a local run: its lease is gone, or someone asked to stop it. */
   stopLocal: (importId: string, reason: 'stop' | 'lost') => void;
+}
+
+/**
+ * Ends the import of a lease whose worker is gone, as a run that failed ends (`failureEnd`):
+ * aborted when its stop was asked, queued again when its job restarts on error, else failed.
+ * False when the lease came back to life meanwhile.
+ */
+async function recover(deps: LeaseKeeperDeps, importId: string, workerId: string, before: Date): Promise<boolean> {
+  return deps.ctx.db.kysely.transaction().execute(async (trx) => {
+    const lease = await leasesRepo(trx).takeStale(importId, workerId, before);
+    if (!lease) return false;
+    const row = await importsRepo(trx).byId(importId);
+    if (!row || !isRunningState(row.state)) return true;
+    const job = row.job_id ? await jobsRepo(trx).byId(row.job_id) : undefined;
+    const gone = new RunStepError('The worker running this import stopped.');
+    const { state, lines } = failureEnd(row, job, lease.abort_requested ? 'stop' : null, gone);
+    await importsRepo(trx).update(importId, { state, success: false, end_at: state === 'pending' ? null : new Date() });
+    await deps.uploads.settleOutputs(trx, importId, false);
+    if (row.pipeline_id) await deps.queue.wakeWaitingRuns(trx, row.pipeline_id);
+    if (state === 'pending') await deps.queue.sendRun(trx, importId);
+    else if (job && !row.parent_import_id && job.job_kind !== 'repeat') {
+      await jobsRepo(trx).update(job.id, { state: 'done' });
+    }
+    await deps.logs.append(lines, trx);
+    return true;
+  });
 }
 
 /**
@@ -49,40 +76,6 @@ export function leaseKeeper(deps: LeaseKeeperDeps) {
     }
   }
 
-  /** Ends the import of a lease whose worker is gone; false when the lease came back to life meanwhile. */
-  async function recover(importId: string, workerId: string, before: Date): Promise<boolean> {
-    return db.transaction().execute(async (trx) => {
-      const lease = await leasesRepo(trx).takeStale(importId, workerId, before);
-      if (!lease) return false;
-      const row = await importsRepo(trx).byId(importId);
-      if (!row || !isRunningState(row.state)) return true;
-      const job = row.job_id ? await jobsRepo(trx).byId(row.job_id) : undefined;
-      const say = (level: LogLine['level'], message: string): LogLine => ({ level, message, importId });
-      const lines: LogLine[] = [];
-      let state: 'aborted' | 'pending' | 'failed';
-      if (lease.abort_requested) {
-        state = 'aborted';
-        lines.push(say('warn', IMPORT_MESSAGES.aborted));
-      } else if (!row.parent_import_id && job?.restart_on_error === true && row.attempts < MAX_ATTEMPTS) {
-        state = 'pending';
-        lines.push(say('error', 'The worker running this import stopped.'));
-        lines.push(say('warn', `The import starts again (attempt ${row.attempts + 1} of ${MAX_ATTEMPTS}).`));
-      } else {
-        state = 'failed';
-        lines.push(say('error', 'The worker running this import stopped.'), say('error', 'Import failed.'));
-      }
-      await importsRepo(trx).update(importId, { state, success: false, end_at: state === 'pending' ? null : new Date() });
-      await deps.uploads.settleOutputs(trx, importId, false);
-      if (row.pipeline_id) await deps.queue.wakeWaitingRuns(trx, row.pipeline_id);
-      if (state === 'pending') await deps.queue.sendRun(trx, importId);
-      else if (job && !row.parent_import_id && job.job_kind !== 'repeat') {
-        await jobsRepo(trx).update(job.id, { state: 'done' });
-      }
-      await deps.logs.append(lines, trx);
-      return true;
-    });
-  }
-
   /**
    * Takes over every stale lease but those of this process's live runs (a lease of this process
    * that no run renews is stale too); answers how many imports it ended or restarted.
@@ -91,7 +84,7 @@ export function leaseKeeper(deps: LeaseKeeperDeps) {
     const before = new Date(now.getTime() - STALE_MS);
     let count = 0;
     for (const lease of await leasesRepo(db).stale(before, deps.leasedHere())) {
-      if (await recover(lease.import_id, lease.worker_id, before)) count += 1;
+      if (await recover(deps, lease.import_id, lease.worker_id, before)) count += 1;
     }
     if (count > 0) deps.queue.nudge();
     return count;
