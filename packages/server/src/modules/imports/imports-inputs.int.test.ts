@@ -51,17 +51,26 @@ async function lineStarting(importId: string, start: string): Promise<string> {
   }
 }
 
+/**
+ * A pipeline with an upload of each code, the last one put back to being checked, and an import
+ * of it run now and waiting for that check: answers the import and the upload being checked.
+ */
+async function runWhileChecking(name: string, codes: string[]) {
+  const pipelineId = await pricesPipeline(name);
+  let checking = '';
+  for (const code of codes) checking = await uploadPrice(pipelineId, code);
+  await setStatus(checking, 'processing');
+  const importId = await runNow(pipelineId);
+  const waiting = await lineStarting(importId, 'Waiting up to');
+  return { importId, checking, waiting };
+}
+
 describe('the uploads a run takes', () => {
   it('waits for an upload still being checked when the run starts and takes it once valid', async () => {
-    const pipelineId = await pricesPipeline('inputs checking');
-    await uploadPrice(pipelineId, 'A');
-    const b = await uploadPrice(pipelineId, 'B');
-    await setStatus(b, 'processing');
-
-    const importId = await runNow(pipelineId);
-    expect(await lineStarting(importId, 'Waiting up to')).toBe('Waiting up to 60 s for the check of B.csv.');
+    const { importId, checking, waiting } = await runWhileChecking('inputs checking', ['A', 'B']);
+    expect(waiting).toBe('Waiting up to 60 s for the check of B.csv.');
     expect((await kit.waitFor(importId, ['busy', 'done', 'failed'])).state).toBe('busy');
-    await setStatus(b, 'valid');
+    await setStatus(checking, 'valid');
 
     expect((await kit.waitFor(importId, ['done', 'failed'])).state).toBe('done');
     const messages = await kit.messages(importId);
@@ -70,14 +79,8 @@ describe('the uploads a run takes', () => {
   });
 
   it('skips an upload whose check finds it invalid, saying why, and takes the others', async () => {
-    const pipelineId = await pricesPipeline('inputs turning invalid');
-    await uploadPrice(pipelineId, 'A');
-    const b = await uploadPrice(pipelineId, 'B');
-    await setStatus(b, 'processing');
-
-    const importId = await runNow(pipelineId);
-    await lineStarting(importId, 'Waiting up to');
-    await setStatus(b, 'invalid');
+    const { importId, checking } = await runWhileChecking('inputs turning invalid', ['A', 'B']);
+    await setStatus(checking, 'invalid');
 
     expect((await kit.waitFor(importId, ['done', 'failed'])).state).toBe('done');
     const messages = await kit.messages(importId);
@@ -108,13 +111,8 @@ describe('the uploads a run takes', () => {
   });
 
   it("fails with 'No enabled valid upload for data source …' only when none exists", async () => {
-    const pipelineId = await pricesPipeline('inputs none');
-    const only = await uploadPrice(pipelineId, 'A');
-    await setStatus(only, 'processing');
-
-    const importId = await runNow(pipelineId);
-    await lineStarting(importId, 'Waiting up to');
-    await setStatus(only, 'invalid');
+    const { importId, checking } = await runWhileChecking('inputs none', ['A']);
+    await setStatus(checking, 'invalid');
 
     expect((await kit.waitFor(importId, ['done', 'failed'])).state).toBe('failed');
     const messages = await kit.messages(importId);
@@ -127,12 +125,7 @@ describe('the uploads a run takes', () => {
   });
 
   it('stops waiting when the run is stopped', async () => {
-    const pipelineId = await pricesPipeline('inputs stopped');
-    const only = await uploadPrice(pipelineId, 'A');
-    await setStatus(only, 'processing');
-
-    const importId = await runNow(pipelineId);
-    await lineStarting(importId, 'Waiting up to');
+    const { importId } = await runWhileChecking('inputs stopped', ['A']);
     const stopped = Date.now();
     expect((await t.call('POST', '/imports/abort', { token: manager.token, body: { importId } })).status).toBe(200);
     expect((await kit.waitFor(importId, ['done', 'failed', 'aborted'])).state).toBe('aborted');
