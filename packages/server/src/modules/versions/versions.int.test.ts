@@ -153,6 +153,31 @@ describe('the version engine across a data model, a component and a pipeline', (
     });
   });
 
+  it('gives new versions made at the same time different numbers', async () => {
+    const doc = await t.services.schemas.create({ name: `Busy ${newId()}`, jsonSchema: {} });
+    const made = await Promise.all([1, 2, 3].map(() => post('/schemas/version/new', { id: doc._id })));
+    for (const res of made) expect([200, 409], res.body.message).toContain(res.status);
+    const numbers = made.filter((r) => r.status === 200).map((r) => r.body.data.version);
+    expect(new Set(numbers).size).toBe(numbers.length);
+    expect((await versionsOf(doc._id)).map((v: { version: number }) => v.version)).toEqual([
+      1,
+      ...[...numbers].sort((x, y) => x - y),
+    ]);
+  });
+
+  it('walks data models that point at each other without looping', async () => {
+    const a = await t.services.schemas.create({ name: `Ring A ${newId()}`, jsonSchema: {} });
+    const b = await t.services.schemas.create({ name: `Ring B ${newId()}`, jsonSchema: { $ref: a._id } });
+    const saved = await post('/schemas', { ...a, jsonSchema: { items: { $ref: b._id } } });
+    expect(saved.status, saved.body.message).toBe(200);
+    const b2 = (await t.services.versions.newVersion('schema', me, b._id))._id;
+    const report = await t.services.versions.compute('schema', a._id);
+    expect(report.data.schemas).toMatchObject([{ doc: { _id: b._id }, toUpdate: { _id: b2 } }]);
+    const applied = await t.services.versions.update('schema', me, { id: a._id, schemasToUpdate: [b._id] });
+    expect(applied.success).toHaveLength(1);
+    expect((await t.services.schemas.find(applied.success[0]?.newId ?? '')).jsonSchema).toEqual({ items: { $ref: b2 } });
+  });
+
   it('refuses every write to a read-only document', async () => {
     const doc = await t.services.schemas.create({ name: `Fixed ${newId()}`, jsonSchema: {} });
     await t.ctx.db.kysely.updateTable('schemas').set({ read_only: true }).where('id', '=', doc._id).execute();

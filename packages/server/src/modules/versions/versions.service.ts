@@ -71,15 +71,19 @@ export function versionsService(ctx: AppContext, options: { badgeWriteCheck?: Ba
     return users;
   }
 
-  /** Copies a version as the next number of its family; two copies at once: one is refused. */
-  async function copy(r: VersionsRepo, kind: VersionKind, source: VersionedRow, userId: string | null) {
-    try {
-      const row = await r.copy(adapterOf(kind).table, source, { id: newId(), userId });
-      if (!row) throw notFound(VERSION_MESSAGES.notFound);
-      return row;
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      throw conflict(`A new version of ${adapterOf(kind).nameOf(source)} was made at the same time; try again.`);
+  /** Copies a version as the next number of its family; a copy losing the race for its number tries again up to `tries` times, then is refused (409). */
+  async function copy(r: VersionsRepo, kind: VersionKind, source: VersionedRow, userId: string | null, tries = 1) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const row = await r.copy(adapterOf(kind).table, source, { id: newId(), userId });
+        if (!row) throw notFound(VERSION_MESSAGES.notFound);
+        return row;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        if (attempt >= tries) {
+          throw conflict(`A new version of ${adapterOf(kind).nameOf(source)} was made at the same time; try again.`);
+        }
+      }
     }
   }
 
@@ -126,7 +130,8 @@ export function versionsService(ctx: AppContext, options: { badgeWriteCheck?: Ba
     async newVersion(kind: VersionKind, auth: AuthContext, id: string): Promise<VersionDoc> {
       const row = await load(kind, id);
       await assertCanWrite(auth, kind, row, 'version');
-      return docOf(kind, await copy(repo, kind, row, auth.userId));
+      // Outside a transaction a copy that lost the race for its number can take the next one.
+      return docOf(kind, await copy(repo, kind, row, auth.userId, 3));
     },
 
     /** Deletes a draft nothing points at; answers which version to open next (next, else previous, else none). */
