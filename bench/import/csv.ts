@@ -17,13 +17,13 @@ import { checkColumns } from '../../packages/server/src/modules/uploads/parsing/
 import { DEFAULT_LIMITS } from '../../packages/server/src/modules/uploads/parsing/limits.ts';
 import { readCsv } from '../../packages/server/src/modules/uploads/parsing/read-csv.ts';
 import { decodeText } from '../../packages/server/src/modules/uploads/parsing/text-encoding.ts';
+import { loadConfig } from '../../packages/server/src/platform/config.ts';
 import {
   columnTable,
   rowsOfStored,
   storedRowsJson,
   storedTableJson,
-} from '../../packages/server/src/modules/uploads/row-tables.ts';
-import { loadConfig } from '../../packages/server/src/platform/config.ts';
+} from '../../packages/server/src/platform/files/row-tables.ts';
 import { seededRandom } from '../../packages/server/test/seeded-random.ts';
 import { COLUMNS, DATA_MODEL } from './dealer-prices.ts';
 

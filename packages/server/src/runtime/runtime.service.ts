@@ -23,7 +23,7 @@ export interface ComponentRunRequest {
   /** Check port values against their data models (default true). */
   checkPorts?: boolean;
   /**
-   * Rows travel as tables (uploads/row-tables.ts): each value of the input is a list of tables the
+   * Rows travel as tables (platform/files/row-tables.ts): each value of the input is a list of tables the
    * sandbox turns into one array of rows, and an output port holding rows that share their fields
    * comes back as a column table, named in `outputTables`.
    */

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { generatedCells } from '../../test/generated-cells.ts';
 import { component, MemorySource, memoryRuntime } from '../../test/test-runtime.ts';
 import { csvRecords, writeSinkFile } from '../modules/imports/sink-files.ts';
-import { asColumnTable, rowsOfTable, storedTableJson, tableJson } from '../modules/uploads/row-tables.ts';
+import { asColumnTable, rowsOfTable, storedTableJson, tableJson } from '../platform/files/row-tables.ts';
 
 // Runs asked with `tables` (imports): the input's rows arrive as lists of tables and leave as
 // column tables where they can; the component sees, and the server gets back, the same rows.

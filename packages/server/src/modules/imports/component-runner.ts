@@ -7,7 +7,7 @@ export interface ComponentRunRequest {
   inputJson: string;
   /** JSON text of ctx.rt_context. */
   rtContextJson?: string;
-  /** Rows travel as tables both ways (see uploads/row-tables.ts and the runtime's `tables`). */
+  /** Rows travel as tables both ways (see platform/files/row-tables.ts and the runtime's `tables`). */
   tables?: boolean;
   /** Output ports to answer as CSV files when their rows allow it (see the runtime's `csvPorts`). */
   csvPorts?: string[];

@@ -1,6 +1,6 @@
 import { IMPORT_MESSAGES, missingFieldsMessage } from '@gdb/shared/imports/import-rules';
 import { missingRunFields, type PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
-import { asColumnTable, type ColumnTable } from '../uploads/row-tables.ts';
+import { asColumnTable, type ColumnTable } from '../../platform/files/row-tables.ts';
 import type { ComponentRunAnswer, ComponentRunner } from './component-runner.ts';
 import { CSV_PIECE_BYTES, type CsvUploads, csvOnlyPorts } from './csv-upload.ts';
 import type { ImportRow } from './imports.repo.ts';

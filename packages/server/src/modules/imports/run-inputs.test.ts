@@ -1,6 +1,6 @@
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { describe, expect, it } from 'vitest';
-import { storedRowsJson, tableJson } from '../uploads/row-tables.ts';
+import { storedRowsJson, tableJson } from '../../platform/files/row-tables.ts';
 import type { RunUpload } from '../uploads/uploads.service.ts';
 import { skipReason } from './check-wait.ts';
 import { gatherInputs, type InputDeps } from './run-inputs.ts';

@@ -1,8 +1,8 @@
 import type { DataSource, PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { FileStore } from '../../platform/files/file-store.ts';
+import { storedTablesText } from '../../platform/files/row-tables.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
-import { storedTablesText } from '../uploads/row-tables.ts';
 import type { RunUpload, UploadsService } from '../uploads/uploads.service.ts';
 import { waitForChecks } from './check-wait.ts';
 import type { Say } from './run-context.ts';
@@ -22,7 +22,7 @@ export interface InputDeps {
 
 /**
  * The rows of every data source, as the JSON text of ctx.input in tables: each data source's value
- * is the list of the tables of its uploads (see uploads/row-tables.ts), which the sandbox turns
+ * is the list of the tables of its uploads (see platform/files/row-tables.ts), which the sandbox turns
  * into one array of rows before the component runs.
  */
 interface GatheredInputs {

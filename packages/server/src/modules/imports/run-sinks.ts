@@ -1,8 +1,8 @@
 import { downloadReference } from '@gdb/shared/imports/import-rules';
 import type { DataSink, PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { FileStore } from '../../platform/files/file-store.ts';
+import { type ColumnTable, rowsOfTable, tableLength } from '../../platform/files/row-tables.ts';
 import type { LogLine } from '../logs/logs.service.ts';
-import { type ColumnTable, rowsOfTable, tableLength } from '../uploads/row-tables.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import type { CsvUpload } from './csv-upload.ts';
 import { logLine, type Say } from './run-context.ts';

@@ -2,7 +2,7 @@ import * as XLSX from '@e965/xlsx';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { generatedCells, readAsFormula } from '../../../test/generated-cells.ts';
-import { columnTable } from '../uploads/row-tables.ts';
+import { columnTable } from '../../platform/files/row-tables.ts';
 import { RunStepError } from './run-errors.ts';
 import {
   columnsOf,

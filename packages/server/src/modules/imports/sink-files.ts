@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import * as XLSX from '@e965/xlsx';
 import type { DataSink } from '@gdb/shared/pipelines/pipeline.schemas';
 import { isRecord } from '@gdb/shared/values/is-record';
-import { type ColumnTable, rowsOfTable, tableLength } from '../uploads/row-tables.ts';
+import { type ColumnTable, rowsOfTable, tableLength } from '../../platform/files/row-tables.ts';
 import { RunStepError } from './run-errors.ts';
 
 /** An output file ready to store. */

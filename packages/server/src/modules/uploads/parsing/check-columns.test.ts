@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../test/seeded-random.ts';
-import { columnValues } from '../row-tables.ts';
+import { columnValues } from '../../../platform/files/row-tables.ts';
 import { checkColumns } from './check-columns.ts';
 import { checkRows } from './check-rows.ts';
 import { rowsOfColumns } from './fast-csv.ts';

@@ -1,7 +1,7 @@
 import { isRecord } from '@gdb/shared/values/is-record';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { CODE_SHARE, type CodedColumn } from '../row-tables.ts';
+import { CODE_SHARE, type CodedColumn } from '../../../platform/files/row-tables.ts';
 import { booleanOfText, type FieldType, isBlankText, isUnsafeIntegerText, numberOfText } from './convert.ts';
 import { rowSchemaOf } from './row-schema.ts';
 
@@ -90,9 +90,9 @@ const MEMO_LIMIT = 4096;
 
 /**
  * The columns' values checked against the data model and coerced to its types (a new array for a
- * column whose values change; a column of texts that repeat coded as a stored table codes it, see
- * row-tables.ts), when every row passes; null when a row does not, or when the data model holds
- * more than this check knows: the rows are then checked one by one.
+ * column whose values change; a column of texts that repeat coded as a stored table codes it,
+ * see platform/files/row-tables.ts), when every row passes; null when a row does not, or when the
+ * data model holds more than this check knows: the rows are then checked one by one.
  */
 export function checkColumns(
   fields: readonly string[],

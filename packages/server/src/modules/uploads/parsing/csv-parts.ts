@@ -1,4 +1,4 @@
-import { storedRowsBytes } from '../row-tables.ts';
+import { storedRowsBytes } from '../../../platform/files/row-tables.ts';
 import type { CheckResult, Problem } from './check-rows.ts';
 import { DEFAULT_LIMITS, type ParseLimits } from './limits.ts';
 import { checkRead, invalid, type PooledOutcome, pooled, summaryOf } from './parse-file.ts';
@@ -17,7 +17,7 @@ export interface CsvPartRequest {
 export interface PartOutcome extends CheckResult {
   kind: 'csv-part';
   rowCount: number;
-  /** The slice's rows as UTF-8 bytes of one table's JSON (see row-tables.ts), when every one of them is valid. */
+  /** The slice's rows as UTF-8 bytes of one table's JSON (see platform/files/row-tables.ts), when every one of them is valid. */
   rowsBytes: Uint8Array | null;
   /** The slice could not be read (a limit, a bad header): the whole file is parsed again for its message. */
   fatal: boolean;

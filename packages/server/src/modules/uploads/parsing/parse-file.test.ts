@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import * as XLSX from '@e965/xlsx';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { rowsOfStored } from '../row-tables.ts';
+import { rowsOfStored } from '../../../platform/files/row-tables.ts';
 import { checkRows } from './check-rows.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { parseFile } from './parse-file.ts';

@@ -1,7 +1,7 @@
 import { MIME_GROUPS, type MimeGroup } from '@gdb/shared/reference/mimetypes';
 import { isRecord } from '@gdb/shared/values/is-record';
 import { errorMessage } from '../../../platform/error-message.ts';
-import { storedRowsJson, storedTableJson, tableJson } from '../row-tables.ts';
+import { storedRowsJson, storedTableJson, tableJson } from '../../../platform/files/row-tables.ts';
 import { blanksAsNull, checkColumns } from './check-columns.ts';
 import { type CheckResult, checkRows, type Problem } from './check-rows.ts';
 import { type DetectedFormat, detectFormat, formatsOf } from './detect.ts';
@@ -26,7 +26,7 @@ export interface ParseOutcome {
   status: 'valid' | 'invalid';
   format: DetectedFormat;
   rowCount: number;
-  /** The rows (typed by the data model) as a stored rows file's JSON text (see row-tables.ts), for valid files. */
+  /** The rows (typed by the data model) as a stored rows file's JSON text (see platform/files/row-tables.ts), for valid files. */
   rowsJson: string | null;
   problems: Problem[];
   problemCount: number;

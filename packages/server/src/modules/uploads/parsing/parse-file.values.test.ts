@@ -1,6 +1,6 @@
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
-import { rowsOfStored } from '../row-tables.ts';
+import { rowsOfStored } from '../../../platform/files/row-tables.ts';
 import { parseFile } from './parse-file.ts';
 
 // The same values written in every format a data source takes come back the same: empty cells
