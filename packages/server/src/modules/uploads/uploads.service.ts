@@ -181,8 +181,8 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     if (extension && !allowed.includes(extension)) {
       lines.push(['warn', `The file name ends in ${extension}, not ${allowed.join(' or ')}; its content decides.`]);
     }
-    const file = typeof bytes === 'function' ? await bytes() : bytes;
-    const request = { bytes: file, group: source.contentType, dataModel, limits: ctx.config.parseLimits };
+    // A file read back from the store is read once a parser is free for it (see PoolRequest).
+    const request = { bytes, group: source.contentType, dataModel, limits: ctx.config.parseLimits };
     return { lines, outcome: await deps.parser.parse(request) };
   }
 

@@ -44,6 +44,12 @@ import(workerData.tsx).then((api) => { api.register(); return import(workerData.
 const tsxApi = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
 const entry = pathToFileURL(path.join(import.meta.dirname, 'parse.worker.ts')).href;
 
+/**
+ * A file to parse, its bytes or a way to read them: then it is read only once a worker is free for
+ * it, so the files waiting their turn (the checks of a large upload) are not held in memory meanwhile.
+ */
+export type PoolRequest = Omit<ParseRequest, 'bytes'> & { bytes: Uint8Array | (() => Promise<Uint8Array>) };
+
 /** Why a worker ended before it answered: an error, or its exit code. */
 type Ended = { error: Error & { code?: string } } | { code: number };
 
@@ -206,13 +212,20 @@ export function createParsePool(options: PoolOptions = {}) {
   }
 
   return {
-    /** Parses one file; always answers an outcome, invalid when the parse failed or hit a limit. */
-    async parse(request: ParseRequest): Promise<PooledOutcome> {
+    /**
+     * Parses one file; answers an outcome, invalid when the parse failed or hit a limit (a
+     * file it cannot read throws).
+     */
+    async parse(request: PoolRequest): Promise<PooledOutcome> {
       const release = await slot();
       clearTimeout(spareTimer);
       counts.files++;
       try {
-        return (await inSlices(request)) ?? (await runOne(request));
+        const ready =
+          typeof request.bytes === 'function'
+            ? { ...request, bytes: await request.bytes() }
+            : { ...request, bytes: request.bytes };
+        return (await inSlices(ready)) ?? (await runOne(ready));
       } finally {
         release();
         prepareSparesLater();
