@@ -69,39 +69,6 @@ describe('parse pool', () => {
     expect(reads).toEqual(['first', 'second']);
   });
 
-  it('reads a file given as a way to read it only once a worker is free for it', async () => {
-    const pool = createParsePool({ concurrency: 1, csvSlices: 1 });
-    const reads: string[] = [];
-    let letFirstRead!: () => void;
-    const firstReadable = new Promise<void>((resolve) => {
-      letFirstRead = resolve;
-    });
-    const first = pool.parse({
-      bytes: async () => {
-        reads.push('first');
-        await firstReadable;
-        return enc('a\n1\n');
-      },
-      group: 'csv',
-      dataModel: null,
-    });
-    const second = pool.parse({
-      bytes: async () => {
-        reads.push('second');
-        return enc('a\n2\n3\n');
-      },
-      group: 'csv',
-      dataModel: null,
-    });
-    await new Promise((r) => setTimeout(r, 100));
-    // The second file waits for the worker without being read.
-    expect(reads).toEqual(['first']);
-    letFirstRead();
-    expect((await first).rowCount).toBe(1);
-    expect((await second).rowCount).toBe(2);
-    expect(reads).toEqual(['first', 'second']);
-  });
-
   it('ends a worker after it has parsed its share of files', async () => {
     const pool = createParsePool({ concurrency: 1, csvSlices: 1, spareDelayMs: 60_000 });
     for (let i = 0; i < 51; i++) {
