@@ -17,12 +17,11 @@ export function accountRepo(k: Kysely<Database>) {
         .insertInto('password_tokens')
         .values({ id: t.id, user_id: t.userId, token_hash: t.tokenHash, purpose: t.purpose, expires_at: t.expiresAt })
         .execute(),
-    tokenWithUser: (tokenHash: string) =>
+    token: (tokenHash: string) =>
       k
-        .selectFrom('password_tokens as t')
-        .innerJoin('users as u', 'u.id', 't.user_id')
-        .select(['t.id', 't.user_id', 't.purpose', 't.expires_at', 't.used_at', 'u.user_name', 'u.is_active'])
-        .where('t.token_hash', '=', tokenHash)
+        .selectFrom('password_tokens')
+        .select(['id', 'user_id', 'purpose', 'expires_at', 'used_at'])
+        .where('token_hash', '=', tokenHash)
         .executeTakeFirst(),
     /** Spends a link; false when it was spent already or has expired. */
     useToken: async (id: string) => {

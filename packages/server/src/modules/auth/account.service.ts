@@ -91,11 +91,12 @@ export function accountService(
 
     /** Sets a password from a link: the link must be valid and unused, the password must follow the rules. */
     async createPassword(token: string, password: string): Promise<void> {
-      const row = await repo.tokenWithUser(hashToken(token));
-      if (!row || row.used_at || row.expires_at.getTime() <= Date.now() || !row.is_active) {
+      const row = await repo.token(hashToken(token));
+      const user = row && (await users.byId(row.user_id));
+      if (!row || !user?.is_active || row.used_at || row.expires_at.getTime() <= Date.now()) {
         throw badRequest(PASSWORD_MESSAGES.badToken);
       }
-      const problem = createdPasswordError(password, row.user_name);
+      const problem = createdPasswordError(password, user.user_name);
       if (problem) throw invalid(problem, [{ path: 'password', message: problem }]);
       const hash = await hashPassword(password);
       if (!(await repo.useToken(row.id))) throw badRequest(PASSWORD_MESSAGES.badToken);

@@ -15,8 +15,7 @@ export function authRepo(k: Kysely<Database>) {
       k
         .selectFrom('refresh_tokens as r')
         .innerJoin('sessions as s', 's.id', 'r.session_id')
-        .innerJoin('users as u', 'u.id', 's.user_id')
-        .select(['r.token_hash', 'r.used_at', 's.id as session_id', 's.user_id', 's.expires_at', 's.revoked_at', 'u.is_active'])
+        .select(['r.token_hash', 'r.used_at', 's.id as session_id', 's.user_id', 's.expires_at', 's.revoked_at'])
         .where('r.token_hash', '=', tokenHash)
         .executeTakeFirst(),
     /** Marks a refresh token used; false when another request used it first. */
@@ -63,20 +62,11 @@ export function authRepo(k: Kysely<Database>) {
         .where('user_id', '=', userId)
         .where((eb) => eb.or([eb('expires_at', '<', new Date()), eb('used_at', 'is not', null)]))
         .execute(),
-    sessionWithUser: (sessionId: string) =>
+    session: (sessionId: string) =>
       k
-        .selectFrom('sessions as s')
-        .innerJoin('users as u', 'u.id', 's.user_id')
-        .select([
-          's.id as session_id',
-          's.revoked_at',
-          's.expires_at',
-          'u.id as user_id',
-          'u.user_name',
-          'u.roles',
-          'u.is_active',
-        ])
-        .where('s.id', '=', sessionId)
+        .selectFrom('sessions')
+        .select(['id as session_id', 'revoked_at', 'expires_at', 'user_id'])
+        .where('id', '=', sessionId)
         .executeTakeFirst(),
   };
 }

@@ -39,11 +39,12 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
   /** Resolves an access token to its caller by reading its session; revoked sessions and disabled users are refused. */
   async function lookUp(token: string): Promise<AuthContext> {
     const claims = await verifyAccessToken(tokenKey, token);
-    const row = await repo.sessionWithUser(claims.sessionId);
-    if (!row || row.user_id !== claims.userId) throw unauthorized(CODES.badToken, 'Invalid token.');
+    const row = await repo.session(claims.sessionId);
+    const user = row && (await users.byId(row.user_id));
+    if (!row || !user || row.user_id !== claims.userId) throw unauthorized(CODES.badToken, 'Invalid token.');
     if (row.revoked_at) throw unauthorized(CODES.revoked, 'Your session has been revoked.');
-    if (!row.is_active) throw unauthorized(CODES.badToken, 'Your account is disabled.');
-    return { userId: row.user_id, sessionId: row.session_id, userName: row.user_name, roles: row.roles };
+    if (!user.is_active) throw unauthorized(CODES.badToken, 'Your account is disabled.');
+    return { userId: user.id, sessionId: row.session_id, userName: user.user_name, roles: user.roles };
   }
   const { tokenKey, encryptionKey } = ctx.secrets;
 
@@ -157,13 +158,14 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
     async refresh(refreshToken: string): Promise<RefreshAnswer> {
       const hash = hashToken(refreshToken);
       const row = await repo.refreshToken(hash);
-      if (!row) throw unauthorized(CODES.badToken, 'Invalid refresh token.');
+      const user = row && (await users.byId(row.user_id));
+      if (!row || !user) throw unauthorized(CODES.badToken, 'Invalid refresh token.');
       if (row.revoked_at) throw unauthorized(CODES.revoked, 'Your session has been revoked.');
       if (row.used_at || !(await repo.markUsed(hash))) {
         await revokeSession(row.session_id);
         throw unauthorized(CODES.revoked, 'Your session has been revoked.');
       }
-      if (!row.is_active) {
+      if (!user.is_active) {
         await revokeSession(row.session_id);
         throw unauthorized(CODES.revoked, 'Your account is disabled.');
       }
