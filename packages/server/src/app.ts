@@ -75,8 +75,8 @@ export function buildServices(ctx: AppContext) {
   const tags = tagsService(ctx, users);
   const versions = versionsService(ctx);
   const schemas = schemasService(ctx, versions);
-  const sdk = sdkService(ctx);
   const components = componentsService(ctx);
+  const sdk = sdkService(ctx, components);
   const runtime = runtimeService({
     settings: ctx.config.runtime,
     log: ctx.log,

@@ -34,6 +34,14 @@ export function componentsRepo(k: Kysely<Database>) {
         .where(sql<boolean>`dependencies @> array[${id}]::uuid[]`)
         .orderBy('name')
         .execute(),
+    /** Component versions whose code lists this SDK function version. */
+    usingSdkFunction: (id: string) =>
+      k
+        .selectFrom('components')
+        .select(['id', 'name', 'version'])
+        .where(sql<boolean>`sdk @> array[${id}]::uuid[]`)
+        .orderBy('name')
+        .execute(),
   };
 }
 

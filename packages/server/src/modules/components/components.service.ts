@@ -129,6 +129,8 @@ export function componentsService(ctx: AppContext) {
   }
 
   return {
+    /** The component versions whose code lists this SDK function version, by name. */
+    usingSdkFunction: (id: string): Promise<{ name: string; version: number }[]> => repo.usingSdkFunction(id),
     /** One component version. */
     async find(id: string): Promise<Component> {
       return toComponent(await load(id));

@@ -34,14 +34,6 @@ export function sdkRepo(k: Kysely<Database>) {
         .returningAll()
         .executeTakeFirst(),
     remove: (id: string) => k.deleteFrom('sdk_functions').where('id', '=', id).executeTakeFirst(),
-    /** Component versions whose code lists this SDK function version. */
-    usedBy: (id: string) =>
-      k
-        .selectFrom('components')
-        .select(['id', 'name', 'version'])
-        .where(sql<boolean>`sdk @> array[${id}]::uuid[]`)
-        .orderBy('name')
-        .execute(),
   };
 }
 

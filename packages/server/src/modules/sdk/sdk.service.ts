@@ -35,7 +35,12 @@ function toListEntry(row: SdkRow): SdkListEntry {
 }
 
 /** SDK functions: shared JavaScript helpers components call as `sdk.<functionName>(…)`. */
-export function sdkService(ctx: AppContext) {
+/** Who uses SDK functions: the component versions whose code lists one. */
+export interface SdkFunctionUsers {
+  usingSdkFunction(id: string): Promise<readonly { name: string; version: number }[]>;
+}
+
+export function sdkService(ctx: AppContext, components: SdkFunctionUsers) {
   const repo = sdkRepo(ctx.db.kysely);
 
   async function load(id: string): Promise<SdkRow> {
@@ -118,7 +123,7 @@ export function sdkService(ctx: AppContext) {
     async remove(id: string): Promise<{ _id: string }> {
       const row = await load(id);
       assertWritable(row, 'SDK function');
-      const users = await repo.usedBy(id);
+      const users = await components.usingSdkFunction(id);
       if (users.length > 0) {
         const names = users.map((u) => `${u.name} v${u.version}`).join(', ');
         throw conflict(`This SDK function is used by ${names}.`);
