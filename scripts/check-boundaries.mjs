@@ -88,6 +88,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     );
   }
   if (violations.length > 0) process.exit(1);
-  const pending = baseDir === root ? `; ${known} known exceptions pending` : '';
+  const pending = baseDir === root ? `; ${known} known exception${known === 1 ? '' : 's'} pending` : '';
   console.log(`Boundaries: no import breaks the rules of .dependency-cruiser.cjs${pending}.`);
 }
