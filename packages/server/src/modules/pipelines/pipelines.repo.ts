@@ -1,25 +1,9 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, PipelinesTable } from '../../platform/db/tables.ts';
 
-/** SQL for pipelines, each row joined with its reference data. */
+/** SQL for pipelines. */
 export function pipelinesRepo(k: Kysely<Database>) {
-  const base = () =>
-    k
-      .selectFrom('pipelines as p')
-      .leftJoin('brands as b', 'b.id', 'p.brand')
-      .leftJoin('locales as l', 'l.id', 'p.locale')
-      .leftJoin('product_lines as pl', 'pl.id', 'p.product_line')
-      .leftJoin('datakinds as d', 'd.id', 'p.datakind')
-      .selectAll('p')
-      .select([
-        'b.name as brand_name',
-        'l.language as locale_language',
-        'l.country as locale_country',
-        'l.name as locale_name',
-        'pl.name as product_line_name',
-        'd.name as datakind_name',
-        'd.is_dealer as datakind_is_dealer',
-      ]);
+  const base = () => k.selectFrom('pipelines as p').selectAll('p');
   return {
     all: () => base().orderBy('p.name').orderBy('p.version').execute(),
     byId: (id: string) => base().where('p.id', '=', id).executeTakeFirst(),

@@ -8,6 +8,7 @@ import {
   type PipelineView,
   sortPipelines,
 } from '@gdb/shared/pipelines/pipeline.schemas';
+import type { Brand, Datakind, Locale, ProductLine } from '@gdb/shared/reference/reference.schemas';
 import type { AssignablePipeline } from '@gdb/shared/users/users.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -18,8 +19,33 @@ import type { UsersService } from '../users/users.service.ts';
 import { type FilterPipelines, pipelineReadRule } from './pipeline-access.ts';
 import { type FamilyRow, type PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
 
-/** Turns a joined row into the API's view; stored JSON is re-checked so a bad row cannot leak out. */
-function toView(r: PipelineRow): PipelineView {
+/** The reference data a pipeline names, by id. */
+interface References {
+  brands: Map<string, Brand>;
+  locales: Map<string, Locale>;
+  productLines: Map<string, ProductLine>;
+  datakinds: Map<string, Datakind>;
+}
+
+const byId = <T extends { _id: string }>(list: readonly T[]) => new Map(list.map((x) => [x._id, x]));
+const named = <T>(map: Map<string, T>, id: string | null): T | null => {
+  const found = id === null ? undefined : map.get(id);
+  return found ? { ...found } : null;
+};
+
+/** The reference lists, read through the reference service (which keeps them for a while). */
+async function referencesOf(reference: ReferenceService): Promise<References> {
+  const [brands, locales, productLines, datakinds] = await Promise.all([
+    reference.brands(),
+    reference.locales(),
+    reference.productLines(),
+    reference.datakinds(),
+  ]);
+  return { brands: byId(brands), locales: byId(locales), productLines: byId(productLines), datakinds: byId(datakinds) };
+}
+
+/** Turns a row into the API's view; stored JSON is re-checked so a bad row cannot leak out. */
+function toView(r: PipelineRow, ref: References): PipelineView {
   const sources = dataSourceSchema.array().safeParse(r.data_sources);
   const sinks = dataSinkSchema.array().safeParse(r.data_sinks);
   return {
@@ -32,14 +58,10 @@ function toView(r: PipelineRow): PipelineView {
     isMaster: r.is_master,
     masterPipeline: r.master_pipeline,
     component: r.component,
-    brand: r.brand && r.brand_name ? { _id: r.brand, name: r.brand_name } : null,
-    locale:
-      r.locale && r.locale_name
-        ? { _id: r.locale, language: r.locale_language ?? '', country: r.locale_country ?? '', name: r.locale_name }
-        : null,
-    productLine: r.product_line && r.product_line_name ? { _id: r.product_line, name: r.product_line_name } : null,
-    datakind:
-      r.datakind && r.datakind_name ? { _id: r.datakind, name: r.datakind_name, isDealer: r.datakind_is_dealer === true } : null,
+    brand: named(ref.brands, r.brand),
+    locale: named(ref.locales, r.locale),
+    productLine: named(ref.productLines, r.product_line),
+    datakind: named(ref.datakinds, r.datakind),
     isHidden: r.is_hidden,
     dataSources: sources.success ? sources.data : [],
     dataSinks: sinks.success ? sinks.data : [],
@@ -100,6 +122,10 @@ export interface NewPipeline {
 
 export function pipelinesService(ctx: AppContext, deps: { users: UsersService; reference: ReferenceService }) {
   const repo = pipelinesRepo(ctx.db.kysely);
+  const views = async (rows: readonly PipelineRow[]) => {
+    const ref = await referencesOf(deps.reference);
+    return rows.map((r) => toView(r, ref));
+  };
 
   /** What the caller may see of these pipelines: badges for everyone, assignments and dealer kind for the role user. */
   async function visibleTo(auth: AuthContext, views: PipelineView[]): Promise<PipelineView[]> {
@@ -127,26 +153,26 @@ export function pipelinesService(ctx: AppContext, deps: { users: UsersService; r
     /** A pipeline as stored, whoever asks (the import runs and the clock act for nobody), or undefined when it is gone. */
     async stored(id: string): Promise<PipelineView | undefined> {
       const row = isUuid(id) ? await repo.byId(id) : undefined;
-      return row ? toView(row) : undefined;
+      return row ? (await views([row]))[0] : undefined;
     },
     /** Every pipeline (all versions), sorted masters first then by name. */
     async all(auth: AuthContext): Promise<PipelineView[]> {
-      return sortPipelines(await visibleTo(auth, (await repo.all()).map(toView)));
+      return sortPipelines(await visibleTo(auth, await views(await repo.all())));
     },
     /** One pipeline the caller may read. */
     async byId(auth: AuthContext, id: string): Promise<PipelineView> {
       const row = isUuid(id) ? await repo.byId(id) : undefined;
       if (!row) throw notFound('Pipeline not found.');
-      const [view] = await visibleTo(auth, [toView(row)]);
+      const [view] = await visibleTo(auth, await views([row]));
       if (!view) throw forbidden('You may not read this pipeline.');
       return view;
     },
     async masters(auth: AuthContext): Promise<PipelineView[]> {
-      return sortPipelines(await visibleTo(auth, (await repo.masters()).map(toView)));
+      return sortPipelines(await visibleTo(auth, await views(await repo.masters())));
     },
     async countriesOf(auth: AuthContext, masterId: string): Promise<PipelineView[]> {
       if (!isUuid(masterId)) throw notFound('Pipeline not found.');
-      return sortPipelines(await visibleTo(auth, (await repo.countriesOf(masterId)).map(toView)));
+      return sortPipelines(await visibleTo(auth, await views(await repo.countriesOf(masterId))));
     },
     /** The import screens' start-up data: reference lists and the pipelines the caller may use. */
     async forUser(auth: AuthContext) {
