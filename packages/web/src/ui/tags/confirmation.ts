@@ -1,4 +1,5 @@
 import type { App } from 'antd';
+import type { ReactNode } from 'react';
 
 type ModalApi = ReturnType<typeof App.useApp>['modal'];
 
@@ -11,7 +12,7 @@ const CONFIRMATION_TITLE = 'Confirmation';
 export const CSP_SAFE_MODAL = { scrollLock: false } as const;
 
 /** The product's Yes/No question (title 'Confirmation'); resolves true for Yes. */
-export function askConfirmation(modal: ModalApi, content: string): Promise<boolean> {
+export function askConfirmation(modal: ModalApi, content: ReactNode): Promise<boolean> {
   return new Promise((resolve) => {
     modal.confirm({
       ...CSP_SAFE_MODAL,

@@ -1,0 +1,61 @@
+import {
+  deleteAnswerSchema,
+  lockAnswerSchema,
+  type UpdateData,
+  updateAnswerSchema,
+  updateReportSchema,
+  versionDocSchema,
+  versionRecordSchema,
+} from '@gdb/shared/versions/versions.schemas';
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api } from '../request/api.ts';
+
+/** The call path of a versioned kind: its version calls live below it (docs/product.md §18.1). */
+export type VersionPath = '/schemas' | '/components' | '/sdk' | '/pipelines';
+
+export const versionKeys = {
+  all: (path: VersionPath) => ['versions', path] as const,
+  graph: (path: VersionPath, id: string) => ['versions', path, 'graph', id] as const,
+  report: (path: VersionPath, id: string) => ['versions', path, 'report', id] as const,
+};
+
+/** The version calls of one kind, the same six for every kind. */
+export function versionCalls(path: VersionPath) {
+  return {
+    /** GET …/version: the family's versions, by version number. */
+    graph: (id: string, signal?: AbortSignal) =>
+      api.get(`${path}/version`, z.array(versionRecordSchema), { query: { id }, ...(signal ? { signal } : {}) }),
+    /** POST …/version/lock; `force` locks the drafts it depends on too. */
+    lock: (id: string, force: boolean) => api.post(`${path}/version/lock`, { id, force }, lockAnswerSchema),
+    /** POST …/version/new: a draft copy as the next number. */
+    create: (id: string) => api.post(`${path}/version/new`, { id }, versionDocSchema),
+    /** POST …/version/delete: answers the version to open next. */
+    remove: (id: string) => api.post(`${path}/version/delete`, { id }, deleteAnswerSchema),
+    /** GET …/version/compute: the update report. */
+    compute: (id: string, signal?: AbortSignal) =>
+      api.get(`${path}/version/compute`, updateReportSchema, { query: { id }, ...(signal ? { signal } : {}) }),
+    /** POST …/version/update: new versions using the chosen newer dependencies. */
+    update: (data: UpdateData) => api.post(`${path}/version/update`, { update_data: data }, updateAnswerSchema),
+  };
+}
+
+/** The family's version graph of the version `id`, while `enabled`. */
+export function useVersionGraph(path: VersionPath, id: string, enabled = true) {
+  return useQuery({
+    queryKey: versionKeys.graph(path, id),
+    queryFn: ({ signal }) => versionCalls(path).graph(id, signal),
+    enabled,
+  });
+}
+
+/** The update report of the version `id`, read afresh each time it is asked for while `enabled`. */
+export function useUpdateReport(path: VersionPath, id: string, enabled = true) {
+  return useQuery({
+    queryKey: versionKeys.report(path, id),
+    queryFn: ({ signal }) => versionCalls(path).compute(id, signal),
+    enabled,
+    gcTime: 0,
+    retry: false,
+  });
+}

@@ -1,0 +1,39 @@
+import type { VersionKind } from '@gdb/shared/versions/versions.schemas';
+
+/** The words of the version bar and its dialogs; the quoted ones of docs/product.md §18.1 to the letter. */
+export const VERSION_TEXTS = {
+  locked: (n: number) => `Version ${n} locked`,
+  created: (n: number) => `Version ${n} created`,
+  deleted: (n: number) => `Version ${n} deleted`,
+  updated: (name: string, from: number, to: number) => `${name} : Version ${from} updated to version ${to}`,
+  selectTitle: 'Select a version',
+  proceed: 'Proceed to update ...',
+  unsavedBeforeLock: 'Some modifications are not saved before lock, do you want to continue ?',
+  confirmLock: (n: number) => `Lock version ${n} ?`,
+  force: 'Also lock the drafts it depends on',
+  confirmNew: (n: number) => `Create a new version from version ${n} ?`,
+  confirmUnlock: (n: number) => `Unlock version ${n} ? A new draft version is created from it.`,
+  confirmDelete: (n: number) => `Delete version ${n} ?`,
+  confirmOpen: (n: number, dirty: boolean) =>
+    dirty ? `Open version ${n} ? The modifications not saved would be lost.` : `Open version ${n} ?`,
+  upToDate: 'Every dependency is on its newest version.',
+  updateJobs: 'Move the jobs to the new version',
+} as const;
+
+const KIND_WORDS: Record<VersionKind, string> = {
+  schema: 'Schema',
+  component: 'Component',
+  sdk: 'Sdk',
+  pipeline: 'Pipeline',
+};
+
+/** The document type, capitalised, as dialog titles show it. */
+export const kindWord = (kind: VersionKind) => KIND_WORDS[kind];
+
+/** Shows `texts` one after another, `gapMs` apart (bulk results, docs/product.md §18.10). */
+export function showApart(texts: readonly string[], show: (text: string) => unknown, gapMs = 100): void {
+  texts.forEach((text, i) => {
+    if (i === 0) show(text);
+    else setTimeout(() => show(text), i * gapMs);
+  });
+}
