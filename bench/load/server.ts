@@ -1,10 +1,10 @@
 // The load bench's server: seeded, started as a process of its own on a free 127.0.0.1 port, its
 // memory and CPU read from /proc, stopped by its process id (PostgreSQL's bench database dropped).
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, spawnServer, stopChild } from '../../e2e/support/server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const NODE_ARGS = ['--no-node-snapshot', '--import', 'tsx'];
@@ -22,17 +22,6 @@ export interface BenchServer {
   stop: () => Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 function seed(env: NodeJS.ProcessEnv): string | undefined {
   const r = spawnSync(process.execPath, [...NODE_ARGS, 'bench/load/seed.ts'], { cwd: root, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`seed failed:\n${r.stdout}\n${r.stderr}`);
@@ -48,19 +37,6 @@ const cpuOf = (pid: number) => {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
-
-function stopChild(child: ChildProcess): Promise<void> {
-  const pid = child.pid;
-  if (child.exitCode !== null || pid === undefined) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => process.kill(pid, 'SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    process.kill(pid, 'SIGTERM');
-  });
-}
 
 async function waitReady(child: ChildProcess, baseUrl: string, log: () => string): Promise<void> {
   const deadline = Date.now() + 120_000;
@@ -100,17 +76,7 @@ export async function startBenchServer(users: number, settings: Record<string, s
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-  const child = spawn(process.execPath, [...NODE_ARGS, ...prof, 'packages/server/src/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  const keep = (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  const { child, output } = spawnServer(prof, env);
   const pid = child.pid ?? 0;
   const stop = async () => {
     await stopChild(child);
@@ -120,7 +86,7 @@ export async function startBenchServer(users: number, settings: Record<string, s
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitReady(child, baseUrl, () => log);
+    await waitReady(child, baseUrl, output);
   } catch (error) {
     await stop();
     throw error;
@@ -132,7 +98,7 @@ export async function startBenchServer(users: number, settings: Record<string, s
     rssMiB: () => rssOf(pid),
     cpuSeconds: () => cpuOf(pid),
     output: () =>
-      `${log}${child.exitCode !== null || child.signalCode ? `\n(exited: ${child.exitCode ?? child.signalCode})` : ''}`,
+      `${output()}${child.exitCode !== null || child.signalCode ? `\n(exited: ${child.exitCode ?? child.signalCode})` : ''}`,
     stop,
   };
 }

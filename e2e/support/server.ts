@@ -26,7 +26,8 @@ function seed(env: NodeJS.ProcessEnv): string | undefined {
     : undefined;
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on at 127.0.0.1 now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
@@ -38,7 +39,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+/** Stops a child process by its id (SIGTERM, then SIGKILL after 10 s) and answers once it exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
   const pid = child.pid;
   if (child.exitCode !== null || pid === undefined) return Promise.resolve();
   return new Promise((resolve) => {
@@ -49,6 +51,22 @@ function stopChild(child: ChildProcess): Promise<void> {
     });
     process.kill(pid, 'SIGTERM');
   });
+}
+
+/** Starts the server (`packages/server/src/main.ts`, with these node flags) keeping the end of its output. */
+export function spawnServer(nodeFlags: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, [...NODE_ARGS, ...nodeFlags, 'packages/server/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { child, output: () => log };
 }
 
 /** Starts a seeded server with these extra settings and waits until it is ready. */
@@ -68,17 +86,7 @@ export async function startSpecServer(settings: Record<string, string>): Promise
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [...NODE_ARGS, 'packages/server/src/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  const keep = (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  const { child, output } = spawnServer([], env);
 
   const stop = async () => {
     await stopChild(child);
@@ -92,7 +100,7 @@ export async function startSpecServer(settings: Record<string, string>): Promise
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`The server stopped (exit ${child.exitCode}):\n${log}`);
+      throw new Error(`The server stopped (exit ${child.exitCode}):\n${output()}`);
     }
     try {
       if ((await fetch(`${baseUrl}/readyz`)).ok) break;
@@ -101,9 +109,9 @@ export async function startSpecServer(settings: Record<string, string>): Promise
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`The server did not become ready in 90 s:\n${log}`);
+      throw new Error(`The server did not become ready in 90 s:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { baseUrl, output: () => log, stop };
+  return { baseUrl, output, stop };
 }
