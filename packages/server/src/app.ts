@@ -253,7 +253,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(tagsRoutes(services.tags));
       await api.register(referenceRoutes(services.reference));
       await api.register(pipelinesRoutes(services.pipelines));
-      await api.register(uploadsRoutes(services.uploads, uploadBudget(config.uploadInFlightBytes), services.files));
+      // Uploads and the data models inferred from example files share one in-flight budget.
+      const intake = uploadBudget(config.uploadInFlightBytes);
+      await api.register(uploadsRoutes(services.uploads, intake, services.files));
       await api.register(importsRoutes(services.imports));
       await api.register(
         logsRoutes({
@@ -266,7 +268,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       );
       await api.register(componentsRoutes(services.components, services.runtime, services.sdk));
       await api.register(sdkRoutes(services.sdk, services.runtime));
-      await api.register(schemasRoutes(services.schemas));
+      await api.register(schemasRoutes(services.schemas, intake));
       await api.register(versionRoutes(services.versions, 'schema', '/schemas'));
       await api.register(versionRoutes(services.versions, 'component', '/components'));
     },

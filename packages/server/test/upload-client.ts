@@ -18,6 +18,11 @@ export function fileHead(field: string, filename: string): Buffer {
 export const partEnd = Buffer.from('\r\n');
 export const bodyEnd = Buffer.from(`--${BOUNDARY}--\r\n`);
 
+/** A whole multipart body of these parts ({@link fieldPart}, {@link fileHead} then bytes then {@link partEnd}) with its content type. */
+export function multipartBody(parts: readonly Uint8Array[]): { body: Buffer; headers: Record<string, string> } {
+  return { body: Buffer.concat([...parts, bodyEnd]), headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } };
+}
+
 interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;

@@ -127,6 +127,7 @@ export function accessOf(key: string): Access | undefined {
 }
 
 /** True when a caller with these roles passes the policy (signed-in callers only). */
+  'POST /schemas/generate': AUTHORS,
 export function allows(access: Access, roles: readonly string[]): boolean {
   if (access === 'public' || access === 'authenticated') return true;
   return roles.some((r) => (access as readonly string[]).includes(r));

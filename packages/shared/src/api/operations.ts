@@ -454,3 +454,9 @@ export const API_OPERATIONS = {
 export function operationOf(key: string): ApiOperation | undefined {
   return (API_OPERATIONS as Record<string, ApiOperation>)[key];
 }
+  'POST /schemas/generate': {
+    operationId: 'generateSchema',
+    summary: 'Infer data models from example files (CSV, XLSX, XLS, XML, JSON) sent as multipart/form-data',
+    returns: 'One data model per file, in their order.',
+    errors: [413, 422, 503],
+  },

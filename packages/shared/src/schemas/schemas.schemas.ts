@@ -87,3 +87,8 @@ export const schemaDeleteQuerySchema = z.object({ id: idSchema.describe('Id of t
 export const cacheClearAnswerSchema = z.object({
   cleared: z.number().describe('How many data models the cache of this server held.'),
 });
+
+/** POST /schemas/generate: one data model per example file sent, in their order (the editor uses the first). */
+export const schemaGenerateAnswerSchema = z
+  .array(z.record(z.string(), z.unknown()).describe('The data model inferred from one example file.'))
+  .describe('One data model per file.');

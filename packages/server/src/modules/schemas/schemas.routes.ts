@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import { envelope } from '@gdb/shared/api/envelope';
 import {
   cacheClearAnswerSchema,
@@ -6,20 +7,25 @@ import {
   schemaDeleteQuerySchema,
   schemaDocumentSchema,
   schemaFindQuerySchema,
+  schemaGenerateAnswerSchema,
   schemaIdsQuerySchema,
   schemaListEntrySchema,
   schemaSaveBodySchema,
 } from '@gdb/shared/schemas/schemas.schemas';
+import { MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth/access-control.ts';
 import { ok } from '../../platform/http/envelope.ts';
+import { invalid } from '../../platform/http/errors.ts';
+import { generateFromRequest, type IntakeBudget, MAX_EXAMPLE_FILES } from './schema-generate.ts';
 import type { SchemasService } from './schemas.service.ts';
 
 /** The data model calls (docs/product.md §18.2); the version calls are registered with the engine's routes. */
-export function schemasRoutes(schemas: SchemasService) {
+export function schemasRoutes(schemas: SchemasService, budget: IntakeBudget) {
   return async (fastify: FastifyInstance) => {
+    await fastify.register(generateRoute(budget));
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const tags = ['schemas'];
     app.get(
@@ -58,6 +64,32 @@ export function schemasRoutes(schemas: SchemasService) {
     );
     app.post('/schemas/cache-clear', { schema: { tags, response: { 200: envelope(cacheClearAnswerSchema) } } }, async () =>
       ok(schemas.clearCache()),
+    );
+  };
+}
+
+/** POST /schemas/generate: data models inferred from example files, received like uploads (multipart, 20 MiB a file, the in-flight budget). */
+function generateRoute(budget: IntakeBudget) {
+  return async (fastify: FastifyInstance) => {
+    await fastify.register(multipart, {
+      limits: { fileSize: MAX_FILE_BYTES, files: MAX_EXAMPLE_FILES, fields: 5, parts: MAX_EXAMPLE_FILES + 5, fieldSize: 64 },
+    });
+    fastify.withTypeProvider<ZodTypeProvider>().post(
+      '/schemas/generate',
+      {
+        bodyLimit: MAX_EXAMPLE_FILES * MAX_FILE_BYTES,
+        schema: { tags: ['schemas'], consumes: ['multipart/form-data'], response: { 200: envelope(schemaGenerateAnswerSchema) } },
+      },
+      async (req) => {
+        if (!req.isMultipart()) throw invalid('Send the example files as multipart/form-data.');
+        const length = Number(req.headers['content-length']);
+        const share = budget.admit(Number.isFinite(length) && length > 0 ? length : 0);
+        try {
+          return ok(await generateFromRequest(req, share));
+        } finally {
+          share.release();
+        }
+      },
     );
   };
 }

@@ -12,6 +12,7 @@ import { errorMessage } from '../../platform/error-message.ts';
 import type { FileStore } from '../../platform/files/file-store.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
+
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
 import { sweepFiles } from './file-sweep.ts';
 import type { PooledOutcome } from './parsing/parse-file.ts';
@@ -501,3 +502,9 @@ async function fetchSource(url: string, dataSubKind: string, hosts: readonly str
 }
 
 export type UploadsService = ReturnType<typeof uploadsService>;
+
+/**
+ * An example file read by the upload readers, for inferring a data model from it (docs/product.md
+ * §18.2); throws an Error saying why a file cannot be read.
+ */
+export { readExample } from './parsing/read-example.ts';
