@@ -96,6 +96,11 @@ function Graph({ versions, currentId, selectedId, onSelect, onOpen }: VersionGra
   const changed = (changes: NodeChange<VersionNode>[]) => {
     for (const c of changes) if (c.type === 'select' && c.selected) onSelect(c.id);
   };
+  // Enter on a focused node selects it (React Flow); Enter again opens it, as a double-click does.
+  const enter = (event: React.KeyboardEvent) => {
+    const id = event.target instanceof HTMLElement ? event.target.dataset.id : undefined;
+    if (event.key === 'Enter' && id && id === selectedId) onOpen(id);
+  };
   return (
     <ReactFlow
       nodes={nodes}
@@ -103,6 +108,7 @@ function Graph({ versions, currentId, selectedId, onSelect, onOpen }: VersionGra
       nodeTypes={nodeTypes}
       onNodesChange={changed}
       onNodeDoubleClick={(_, node) => onOpen(node.id)}
+      onKeyDown={enter}
       nodesDraggable={false}
       nodesConnectable={false}
       edgesFocusable={false}

@@ -113,6 +113,17 @@ describe('version selector dialog', () => {
     expect(onClose).toHaveBeenCalled();
   });
 
+  it('Enter on a focused version selects it, and Enter again opens it', async () => {
+    const { onSelect, onClose } = show();
+    await waitFor(() => expect(node(3)).not.toBeNull());
+    fireEvent.keyDown(node(3) as HTMLElement, { key: 'Enter' });
+    await waitFor(() => expect(queryButton('Open')?.disabled).toBe(false));
+    expect(onSelect).not.toHaveBeenCalled();
+    fireEvent.keyDown(node(3) as HTMLElement, { key: 'Enter' });
+    expect(onSelect).toHaveBeenCalledWith(vid(3), 3);
+    expect(onClose).toHaveBeenCalled();
+  });
+
   it('Close closes without a choice', async () => {
     const { onSelect, onClose } = show();
     fireEvent.click((await screen.findByText('Close')).closest('button') as HTMLElement);
