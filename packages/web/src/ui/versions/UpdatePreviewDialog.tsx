@@ -49,6 +49,25 @@ function payloadOf(id: string, rows: readonly Row[], chosen: ReadonlySet<string>
   return data;
 }
 
+/** Which dependencies to take (at first every one with a newer version) and whether the jobs follow. */
+function useUpdateChoice(report: UpdateReport | undefined) {
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const [updateJobs, setUpdateJobs] = useState(false);
+  useEffect(() => {
+    if (!report) return;
+    setChosen(new Set(rowsOf(report).flatMap((r) => (r.needUpdate ? [r.doc._id] : []))));
+    setUpdateJobs(report.updateJobs);
+  }, [report]);
+  const toggle = (id: string, on: boolean) =>
+    setChosen((was) => {
+      const next = new Set(was);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  return { chosen, toggle, updateJobs, setUpdateJobs };
+}
+
 /**
  * The update preview (docs/product.md §18.1): the report of which dependencies have a newer
  * version and which to take, 95% wide, table 60vh; 'Proceed to update ...' shows only when an
@@ -58,14 +77,8 @@ export function UpdatePreviewDialog({ open, kind, path, doc, onUpdated, onClose,
   const { message } = App.useApp();
   const report = useUpdateReport(path, doc._id, open);
   const rows = report.data ? rowsOf(report.data) : [];
-  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
-  const [updateJobs, setUpdateJobs] = useState(false);
+  const { chosen, toggle, updateJobs, setUpdateJobs } = useUpdateChoice(report.data);
   const [proceeding, setProceeding] = useState(false);
-  useEffect(() => {
-    if (!report.data) return;
-    setChosen(new Set(rowsOf(report.data).flatMap((r) => (r.needUpdate ? [r.doc._id] : []))));
-    setUpdateJobs(report.data.updateJobs);
-  }, [report.data]);
 
   const needed = report.data?.needUpdate ?? false;
   const allowed = needed && chosen.size > 0 && !doc.read_only && !proceeding;
@@ -85,13 +98,6 @@ export function UpdatePreviewDialog({ open, kind, path, doc, onUpdated, onClose,
       setProceeding(false);
     }
   };
-  const toggle = (id: string, on: boolean) =>
-    setChosen((was) => {
-      const next = new Set(was);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
   const jobs = (report.data?.repeatJobs.length ?? 0) + (report.data?.scheduledJobs.length ?? 0);
 
   return (

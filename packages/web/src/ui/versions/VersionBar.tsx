@@ -1,15 +1,12 @@
 import { BranchesOutlined, DeleteOutlined, LockOutlined, PlusOutlined, SyncOutlined, UnlockOutlined } from '@ant-design/icons';
 import { VERSION_MESSAGES, type VersionKind, versionLabel } from '@gdb/shared/versions/versions.schemas';
-import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Checkbox, Space, Typography } from 'antd';
+import { Button, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { type VersionPath, versionCalls, versionKeys } from '../../ground/calls/versions.ts';
-import { showFailure } from '../../ground/request/failure.ts';
-import { askConfirmation } from '../tags/confirmation.ts';
+import type { VersionPath } from '../../ground/calls/versions.ts';
 import { useFocusReturn } from '../useFocusReturn.ts';
 import { UpdatePreviewDialog } from './UpdatePreviewDialog.tsx';
+import { useVersionActions } from './useVersionActions.tsx';
 import { VersionSelectorDialog } from './VersionSelectorDialog.tsx';
-import { VERSION_TEXTS } from './version-texts.ts';
 import type { VersionedDoc } from './versioned-doc.ts';
 import './versions.css';
 
@@ -27,74 +24,20 @@ export interface VersionBarProps {
   onChanged?: () => void;
 }
 
-/** The lock question, with the choice to lock the drafts it depends on too; resolves null for No. */
-function lockQuestion(ask: (content: React.ReactNode) => Promise<boolean>, doc: VersionedDoc, dirty: boolean) {
-  const choice = { force: false };
-  const content = (
-    <Space orientation="vertical">
-      <span>{dirty ? VERSION_TEXTS.unsavedBeforeLock : VERSION_TEXTS.confirmLock(doc.version)}</span>
-      <Checkbox onChange={(e) => (choice.force = e.target.checked)}>{VERSION_TEXTS.force}</Checkbox>
-    </Space>
-  );
-  return ask(content).then((yes) => (yes ? choice : null));
-}
-
 /**
  * The version button bar of the four editors (docs/product.md §18.1): the label '(v.{n} - Prod)' or
  * '(v.{n} - Draft)', Lock, New version (Unlock on a locked one), Delete, Versions and Update, each
  * confirmed first.
  */
-export function VersionBar({ kind, path, doc, dirty = false, onOpen, onChanged }: VersionBarProps) {
-  const { message, modal } = App.useApp();
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
+export function VersionBar({ doc, dirty = false, ...rest }: VersionBarProps) {
+  if (!doc) return <Typography.Text type="danger">{VERSION_MESSAGES.notFound}</Typography.Text>;
+  return <Bar doc={doc} dirty={dirty} {...rest} />;
+}
+
+function Bar({ kind, path, doc, dirty, onOpen, onChanged }: VersionBarProps & { doc: VersionedDoc; dirty: boolean }) {
+  const { busy, lock, create, remove, choose } = useVersionActions({ path, doc, dirty, onOpen, onChanged });
   const [dialog, setDialog] = useState<'select' | 'update' | null>(null);
   const focus = useFocusReturn();
-  if (!doc) return <Typography.Text type="danger">{VERSION_MESSAGES.notFound}</Typography.Text>;
-
-  const calls = versionCalls(path);
-  const ask = (content: React.ReactNode) => askConfirmation(modal, content);
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true);
-    try {
-      await work();
-      await queryClient.invalidateQueries({ queryKey: versionKeys.all(path) });
-    } catch (error) {
-      showFailure(error, message.error);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const lock = async () => {
-    const choice = await lockQuestion(ask, doc, dirty);
-    if (!choice) return;
-    await run(async () => {
-      await calls.lock(doc._id, choice.force);
-      void message.success(VERSION_TEXTS.locked(doc.version));
-      onChanged?.();
-    });
-  };
-  const create = async () => {
-    const question = doc.vLocked ? VERSION_TEXTS.confirmUnlock(doc.version) : VERSION_TEXTS.confirmNew(doc.version);
-    if (!(await ask(question))) return;
-    await run(async () => {
-      const made = await calls.create(doc._id);
-      void message.success(VERSION_TEXTS.created(made.version));
-      onOpen(made._id);
-    });
-  };
-  const remove = async () => {
-    if (!(await ask(VERSION_TEXTS.confirmDelete(doc.version)))) return;
-    await run(async () => {
-      const answer = await calls.remove(doc._id);
-      void message.success(VERSION_TEXTS.deleted(answer.version));
-      onOpen(answer.next);
-    });
-  };
-  const choose = async (id: string, version: number) => {
-    if (id !== doc._id && (await ask(VERSION_TEXTS.confirmOpen(version, dirty)))) onOpen(id);
-  };
   const show = (which: 'select' | 'update') => {
     focus.opened();
     setDialog(which);
