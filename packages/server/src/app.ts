@@ -40,7 +40,7 @@ import { versionRoutes } from './modules/versions/versions.routes.ts';
 import { versionsService } from './modules/versions/versions.service.ts';
 import { type RegisteredRoute, registerAccessControl } from './platform/auth/access-control.ts';
 import { loadSecrets } from './platform/auth/secrets.ts';
-import type { SessionCache } from './platform/auth/session-cache.ts';
+import { followRevocations } from './platform/auth/session-cache.ts';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import { type Db, migrateToLatest, openDb } from './platform/db/index.ts';
@@ -157,18 +157,6 @@ export interface BuiltApp {
 }
 
 /** Builds the Fastify app: plugins, then platform hooks, then every module's routes. */
-/** Other instances' revocations reach this one's session cache as the database's notifications. */
-function followRevocations(app: FastifyInstance, sessions: SessionCache, db: Db): void {
-  if (!sessions.caching) return;
-  const feed = sessions.follow(db, app.log);
-  app.addHook('onReady', async () => {
-    await feed
-      .start()
-      .catch((err: unknown) => app.log.warn({ err }, 'sessions: no revocation listener; the cache TTL bounds them'));
-  });
-  app.addHook('onClose', () => feed.stop());
-}
-
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers["x-token"]', 'req.headers.authorization'] },
@@ -195,7 +183,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ctx: AppContext = { config, db, secrets: loadSecrets(config.appSecret, config.dataDir), log: app.log };
   const services = buildServices(ctx);
   await services.reference.seed();
-  followRevocations(app, services.auth.sessions, db);
+  followRevocations(app, services.auth.sessions, db, config.basePath);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

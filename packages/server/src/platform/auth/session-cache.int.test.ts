@@ -101,6 +101,16 @@ describe('cached sign-ins and revocation', () => {
     expect((await info(t, token)).statusCode).toBe(401);
   });
 
+  it('cuts off a deleted user at once on the instance that deleted it', async () => {
+    const { user, token } = await t.signedIn(['user']);
+    expect((await info(t, token)).statusCode).toBe(200);
+    const admin = await t.signedIn(['super-admin']);
+    expect((await t.call('DELETE', `/users?ids=${user.id}`, { token: admin.token })).status).toBe(200);
+    // Emptied before the answer left, not when the database's notification arrives.
+    expect(t.services.auth.sessions.size).toBe(0);
+    expect((await info(t, token)).statusCode).toBe(401);
+  });
+
   it('refuses a token signed out on another instance within the TTL', async () => {
     const { token } = await t.signedIn(['user']);
     expect((await info(other, token)).statusCode).toBe(200);

@@ -1,8 +1,8 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import type { Db } from '../db/index.ts';
 import { type ChangeFeed, createChangeFeed } from '../live/change-feed.ts';
-import type { AuthContext, Authenticate } from './access-control.ts';
+import { type AuthContext, type Authenticate, routeKey } from './access-control.ts';
 
 interface Entry {
   auth: AuthContext;
@@ -125,4 +125,28 @@ export function cachedAuthenticate(cache: SessionCache, authenticate: Authentica
     cache.set(token, auth, expiryOf(token), epoch);
     return auth;
   };
+}
+
+/**
+ * The routes that change a user's roles, activity or existence. A database notification reaches
+ * this instance's cache a moment after the change commits, possibly after the answer: the cache is
+ * emptied before such a request is answered, so the next request of the user changed is checked anew.
+ */
+const USER_ACCESS_WRITES = new Set(['POST /users', 'POST /users/toggle', 'DELETE /users']);
+
+/** Keeps the cache right: other instances' revocations by notification, this one's user changes at once. */
+export function followRevocations(app: FastifyInstance, sessions: SessionCache, db: Db, basePath: string): void {
+  if (!sessions.caching) return;
+  const feed = sessions.follow(db, app.log);
+  app.addHook('onReady', async () => {
+    await feed
+      .start()
+      .catch((err: unknown) => app.log.warn({ err }, 'sessions: no revocation listener; the cache TTL bounds them'));
+  });
+  app.addHook('onClose', () => feed.stop());
+  app.addHook('onSend', async (request, reply) => {
+    if (request.method === 'GET' || reply.statusCode >= 400) return;
+    const key = routeKey(request.method, request.routeOptions.url ?? '', basePath);
+    if (key && USER_ACCESS_WRITES.has(key)) sessions.clear();
+  });
 }
