@@ -154,9 +154,14 @@ describe('version bar', () => {
     await waitFor(() => expect(document.activeElement).toBe(versions));
   });
 
-  it('opens the update preview titled with the type, name and version', async () => {
+  it('opens the update preview titled with the type, name and version, and gives the focus back to Update', async () => {
     show(DRAFT, { 'GET /schemas/version/compute': () => ok(report(vid(2), [])) });
-    fireEvent.click(button('Update'));
-    await dialog('Schema customer (v.2 - Draft)');
+    const update = button('Update');
+    update.focus();
+    fireEvent.click(update);
+    const preview = await dialog('Schema customer (v.2 - Draft)');
+    await screen.findByText('Every dependency is on its newest version.');
+    fireEvent.click(button('Cancel', preview));
+    await waitFor(() => expect(document.activeElement).toBe(update));
   });
 });
