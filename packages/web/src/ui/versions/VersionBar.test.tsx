@@ -53,7 +53,7 @@ describe('version bar', () => {
       true,
       true,
     ]);
-    expect(screen.getByRole('toolbar', { name: 'Version' })).toBeDefined();
+    expect(screen.getByRole('group', { name: 'Version' })).toBeDefined();
   });
 
   it('offers Unlock but neither Lock nor Delete on a locked version', () => {

@@ -45,7 +45,7 @@ function Bar({ kind, path, doc, dirty, onOpen, onChanged }: VersionBarProps & { 
 
   const writable = !doc.read_only && !busy;
   return (
-    <Space wrap className="gdb-version-bar" role="toolbar" aria-label="Version">
+    <Space wrap className="gdb-version-bar" role="group" aria-label="Version">
       <Typography.Text strong>
         {doc.name} {versionLabel(doc)}
       </Typography.Text>
