@@ -160,7 +160,9 @@ describe('roles of the data model calls (manager and super-admin)', () => {
   const keys = Object.keys(API_ACCESS).filter((k) => k.split(' ')[1]?.startsWith('/schemas'));
 
   it('admits managers and super-admins only on every data model route', () => {
-    expect(keys).toHaveLength(13);
+    // The calls of docs/product.md §18.2 and the version calls, generate among them; more may follow.
+    expect(keys).toContain('POST /schemas/generate');
+    expect(keys.length).toBeGreaterThanOrEqual(14);
     for (const key of keys) expect(API_ACCESS[key as keyof typeof API_ACCESS], key).toEqual(['manager', 'super-admin']);
   });
 
