@@ -87,6 +87,19 @@ export function versionsRepo(db: Kysely<Database>) {
       sql`update ${sql.table(t)}
         set v_parents = array_cat(array_remove(v_parents, ${deleted.id}::uuid), ${sql.val(deleted.v_parents)}::uuid[])
         where family_id = ${deleted.family_id} and v_parents @> array[${deleted.id}]::uuid[]`.execute(db),
+    /** Every version of the kind (by family, then number), or those in the given folders; for the explorer trees. */
+    inFolders: async (t: VersionedTable, folderIds?: readonly string[]) => {
+      if (folderIds?.length === 0) return [];
+      let q = k.selectFrom(t).selectAll();
+      if (folderIds) q = q.where('folder_id', 'in', folderIds);
+      return rows(await q.orderBy('family_id').orderBy('version').execute());
+    },
+    /** Puts every version of a family in a folder. */
+    moveFamily: (t: VersionedTable, familyId: string, folderId: string) =>
+      k.updateTable(t).set({ folder_id: folderId, updated_at: sql`now()` }).where('family_id', '=', familyId).execute(),
+    /** Deletes these versions. */
+    removeIds: (t: VersionedTable, ids: readonly string[]) =>
+      ids.length ? k.deleteFrom(t).where('id', 'in', ids).execute() : Promise.resolve([]),
     /** Versions (other than `id` itself) whose reference columns mention `id`. */
     mentioning: async (t: VersionedTable, columns: readonly string[], id: string) => {
       const like = `%${id}%`;

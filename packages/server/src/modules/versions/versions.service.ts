@@ -1,3 +1,4 @@
+import { isSystemSchemaName } from '@gdb/shared/schemas/system-schemas';
 import { isId } from '@gdb/shared/users/users.schemas';
 import {
   type DeleteAnswer,
@@ -14,15 +15,17 @@ import {
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
-import { inTransaction } from '../../platform/db/transaction.ts';
+import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { assertWritable } from '../../platform/db/versioned-row.ts';
-import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { type FolderedDocument, familiesOf } from './version-folders.ts';
 import { adapterOf, dependencyGraph, docOf, updateEntries } from './version-graph.ts';
 import { KINDS } from './version-kinds.ts';
 import { applyUpdate, chosenMoves } from './version-update.ts';
 import { type VersionedRow, type VersionsRepo, versionsRepo } from './versions.repo.ts';
 
+export type { FolderedDocument } from './version-folders.ts';
 export type { VersionedRow } from './versions.repo.ts';
 
 /**
@@ -34,8 +37,8 @@ export type BadgeWriteCheck = (auth: AuthContext, kind: VersionKind, row: Versio
 /** Until documents carry folders and badges to check, a write is refused only for read-only and locked. */
 const noBadgeCheckYet: BadgeWriteCheck = async () => {};
 
-/** What a write does: `edit` and `delete` need a draft; `lock` and `version` (new, update) also act on locked versions. */
-export type WriteAction = 'edit' | 'delete' | 'lock' | 'version';
+/** What a write does: `edit` and `delete` need a draft; `lock`, `version` (new, update) and `move` (to a folder) also act on locked versions. */
+export type WriteAction = 'edit' | 'delete' | 'lock' | 'version' | 'move';
 
 const plural = (docs: readonly VersionDoc[]) => docs.map((d) => `${d.name} ${versionLabel(d)}`).join(', ');
 
@@ -53,6 +56,10 @@ export function versionsService(ctx: AppContext, options: { badgeWriteCheck?: Ba
   /** Refuses a write to a read-only document, to a locked version where the action needs a draft, and what the badges refuse. */
   async function assertCanWrite(auth: AuthContext, kind: VersionKind, row: VersionedRow, action: WriteAction) {
     const needsDraft = action === 'edit' || action === 'delete';
+    // The system data models, the forms' own, are read-only but to super-admins.
+    if (kind === 'schema' && isSystemSchemaName(row.name) && !auth.roles.includes('super-admin')) {
+      throw forbidden(`This ${adapterOf(kind).what} is read-only.`);
+    }
     assertWritable(
       { read_only: row.read_only, v_locked: needsDraft && row.v_locked, version: row.version },
       adapterOf(kind).what,
@@ -91,6 +98,47 @@ export function versionsService(ctx: AppContext, options: { badgeWriteCheck?: Ba
     load,
     assertCanWrite,
     usedBy,
+
+    /** Every document of a kind, one per family with its versions, for the explorer trees. */
+    async documents(kind: VersionKind): Promise<FolderedDocument[]> {
+      return familiesOf(kind, await repo.inFolders(adapterOf(kind).table));
+    },
+
+    /** Moves a document (every version of its family) into a folder; read-only or the badges refuse it. */
+    async moveToFolder(kind: VersionKind, auth: AuthContext, id: string, folderId: string): Promise<VersionedRow> {
+      const row = await load(kind, id);
+      await assertCanWrite(auth, kind, row, 'move');
+      await repo.moveFamily(adapterOf(kind).table, row.family_id, folderId);
+      return row;
+    },
+
+    /**
+     * Deletes the documents of these folders, every version, then runs `andThen` in the same
+     * transaction. Refused when a version is locked or read-only, the badges refuse it, or a
+     * version of another document points at one (409). Answers how many versions went.
+     */
+    async removeInFolders(
+      kind: VersionKind,
+      auth: AuthContext,
+      folderIds: readonly string[],
+      andThen: (trx: Executor) => Promise<void>,
+    ): Promise<number> {
+      const table = adapterOf(kind).table;
+      const inFolders = new Set(folderIds);
+      const docs = familiesOf(kind, await repo.inFolders(table)).filter((d) => d.folder && inFolders.has(d.folder));
+      const ids = new Set(docs.flatMap((d) => d.versions.map((v) => v._id)));
+      const rows = await repo.byIds(table, [...ids]);
+      for (const row of rows) await assertCanWrite(auth, kind, row, 'delete');
+      for (const row of rows) {
+        const users = (await usedBy(kind, row.id)).filter((u) => !ids.has(u._id));
+        if (users.length > 0) throw conflict(`This ${adapterOf(kind).what} is used by ${plural(users)}.`);
+      }
+      await inTransaction(ctx.db.kysely, async (trx) => {
+        await versionsRepo(trx).removeIds(table, [...ids]);
+        await andThen(trx);
+      });
+      return ids.size;
+    },
 
     /** The family's version graph, by version number. */
     async versions(kind: VersionKind, id: string): Promise<VersionRecord[]> {
