@@ -12,6 +12,7 @@ import * as fileBlobsUncompressed from './20261123T0900_file_blobs_uncompressed.
 import * as fileBlobParts from './20261123T2000_file_blob_parts.ts';
 import * as jobsOneSchedulePerKind from './20261125T1400_jobs_one_schedule_per_kind.ts';
 import * as uploadsUnfinishedIdx from './20261125T1700_uploads_unfinished_idx.ts';
+import * as systemSchemas from './20261125T1900_system_schemas.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '20261123T2000_file_blob_parts': fileBlobParts,
   '20261125T1400_jobs_one_schedule_per_kind': jobsOneSchedulePerKind,
   '20261125T1700_uploads_unfinished_idx': uploadsUnfinishedIdx,
+  '20261125T1900_system_schemas': systemSchemas,
 };

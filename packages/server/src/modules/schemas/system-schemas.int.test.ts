@@ -1,0 +1,93 @@
+import { SYSTEM_SCHEMA_NAMES } from '@gdb/shared/schemas/system-schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { putSystemSchemas } from '../../platform/db/migrations/system-schemas.ts';
+
+// The forms' data models, seeded by a migration on the database the run is given: locked,
+// refused to managers whatever they try, changed by super-admins through new versions, upgraded
+// by later migrations.
+
+let t: TestApp;
+let manager: string;
+let superAdmin: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  manager = (await t.signedIn(['manager'])).token;
+  superAdmin = (await t.signedIn(['super-admin'])).token;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const byName = async (name: string, token = manager) =>
+  (await t.call('GET', `/schemas/byname?name=${name}`, { token })).body.data;
+const post = (url: string, body: unknown, token: string) => t.call('POST', url, { token, body });
+const READ_ONLY = 'This schema is read-only.';
+
+describe('system data models', () => {
+  it('are present after the migrations, locked, describing their documents', async () => {
+    for (const name of SYSTEM_SCHEMA_NAMES) {
+      const found = await byName(name);
+      expect(found, name).toMatchObject({ name, version: 1, jsonSchema: { type: 'object' } });
+      const doc = (await t.call('GET', `/schemas/find?id=${found._id}`, { token: manager })).body.data;
+      expect(doc.vLocked, name).toBe(true);
+      expect(Object.keys(doc.jsonSchema.properties).length, name).toBeGreaterThan(0);
+    }
+    const sdk = (await byName('rt-sdk-schema')).jsonSchema;
+    expect(sdk.required).toEqual(['functionName', 'jsCode']);
+    expect(sdk.properties.jsCode).toMatchObject({ type: 'string', ui: { widget: 'code' } });
+    const component = (await byName('rt-component')).jsonSchema;
+    expect(component.properties.kind.enum).toEqual(['workflow', 'forEach', 'instruction', 'function']);
+    expect(component.properties.links.items.required).toEqual(['name', 'fromPort', 'toPort']);
+    const pipeline = (await byName('rt-pipeline')).jsonSchema;
+    expect(pipeline.properties.dataSources.items.properties.connectorType.enum).toEqual([
+      'manual',
+      'real-time',
+      'endpoint',
+      'listener',
+    ]);
+    expect((await byName('rt-endpoint-info')).jsonSchema.required).toEqual(['name', 'path']);
+    expect((await byName('rt-listener-info')).jsonSchema.required).toEqual(['pipelineName']);
+  });
+
+  it('refuse a manager who saves, locks, deletes or makes a new version', async () => {
+    const { _id } = await byName('rt-pipeline');
+    const doc = (await t.call('GET', `/schemas/find?id=${_id}`, { token: manager })).body.data;
+    const attempts = [
+      post('/schemas/version/new', { id: _id }, manager),
+      post('/schemas/version/lock', { id: _id, force: false }, manager),
+      post('/schemas/version/delete', { id: _id }, manager),
+      t.call('DELETE', `/schemas?id=${_id}`, { token: manager }),
+      post('/schemas', { ...doc, jsonSchema: { type: 'object' } }, manager),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.status, res.body.message).toBe(403);
+      expect(res.body.message).toBe(READ_ONLY);
+    }
+  });
+
+  it('let a super-admin make a new version, save and lock it; managers stay refused on it', async () => {
+    const { _id } = await byName('rt-listener-info');
+    const created = await post('/schemas/version/new', { id: _id }, superAdmin);
+    expect(created.status, created.body.message).toBe(200);
+    const draftId = created.body.data._id;
+    const draft = (await t.call('GET', `/schemas/find?id=${draftId}`, { token: superAdmin })).body.data;
+    expect(draft).toMatchObject({ version: 2, vLocked: false, vParents: [_id] });
+    const jsonSchema = { ...draft.jsonSchema, title: 'Listener (v2)' };
+    const refused = await post('/schemas', { ...draft, jsonSchema }, manager);
+    expect(refused.status).toBe(403);
+    const saved = await post('/schemas', { ...draft, jsonSchema }, superAdmin);
+    expect(saved.status, saved.body.message).toBe(200);
+    expect((await post('/schemas/version/lock', { id: draftId, force: false }, superAdmin)).status).toBe(200);
+    expect(await byName('rt-listener-info')).toMatchObject({ _id: draftId, version: 2, jsonSchema: { title: 'Listener (v2)' } });
+  });
+
+  it('are upgraded by a migration: a new locked version after the newest, which the name reads', async () => {
+    const before = await byName('rt-endpoint-info');
+    await putSystemSchemas(t.ctx.db.kysely as never, { 'rt-endpoint-info': { type: 'object', title: 'Endpoint (upgraded)' } });
+    const after = await byName('rt-endpoint-info');
+    expect(after).toMatchObject({ version: before.version + 1, jsonSchema: { title: 'Endpoint (upgraded)' } });
+    const versions = (await t.call('GET', `/schemas/version?id=${after._id}`, { token: manager })).body.data;
+    expect(versions.at(-1)).toMatchObject({ _id: after._id, vLocked: true, vParents: [before._id] });
+  });
+});
