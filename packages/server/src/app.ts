@@ -202,6 +202,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const live = registerLive(app, {
     db,
     authenticate: (token) => services.auth.authenticate(token),
+    openSessions: (ids) => services.auth.openSessions(ids),
     limits: { maxSocketsPerUser: config.liveMaxSocketsPerUser },
   });
   registerLiveCollections(live, db, services);

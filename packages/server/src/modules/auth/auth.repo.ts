@@ -35,6 +35,15 @@ export function authRepo(k: Kysely<Database>) {
         .where('id', '=', sessionId)
         .where('revoked_at', 'is', null)
         .execute(),
+    /** Of these sessions, those neither revoked nor expired, with their user. */
+    unexpired: (sessionIds: readonly string[]) =>
+      k
+        .selectFrom('sessions')
+        .select(['id', 'user_id'])
+        .where('id', 'in', [...sessionIds])
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', new Date())
+        .execute(),
     revokeUserSessions: (userId: string) =>
       k
         .updateTable('sessions')

@@ -185,6 +185,14 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
       await revokeSession(sessionId);
     },
 
+    /** Which of these sessions are still open: not revoked, not expired, their user active. */
+    async openSessions(sessionIds: readonly string[]): Promise<Set<string>> {
+      if (sessionIds.length === 0) return new Set();
+      const rows = await repo.unexpired(sessionIds);
+      const active = await users.activeAmong(rows.map((r) => r.user_id));
+      return new Set(rows.filter((r) => active.has(r.user_id)).map((r) => r.id));
+    },
+
     /** Ends every session of a user (deactivated, password or two-factor reset). */
     async revokeUserSessions(userId: string): Promise<void> {
       await repo.revokeUserSessions(userId);

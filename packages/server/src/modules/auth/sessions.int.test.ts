@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/test-app.ts';
 import { signAccessToken } from '../../platform/auth/access-token.ts';
+import { newId } from '../../platform/ids.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -152,5 +153,27 @@ describe('first start', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('open sessions', () => {
+  it('answers the sessions neither revoked nor expired whose user is active', async () => {
+    const [open, revoked, disabled, expired] = await Promise.all([1, 2, 3, 4].map(() => t.signedIn(['user'])));
+    const sessionOf = async (x: { token: string } | undefined) => (await t.services.auth.authenticate(x?.token ?? '')).sessionId;
+    const ids = [await sessionOf(open), await sessionOf(revoked), await sessionOf(disabled), await sessionOf(expired)];
+    const k = t.ctx.db.kysely;
+    await t.services.auth.revokeUserSessions(revoked?.user.id ?? '');
+    await k
+      .updateTable('users')
+      .set({ is_active: false })
+      .where('id', '=', disabled?.user.id ?? '')
+      .execute();
+    await k
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', ids[3] ?? '')
+      .execute();
+    expect(await t.services.auth.openSessions([...ids, newId()])).toEqual(new Set([ids[0]]));
+    expect(await t.services.auth.openSessions([])).toEqual(new Set());
   });
 });

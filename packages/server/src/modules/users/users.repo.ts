@@ -65,6 +65,18 @@ export function usersRepo(k: Kysely<Database>) {
           .returning('id')
           .execute()
       ).map((r) => r.id),
+    /** Those of these users that are active. */
+    activeAmong: async (ids: readonly string[]) =>
+      ids.length === 0
+        ? []
+        : (
+            await k
+              .selectFrom('users')
+              .select('id')
+              .where('id', 'in', [...ids])
+              .where('is_active', '=', true)
+              .execute()
+          ).map((r) => r.id),
     deleteByIds: async (ids: readonly string[]) =>
       (await k.deleteFrom('users').where('id', 'in', ids).returning('id').execute()).map((r) => r.id),
     count: async () =>

@@ -139,6 +139,8 @@ export function usersService(ctx: AppContext) {
     },
     /** Spends a recovery code; false when the account has no such unused code. */
     useRecoveryCode: (id: string, hash: string): Promise<boolean> => repo.useRecoveryCode(id, hash),
+    /** Those of these users that are active. */
+    activeAmong: async (ids: readonly string[]): Promise<Set<string>> => new Set(await repo.activeAmong(ids)),
     /** The pipeline families assigned to the user and active. */
     assignedFamilies: (userId: string): Promise<string[]> => repo.assignedFamilies(userId),
     /** Takes deleted badges off every user, inside the caller's transaction when given one. */

@@ -22,7 +22,6 @@ import { AppError } from '../http/errors.ts';
 import { type ChangeFeed, createChangeFeed } from './change-feed.ts';
 import { envelopePrefixHex, packHex } from './codec.ts';
 import type { CollectionDef, LiveDoc } from './collections.ts';
-import { liveRepo } from './live.repo.ts';
 import { OutboundQueue } from './outbound-queue.ts';
 import { SubscriptionIndex } from './subscription-index.ts';
 
@@ -58,9 +57,13 @@ const DEFAULT_LIVE_LIMITS: LiveLimits = {
   duplicateWindowMs: 10_000,
 };
 
+/** Which of these sessions are still open (not revoked, not expired, their user active); the sign-in module answers it. */
+export type OpenSessions = (sessionIds: readonly string[]) => Promise<ReadonlySet<string>>;
+
 export interface LiveHubOptions {
   db: Db;
   authenticate: Authenticate;
+  openSessions: OpenSessions;
   log: FastifyBaseLogger;
   limits?: Partial<LiveLimits>;
 }
@@ -169,7 +172,7 @@ function connectError(message: string, code: number): ExtendedError {
  */
 export class LiveHub {
   readonly #io: Server<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>;
-  readonly #db: Db;
+  readonly #openSessions: OpenSessions;
   readonly #authenticate: Authenticate;
   readonly #log: FastifyBaseLogger;
   readonly #limits: LiveLimits;
@@ -186,7 +189,7 @@ export class LiveHub {
   #dropped = 0;
 
   constructor(server: HttpServer, options: LiveHubOptions) {
-    this.#db = options.db;
+    this.#openSessions = options.openSessions;
     this.#authenticate = options.authenticate;
     this.#log = options.log;
     this.#limits = { ...DEFAULT_LIVE_LIMITS, ...options.limits };
@@ -585,7 +588,7 @@ export class LiveHub {
     }
     if (ids.size === 0) return;
     try {
-      const open = await liveRepo(this.#db.kysely).openSessions([...ids]);
+      const open = await this.#openSessions([...ids]);
       for (const id of ids) if (!open.has(id)) this.#endSession(id);
     } catch (error) {
       this.#log.warn({ err: error }, 'live: session check failed');

@@ -38,7 +38,13 @@ const shelf: CollectionDef = {
 beforeAll(async () => {
   testDb = await createTestDb();
   server = http.createServer();
-  hub = new LiveHub(server, { db: testDb.db, authenticate, log: pino({ level: 'silent' }), limits: { sessionCheckMs: 600_000 } });
+  hub = new LiveHub(server, {
+    db: testDb.db,
+    authenticate,
+    openSessions: async (ids) => new Set(ids),
+    log: pino({ level: 'silent' }),
+    limits: { sessionCheckMs: 600_000 },
+  });
   hub.register(shelf);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = urlOf(server.address());

@@ -75,7 +75,8 @@ export function hubOn(
   limits: Partial<LiveLimits>,
 ): LiveHub {
   const authenticate: Authenticate = (token) => app.services.auth.authenticate(token);
-  const hub = new LiveHub(server, { db: app.ctx.db, authenticate, log: app.app.log, limits });
+  const openSessions = (ids: readonly string[]) => app.services.auth.openSessions(ids);
+  const hub = new LiveHub(server, { db: app.ctx.db, authenticate, openSessions, log: app.app.log, limits });
   registerLiveCollections(hub, app.ctx.db, app.services);
   return hub;
 }
