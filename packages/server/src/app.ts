@@ -11,6 +11,8 @@ import { throttleService } from './modules/auth/throttle.service.ts';
 import { componentsRoutes } from './modules/components/components.routes.ts';
 import { componentsService } from './modules/components/components.service.ts';
 import { datastoreService } from './modules/datastore/datastore.service.ts';
+import { foldersRoutes } from './modules/folders/folders.routes.ts';
+import { foldersService } from './modules/folders/folders.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsLiveCollection, pipelinesOfImports } from './modules/imports/imports.live.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
@@ -113,6 +115,7 @@ export function buildServices(ctx: AppContext) {
     mailer,
     accounts,
     tags,
+    folders: foldersService(ctx, versions),
     userAdmin: userAdminService(
       ctx,
       tags,
@@ -240,6 +243,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(authRoutes(services.auth, services.accounts));
       await api.register(usersRoutes(services.userAdmin));
       await api.register(tagsRoutes(services.tags));
+      await api.register(foldersRoutes(services.folders));
       await api.register(referenceRoutes(services.reference));
       await api.register(pipelinesRoutes(services.pipelines));
       // Uploads and the data models inferred from example files share one in-flight budget.

@@ -55,6 +55,17 @@ export const API_ACCESS = {
   'GET /tags/cache-reload': ALL,
   'POST /tags': ['super-admin'],
   'DELETE /tags': ['super-admin'],
+  // Folders (docs/product.md §18.3): the tree and new folders wherever a tree shows (the pipeline tree in the testing view
+  // too; the service admits each kind's screen roles); renaming, moving and deleting are the manager's and super-admin's.
+  'GET /folders/tree': ALL,
+  'POST /folders': ALL,
+  'DELETE /folders': AUTHORS,
+  'POST /folders/rename': AUTHORS,
+  'POST /folders/reparent': AUTHORS,
+  'POST /schemas/reparent': AUTHORS,
+  'POST /components/reparent': AUTHORS,
+  'POST /pipelines/reparent': AUTHORS,
+  'POST /sdk/reparent': ['super-admin'],
   // Uploads: all four roles upload (the testing view is open to admin); export follows /export (docs/product.md §3.1).
   'POST /uploads': ALL,
   'GET /uploads/status': ALL,

@@ -165,6 +165,37 @@ export const API_OPERATIONS = {
     errors: [404, 409],
   },
   'DELETE /tags': { operationId: 'deleteBadges', summary: 'Delete global badges', returns: 'The ids of the deleted badges.' },
+  'GET /folders/tree': {
+    operationId: 'readFolderTree',
+    summary: 'Read the explorer tree of a kind: its root folder with the folders and documents the caller may read',
+    returns: 'The root node; folders first, then documents grouped by family with their versions.',
+    errors: [403],
+  },
+  'POST /folders': {
+    operationId: 'createFolder',
+    summary: 'Create a folder (a name taken under the parent gets a number in brackets)',
+    returns: 'The folder created.',
+    errors: [400, 403, 404],
+  },
+  'DELETE /folders': {
+    operationId: 'deleteFolder',
+    summary: 'Delete a folder other than a root, with the folders and documents below it when asked',
+    returns: 'The ids of the folders deleted and how many document versions went with them.',
+    errors: [403, 404, 409],
+  },
+  'POST /folders/rename': {
+    operationId: 'renameFolder',
+    summary: 'Rename a folder other than a root (a name taken by a sibling gets a number in brackets)',
+    returns: 'The folder renamed.',
+    errors: [403, 404],
+  },
+  'POST /folders/reparent': {
+    operationId: 'moveFolder',
+    summary: 'Move a folder other than a root into another folder of its kind, never below itself',
+    returns: 'The folder moved.',
+    errors: [400, 403, 404],
+  },
+  ...documentMoveOperations(),
   'POST /uploads': {
     operationId: 'uploadFiles',
     summary: "Upload data files (multipart) to a pipeline's data sources; each is checked in the background",
@@ -449,6 +480,26 @@ export const API_OPERATIONS = {
   },
   ...versionOperations('/schemas', 'Schema', 'data model'),
 } as const satisfies Record<ApiRouteKey, ApiOperation>;
+
+/** POST /{kind}/reparent: a document, every version of it, moves into a folder of its kind. */
+function documentMoveOperations() {
+  const kinds = [
+    ['/schemas', 'Schema', 'data model'],
+    ['/components', 'Component', 'component'],
+    ['/pipelines', 'Pipeline', 'pipeline'],
+    ['/sdk', 'SdkFunction', 'SDK function'],
+  ] as const;
+  const entry = (Kind: string, what: string): ApiOperation => ({
+    operationId: `move${Kind}`,
+    summary: `Move a ${what}, every version of it, into a folder`,
+    returns: 'The version asked and the folder it is now in.',
+    errors: [400, 403, 404],
+  });
+  return Object.fromEntries(kinds.map(([path, Kind, what]) => [`POST ${path}/reparent`, entry(Kind, what)])) as Record<
+    `POST ${(typeof kinds)[number][0]}/reparent`,
+    ApiOperation
+  >;
+}
 
 /** The operation of a route key, or undefined when the table has none. */
 export function operationOf(key: string): ApiOperation | undefined {

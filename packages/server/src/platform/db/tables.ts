@@ -272,6 +272,19 @@ export interface SdkFunctionsTable extends VersionColumns {
   modules: ColumnType<unknown[], string | undefined, string>;
 }
 
+// folders domain: the explorer trees, one per kind below its root (parent_id null)
+export interface FoldersTable {
+  id: string;
+  kind: 'pipeline' | 'schema' | 'component' | 'sdk';
+  parent_id: string | null;
+  name: string;
+  tags: JsonColumn<DocumentTags>;
+  metadata_tags: Generated<string[]>;
+  created_at: CreatedAt;
+  created_by: string | null;
+  updated_at: UpdatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -294,4 +307,5 @@ export interface Database {
   schemas: SchemasTable;
   components: ComponentsTable;
   sdk_functions: SdkFunctionsTable;
+  folders: FoldersTable;
 }

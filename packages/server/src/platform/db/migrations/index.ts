@@ -13,6 +13,7 @@ import * as fileBlobParts from './20261123T2000_file_blob_parts.ts';
 import * as jobsOneSchedulePerKind from './20261125T1400_jobs_one_schedule_per_kind.ts';
 import * as uploadsUnfinishedIdx from './20261125T1700_uploads_unfinished_idx.ts';
 import * as systemSchemas from './20261125T1900_system_schemas.ts';
+import * as folders from './20261125T1910_folders.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '20261125T1400_jobs_one_schedule_per_kind': jobsOneSchedulePerKind,
   '20261125T1700_uploads_unfinished_idx': uploadsUnfinishedIdx,
   '20261125T1900_system_schemas': systemSchemas,
+  '20261125T1910_folders': folders,
 };

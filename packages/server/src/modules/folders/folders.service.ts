@@ -1,0 +1,182 @@
+import { hasAnyRole } from '@gdb/shared/auth/roles';
+import {
+  FOLDER_KIND_ROLES,
+  FOLDER_MESSAGES,
+  type Folder,
+  type FolderKind,
+  freeName,
+  type TreeNode,
+} from '@gdb/shared/folders/folders.schemas';
+import { isId } from '@gdb/shared/users/users.schemas';
+import type { AuthContext } from '../../platform/auth/access-control.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { isUniqueViolation } from '../../platform/db/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/http/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { VersionsService } from '../versions/versions.service.ts';
+import { buildTree, documentItem, folderItem } from './folder-tree.ts';
+import { type FolderRow, foldersRepo } from './folders.repo.ts';
+import type { DocumentAccessHook, DocumentAccessItem } from './folders.types.ts';
+
+export type { DocumentAccessHook, DocumentAccessItem } from './folders.types.ts';
+
+/** Until documents' badges are checked, every folder and document is open to whoever reaches the tree. */
+const openToAll: DocumentAccessHook = () => true;
+
+const toFolder = (row: FolderRow): Folder => ({ id: row.id, name: row.name, kind: row.kind, parent: row.parent_id });
+
+/** How often a name taken meanwhile by another call is chosen again. */
+const NAME_TRIES = 3;
+
+/** Folders and the explorer trees (docs/product.md §18.3); documents move through the version engine. */
+export function foldersService(
+  ctx: AppContext,
+  versions: VersionsService,
+  options: { documentAccess?: DocumentAccessHook } = {},
+) {
+  const repo = foldersRepo(ctx.db.kysely);
+  const documentAccess = options.documentAccess ?? openToAll;
+
+  function assertKind(auth: AuthContext, kind: FolderKind): void {
+    if (!hasAnyRole(auth.roles, FOLDER_KIND_ROLES[kind])) throw forbidden();
+  }
+
+  async function load(id: string): Promise<FolderRow> {
+    const row = isId(id) ? await repo.byId(id) : undefined;
+    if (!row) throw notFound(FOLDER_MESSAGES.notFound);
+    return row;
+  }
+
+  /** Every folder of the kind by id, for the chains above a folder. */
+  async function foldersById(kind: FolderKind): Promise<Map<string, FolderRow>> {
+    return new Map((await repo.ofKind(kind)).map((f) => [f.id, f]));
+  }
+
+  function assertWrite(auth: AuthContext, item: DocumentAccessItem): void {
+    if (!documentAccess(auth, 'write', item)) throw forbidden(FOLDER_MESSAGES.notAllowed);
+  }
+
+  /** Writes `name` (numbered when taken under the parent) through `store`, choosing again when another call took it meanwhile. */
+  async function withFreeName<T>(
+    parentId: string,
+    name: string,
+    except: string | undefined,
+    store: (name: string) => Promise<T>,
+  ) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await store(freeName(name, await repo.namesUnder(parentId, except)));
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= NAME_TRIES) throw error;
+      }
+    }
+  }
+
+  /** A folder the caller may change: of a kind they reach, not a root (`rootMessage`), writable by the badges. */
+  async function changeable(auth: AuthContext, id: string, rootMessage: string) {
+    const folder = await load(id);
+    assertKind(auth, folder.kind);
+    if (folder.parent_id === null) throw forbidden(rootMessage);
+    const byId = await foldersById(folder.kind);
+    assertWrite(auth, folderItem(byId, folder));
+    return { folder, byId };
+  }
+
+  /** A destination folder of this kind the caller may write into. */
+  async function destination(auth: AuthContext, kind: FolderKind, id: string) {
+    const target = await load(id);
+    if (target.kind !== kind) throw badRequest(FOLDER_MESSAGES.otherKind);
+    const byId = await foldersById(kind);
+    assertWrite(auth, folderItem(byId, target));
+    return { target, byId };
+  }
+
+  return {
+    /** The kind's tree: its root with every folder and document the caller may read. */
+    async tree(auth: AuthContext, kind: FolderKind): Promise<TreeNode[]> {
+      assertKind(auth, kind);
+      const [folders, docs] = await Promise.all([repo.ofKind(kind), versions.documents(kind)]);
+      return buildTree(folders, docs, (item) => documentAccess(auth, 'read', item));
+    },
+
+    /** A new folder under `parent` (the root when absent); a name taken there gets a number in brackets. */
+    async create(auth: AuthContext, body: { name: string; kind: FolderKind; parent?: string | null | undefined }) {
+      assertKind(auth, body.kind);
+      const parentId = body.parent ?? (await repo.root(body.kind)).id;
+      const { target } = await destination(auth, body.kind, parentId);
+      const row = await withFreeName(target.id, body.name, undefined, (name) =>
+        repo.insert({ id: newId(), kind: body.kind, parent_id: target.id, name, created_by: auth.userId }),
+      );
+      return toFolder(row);
+    },
+
+    /** Renames a folder (not a root); a name taken by a sibling gets a number in brackets. */
+    async rename(auth: AuthContext, body: { id: string; name: string }): Promise<Folder> {
+      const { folder } = await changeable(auth, body.id, FOLDER_MESSAGES.rootRename);
+      const parentId = folder.parent_id as string;
+      const name = await withFreeName(parentId, body.name, folder.id, async (n) => {
+        await repo.update(folder.id, { name: n });
+        return n;
+      });
+      return toFolder({ ...folder, name });
+    },
+
+    /** Moves a folder (not a root) into another of its kind, never into itself or a folder below it. */
+    async reparent(auth: AuthContext, body: { id: string; parentId: string }): Promise<Folder> {
+      const { folder, byId } = await changeable(auth, body.id, FOLDER_MESSAGES.rootMove);
+      const { target } = await destination(auth, folder.kind, body.parentId);
+      const above = new Set<string>([target.id]);
+      for (let at = byId.get(target.id); at?.parent_id && !above.has(at.parent_id); at = byId.get(at.parent_id)) {
+        above.add(at.parent_id);
+      }
+      if (above.has(folder.id)) throw badRequest(FOLDER_MESSAGES.intoItself);
+      const name = await withFreeName(target.id, folder.name, folder.id, async (n) => {
+        await repo.update(folder.id, { name: n, parent_id: target.id });
+        return n;
+      });
+      return toFolder({ ...folder, name, parent_id: target.id });
+    },
+
+    /**
+     * Deletes a folder (never a root) with the folders below it (`withFolders`) and the documents
+     * they hold (`withDocuments`); without the flag, holding any is refused (409).
+     */
+    async remove(auth: AuthContext, body: { id: string; kind: FolderKind; withFolders: boolean; withDocuments: boolean }) {
+      const { folder, byId } = await changeable(auth, body.id, FOLDER_MESSAGES.rootDelete);
+      if (folder.kind !== body.kind) throw notFound(FOLDER_MESSAGES.notFound);
+      const doomed = subtree(byId, folder.id);
+      if (doomed.length > 1 && !body.withFolders) throw conflict(FOLDER_MESSAGES.holdsFolders);
+      const inDoomed = new Set(doomed);
+      const held = (await versions.documents(folder.kind)).filter((d) => d.folder && inDoomed.has(d.folder));
+      if (held.length > 0 && !body.withDocuments) throw conflict(FOLDER_MESSAGES.holdsDocuments);
+      const dropFolders = (trx: Parameters<typeof foldersRepo>[0]) => foldersRepo(trx).removeDeepestFirst(doomed);
+      if (held.length === 0) {
+        await ctx.db.kysely.transaction().execute(dropFolders);
+        return { folders: doomed, documents: 0 };
+      }
+      return { folders: doomed, documents: await versions.removeInFolders(folder.kind, auth, doomed, dropFolders) };
+    },
+
+    /** Moves a document (every version of it) into a folder of its kind. */
+    async moveDocument(auth: AuthContext, kind: FolderKind, body: { id: string; parentId: string }) {
+      assertKind(auth, kind);
+      const { target, byId } = await destination(auth, kind, body.parentId);
+      const doc = (await versions.documents(kind)).find((d) => d.versions.some((v) => v._id === body.id));
+      const root = [...byId.values()].find((f) => f.parent_id === null);
+      if (doc && root) assertWrite(auth, documentItem(byId, doc, root));
+      await versions.moveToFolder(kind, auth, body.id, target.id);
+      return { _id: body.id, folder: target.id };
+    },
+  };
+}
+
+/** A folder's id and the ids of every folder below it, parents before children. */
+function subtree(byId: ReadonlyMap<string, FolderRow>, id: string): string[] {
+  const out = [id];
+  for (let i = 0; i < out.length; i += 1) {
+    for (const f of byId.values()) if (f.parent_id === out[i]) out.push(f.id);
+  }
+  return out;
+}
+
+export type FoldersService = ReturnType<typeof foldersService>;

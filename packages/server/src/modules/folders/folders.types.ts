@@ -1,0 +1,22 @@
+import type { FolderKind } from '@gdb/shared/folders/folders.schemas';
+import type { AuthContext } from '../../platform/auth/access-control.ts';
+
+type Badges = { read: string[][]; write: string[][] };
+
+/** A folder or document as the access check sees it: its own badges and those of the folders above it. */
+export interface DocumentAccessItem {
+  kind: FolderKind;
+  type: 'folder' | 'leaf';
+  id: string;
+  tags: Badges;
+  metadataTags: string[];
+  /** The folders above it, nearest first, up to the root. */
+  above: { id: string; tags: Badges }[];
+}
+
+/**
+ * The one place the explorer asks whether the caller may read or write a folder or document
+ * (docs/product.md §2.5, §18.3): the tree leaves out what it answers false to read, and every
+ * change is refused (403) where it answers false to write.
+ */
+export type DocumentAccessHook = (auth: AuthContext, action: 'read' | 'write', item: DocumentAccessItem) => boolean;
