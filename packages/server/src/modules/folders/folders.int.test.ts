@@ -274,3 +274,27 @@ describe('the document access hook', () => {
     });
   });
 });
+
+describe('the other kinds of documents', () => {
+  it('lists and moves components, SDK functions and pipelines in their own trees', async () => {
+    const component = (await post('/components', { name: 'Tree component' })).body.data as { _id: string };
+    const sdkFn = (await post('/sdk', { functionName: 'treeFunction' }, boss)).body.data as { _id: string };
+    const pipelineId = await t.services.pipelines.create({
+      name: 'Tree pipeline',
+      isMaster: true,
+      dataSources: [],
+      dataSinks: [],
+    });
+    const cases = [
+      ['component', '/components/reparent', component._id, 'Tree component'],
+      ['sdk', '/sdk/reparent', sdkFn._id, 'treeFunction'],
+      ['pipeline', '/pipelines/reparent', pipelineId, 'Tree pipeline'],
+    ] as const;
+    for (const [kind, path, id, label] of cases) {
+      expect(find(await tree(kind, boss), id)).toMatchObject({ label, type: 'leaf', versions: [{ _id: id, version: 1 }] });
+      const dest = (await post('/folders', { name: `${kind} dest`, kind }, boss)).body.data as { id: string };
+      expect((await post(path, { id, parentId: dest.id }, boss)).status).toBe(200);
+      expect(find(find(await tree(kind, boss), dest.id) as TreeNode, id)?.label).toBe(label);
+    }
+  });
+});
