@@ -176,11 +176,12 @@ describe('POST /schemas/generate: hostile files', () => {
     await refused({ 'entity.xml': corpus('text/entity-declaration.xml') });
   });
 
-  it('refuses JSON nested 100,000 deep', async () => {
+  it('refuses JSON and XML nested 100,000 deep', async () => {
     const deep = `[{"a": ${'['.repeat(100_000)}${']'.repeat(100_000)}}]`;
     expect(await refused({ 'deep.json': deep })).toBe(
       'Generate schema from file error: The JSON is nested deeper than 64 levels.',
     );
+    await refused({ 'deep.xml': `${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}` });
   });
 
   it('refuses a file over 20 MiB, an empty or binary file, and a request without a file', async () => {
