@@ -127,6 +127,7 @@ export const API_ACCESS = {
   'POST /schemas': AUTHORS,
   'DELETE /schemas': AUTHORS,
   'POST /schemas/cache-clear': AUTHORS,
+  'POST /schemas/generate': AUTHORS,
   ...versionRouteKeys('/schemas', () => AUTHORS),
 } as const satisfies Record<string, Access>;
 
@@ -138,7 +139,6 @@ export function accessOf(key: string): Access | undefined {
 }
 
 /** True when a caller with these roles passes the policy (signed-in callers only). */
-  'POST /schemas/generate': AUTHORS,
 export function allows(access: Access, roles: readonly string[]): boolean {
   if (access === 'public' || access === 'authenticated') return true;
   return roles.some((r) => (access as readonly string[]).includes(r));

@@ -478,6 +478,12 @@ export const API_OPERATIONS = {
     summary: "Empty this server's cache of locked data model versions",
     returns: 'How many versions the cache held.',
   },
+  'POST /schemas/generate': {
+    operationId: 'generateSchema',
+    summary: 'Infer data models from example files (CSV, XLSX, XLS, XML, JSON) sent as multipart/form-data',
+    returns: 'One data model per file, in their order.',
+    errors: [413, 422, 503],
+  },
   ...versionOperations('/schemas', 'Schema', 'data model'),
 } as const satisfies Record<ApiRouteKey, ApiOperation>;
 
@@ -505,9 +511,3 @@ function documentMoveOperations() {
 export function operationOf(key: string): ApiOperation | undefined {
   return (API_OPERATIONS as Record<string, ApiOperation>)[key];
 }
-  'POST /schemas/generate': {
-    operationId: 'generateSchema',
-    summary: 'Infer data models from example files (CSV, XLSX, XLS, XML, JSON) sent as multipart/form-data',
-    returns: 'One data model per file, in their order.',
-    errors: [413, 422, 503],
-  },
