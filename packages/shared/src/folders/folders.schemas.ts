@@ -31,6 +31,7 @@ export const FOLDER_MESSAGES = {
   otherKind: 'The destination folder holds another kind of document.',
   holdsFolders: 'This folder holds folders.',
   holdsDocuments: 'This folder holds documents.',
+  holdsPipelines: 'This folder holds pipelines; delete them first.',
   notAllowed: 'You are not allowed to change this folder.',
 } as const;
 

@@ -296,5 +296,9 @@ describe('the other kinds of documents', () => {
       expect((await post(path, { id, parentId: dest.id }, boss)).status).toBe(200);
       expect(find(find(await tree(kind, boss), dest.id) as TreeNode, id)?.label).toBe(label);
     }
+    const pipes = (await tree('pipeline', boss)).children.find((c) => c.label === 'pipeline dest') as TreeNode;
+    const refused = await remove({ id: pipes.value, kind: 'pipeline', withFolders: true, withDocuments: true }, boss);
+    expect([refused.status, refused.body.message]).toEqual([409, 'This folder holds pipelines; delete them first.']);
+    expect((await t.services.pipelines.stored(pipelineId))?.name).toBe('Tree pipeline');
   });
 });

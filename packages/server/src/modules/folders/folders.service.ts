@@ -149,6 +149,8 @@ export function foldersService(
       const inDoomed = new Set(doomed);
       const held = (await versions.documents(folder.kind)).filter((d) => d.folder && inDoomed.has(d.folder));
       if (held.length > 0 && !body.withDocuments) throw conflict(FOLDER_MESSAGES.holdsDocuments);
+      // A pipeline goes with its uploads, files, jobs and endpoints: only the pipeline's own delete may do that.
+      if (held.length > 0 && folder.kind === 'pipeline') throw conflict(FOLDER_MESSAGES.holdsPipelines);
       const dropFolders = (trx: Parameters<typeof foldersRepo>[0]) => foldersRepo(trx).removeDeepestFirst(doomed);
       if (held.length === 0) {
         await ctx.db.kysely.transaction().execute(dropFolders);
