@@ -43,7 +43,7 @@ function answerOf(error: unknown): unknown {
 }
 
 /** The data model of one example file, or 'Generate schema from file error: …' saying why it cannot be read. */
-function generateSchema(bytes: Uint8Array, omitStartingArray: boolean): Record<string, unknown> {
+export function generateSchema(bytes: Uint8Array, omitStartingArray: boolean): Record<string, unknown> {
   let table: ReturnType<typeof readExample>;
   try {
     table = readExample(bytes);
