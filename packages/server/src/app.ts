@@ -99,7 +99,17 @@ export function buildServices(ctx: AppContext) {
     loadDataModel: async (id) => (await schemas.byIds([id]))[0]?.jsonSchema ?? null,
   });
   const datastore = datastoreService(ctx);
-  const imports = importsService({ ctx, pipelines, uploads, logs, datastore, files, reference, components: () => runtime });
+  const imports = importsService({
+    ctx,
+    pipelines,
+    users,
+    uploads,
+    logs,
+    datastore,
+    files,
+    reference,
+    components: () => runtime,
+  });
   return {
     files,
     uploads,

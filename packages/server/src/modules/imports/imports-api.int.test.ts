@@ -358,6 +358,14 @@ describe('running, stopping and the logbook', () => {
     const brand = filters.body.data.brands.find((b: { _id: string }) => b._id !== kit.props.brand);
     const none = await t.call('GET', `/imports/listAll?brand=${brand._id}`, { token: manager.token });
     expect(none.body.data).toEqual({ records: [], totalCount: 0 });
+    const ofBrand = await t.call('GET', `/imports/listAll?brand=${kit.props.brand}&nbItemsPerPage=100`, { token: manager.token });
+    expect(ofBrand.body.data.totalCount).toBeGreaterThan(0);
+    const named = ofBrand.body.data.records.find((r: { user: string }) => r.user === manager.id);
+    const managerUser = await t.services.users.byId(manager.id);
+    expect(named).toMatchObject({ pipelineVersion: 1, userFirstName: managerUser?.first_name });
+    expect(typeof named.pipelineName).toBe('string');
+    const managerFilter = filters.body.data.users.find((u: { _id: string }) => u._id === manager.id);
+    expect(managerFilter.firstName).toBe(managerUser?.first_name);
     expect((await t.call('GET', '/imports/listAll', { token: user.token })).status).toBe(403);
   });
 

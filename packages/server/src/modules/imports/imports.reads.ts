@@ -2,16 +2,16 @@ import { hasAnyRole } from '@gdb/shared/auth/roles';
 import type { ImportRecord, ListAllQuery, ScheduledJob } from '@gdb/shared/imports/import.schemas';
 import { mayCreateJobKind } from '@gdb/shared/imports/import-rules';
 import type { LiveLog } from '@gdb/shared/live/live.schemas';
-import type { Kysely } from 'kysely';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
-import type { Database } from '../../platform/db/tables.ts';
 import { forbidden, notFound } from '../../platform/http/errors.ts';
 import type { LogsService } from '../logs/logs.service.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
 import type { ReferenceService } from '../reference/reference.service.ts';
-import { importsRepo, jobsRepo } from './imports.repo.ts';
-import { type JobViewRow, toImportRecord, toScheduledJob } from './views.ts';
+import type { UsersService } from '../users/users.service.ts';
+import { importsRepo, type JobRow, jobsRepo } from './imports.repo.ts';
+import { namedImport, namedImports, namedJobs } from './record-names.ts';
+import { toImportRecord, toScheduledJob } from './views.ts';
 
 /** Import ids GET /imports/pipeline answers at most (the newest). */
 const PIPELINE_IMPORTS_MAX = 200;
@@ -21,11 +21,18 @@ export interface ReadsDeps {
   pipelines: PipelinesService;
   logs: LogsService;
   reference: ReferenceService;
+  users: UsersService;
 }
 
 /** Jobs as the screens read them, each with its next waiting import, and those waiting imports. */
-async function jobViews(db: Kysely<Database>, rows: JobViewRow[]): Promise<{ jobs: ScheduledJob[]; waiting: ImportRecord[] }> {
-  const waiting = await importsRepo(db).pendingRecordsOfJobs(rows.map((r) => r.id));
+async function jobViews(deps: ReadsDeps, jobRows: JobRow[]): Promise<{ jobs: ScheduledJob[]; waiting: ImportRecord[] }> {
+  const db = deps.ctx.db.kysely;
+  const [rows, waiting] = await Promise.all([
+    namedJobs(deps, jobRows),
+    importsRepo(db)
+      .pendingRecordsOfJobs(jobRows.map((r) => r.id))
+      .then((w) => namedImports(deps, w)),
+  ]);
   const jobs = rows.map((r) => {
     const next = waiting.find((w) => w.job_id === r.id && w.scheduled_at);
     const at = next?.scheduled_at ?? r.next_run_at;
@@ -52,14 +59,14 @@ async function currentJob(deps: ReadsDeps, auth: AuthContext, pipelineId: string
   const db = deps.ctx.db.kysely;
   const pipeline = await deps.pipelines.byId(auth, pipelineId);
   const current = await importsRepo(db).currentOf(pipeline._id);
-  const { jobs: schedules } = await jobViews(db, await jobsRepo(db).activeSchedulesOf(pipeline._id));
+  const { jobs: schedules } = await jobViews(deps, await jobsRepo(db).activeSchedulesOf(pipeline._id));
   let job = schedules.find((j) => mayCreateJobKind(auth.roles, j.jobKind)) ?? null;
   if (!job && current?.job_id && !schedules.some((j) => j._id === current.job_id)) {
     const row = await jobsRepo(db).viewById(current.job_id);
-    job = row ? ((await jobViews(db, [row])).jobs[0] ?? null) : null;
+    job = row ? ((await jobViews(deps, [row])).jobs[0] ?? null) : null;
   }
   const others = schedules.filter((j) => j._id !== job?._id);
-  return { imp: current ? toImportRecord(current) : null, job, others };
+  return { imp: current ? toImportRecord(await namedImport(deps, current)) : null, job, others };
 }
 
 /** What the logbook, the jobs list and the wizard read about imports and jobs. */
@@ -69,8 +76,11 @@ export function importsReads(deps: ReadsDeps) {
   return {
     /** One logbook page with its filters (GET /imports/listAll). */
     async listAll(query: ListAllQuery): Promise<{ records: ImportRecord[]; totalCount: number }> {
-      const { rows, total } = await importsRepo(db).page(query, new Date());
-      return { records: rows.map(toImportRecord), totalCount: total };
+      const { brand, locale, datakind, productLine } = query;
+      const byPipeline = brand || locale || datakind || productLine;
+      const pipelineIds = byPipeline ? await deps.pipelines.idsWhere({ brand, locale, datakind, productLine }) : undefined;
+      const { rows, total } = await importsRepo(db).page(query, new Date(), pipelineIds);
+      return { records: (await namedImports(deps, rows)).map(toImportRecord), totalCount: total };
     },
 
     /** The logbook's filter lists (GET /imports/listAllFilters). */
@@ -80,16 +90,18 @@ export function importsReads(deps: ReadsDeps) {
         deps.reference.locales(),
         deps.reference.productLines(),
         deps.reference.datakinds(),
-        importsRepo(db).users(),
+        importsRepo(db)
+          .userIds()
+          .then((ids) => deps.users.namesOf(ids)),
       ]);
-      return { brands, locales, productLines, datakinds, users: users.map((u) => ({ _id: u.id, firstName: u.first_name })) };
+      return { brands, locales, productLines, datakinds, users: users.map((u) => ({ _id: u.id, firstName: u.firstName })) };
     },
 
     /** Repeating and one-time jobs of the pipelines the caller may read, and their waiting imports. */
     async listScheduled(auth: AuthContext) {
       const readable = new Set((await deps.pipelines.all(auth)).map((p) => p._id));
       const rows = (await jobsRepo(db).activeSchedules()).filter((r) => !r.pipeline_id || readable.has(r.pipeline_id));
-      const { jobs, waiting } = await jobViews(db, rows);
+      const { jobs, waiting } = await jobViews(deps, rows);
       return {
         repeatable: jobs.filter((j) => j.jobKind === 'repeat'),
         scheduled: jobs.filter((j) => j.jobKind === 'scheduled'),
@@ -110,7 +122,7 @@ export function importsReads(deps: ReadsDeps) {
       await readableImport(deps, auth, importId);
       const row = await importsRepo(db).recordById(importId);
       if (!row) throw notFound('Import not found.');
-      return toImportRecord(row);
+      return toImportRecord(await namedImport(deps, row));
     },
 
     /** The logs of an import, read like its pipeline (GET /logs/jobs). */

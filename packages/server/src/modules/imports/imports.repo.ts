@@ -9,21 +9,15 @@ export type JobRow = Selectable<JobsTable>;
 const RUNNING = ['busy', 'progress', 'sequential'] as const;
 const SCHEDULE_KINDS = ['scheduled', 'repeat'] as const;
 
-/** SQL for imports and their records joined with what the logbook shows. */
+/** SQL for imports, and their records: each with the kind of its job. */
 export function importsRepo(k: Kysely<Database>) {
   const records = () =>
-    k
-      .selectFrom('imports as i')
-      .leftJoin('pipelines as p', 'p.id', 'i.pipeline_id')
-      .leftJoin('jobs as j', 'j.id', 'i.job_id')
-      .leftJoin('users as u', 'u.id', 'i.user_id')
-      .selectAll('i')
-      .select(['p.name as pipeline_name', 'p.version as pipeline_version', 'j.job_kind', 'u.first_name as user_first_name']);
+    k.selectFrom('imports as i').leftJoin('jobs as j', 'j.id', 'i.job_id').selectAll('i').select('j.job_kind');
 
   return {
     insert: (row: Insertable<ImportsTable>) => k.insertInto('imports').values(row).returningAll().executeTakeFirstOrThrow(),
     byId: (id: string) => k.selectFrom('imports').selectAll().where('id', '=', id).executeTakeFirst(),
-    /** One import with its pipeline, job kind and user names. */
+    /** One import with its job kind. */
     recordById: (id: string) => records().where('i.id', '=', id).executeTakeFirst(),
     recordsByIds: (ids: readonly string[]) =>
       ids.length === 0
@@ -144,17 +138,11 @@ export function importsRepo(k: Kysely<Database>) {
           .execute()
       ).map((r) => ({ id: r.id, state: r.state })),
 
-    /** One logbook page and the number of matching imports. */
-    async page(query: ListAllQuery, now: Date) {
+    /** One logbook page and the number of matching imports; `pipelineIds`, when given, are those the imports must be of. */
+    async page(query: ListAllQuery, now: Date, pipelineIds?: readonly string[]) {
+      if (pipelineIds?.length === 0) return { rows: [], total: 0 };
       let q = k.selectFrom('imports as i');
-      if (query.brand || query.locale || query.datakind || query.productLine) {
-        let pipelines = k.selectFrom('pipelines').select('id');
-        if (query.brand) pipelines = pipelines.where('brand', '=', query.brand);
-        if (query.locale) pipelines = pipelines.where('locale', '=', query.locale);
-        if (query.datakind) pipelines = pipelines.where('datakind', '=', query.datakind);
-        if (query.productLine) pipelines = pipelines.where('product_line', '=', query.productLine);
-        q = q.where('i.pipeline_id', 'in', pipelines);
-      }
+      if (pipelineIds) q = q.where('i.pipeline_id', 'in', [...pipelineIds]);
       if (query.user) q = q.where('i.user_id', '=', query.user);
       if (query.success !== undefined) q = q.where('i.success', '=', query.success);
       q =
@@ -185,26 +173,17 @@ export function importsRepo(k: Kysely<Database>) {
       rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
       return { rows, total: Number(total.n) };
     },
-    /** Users who started or scheduled imports, for the logbook's user filter. */
-    users: () =>
-      k
-        .selectFrom('users as u')
-        .select(['u.id', 'u.first_name'])
-        .where((eb) => eb.exists(eb.selectFrom('imports as i').select('i.id').whereRef('i.user_id', '=', 'u.id')))
-        .orderBy('u.first_name')
-        .execute(),
+    /** Ids of the users who started or scheduled imports, for the logbook's user filter. */
+    userIds: async () =>
+      (await k.selectFrom('imports').select('user_id').distinct().where('user_id', 'is not', null).execute()).flatMap((r) =>
+        r.user_id ? [r.user_id] : [],
+      ),
   };
 }
 
 /** SQL for jobs: what schedules imports. */
 export function jobsRepo(k: Kysely<Database>) {
-  const views = () =>
-    k
-      .selectFrom('jobs as j')
-      .leftJoin('pipelines as p', 'p.id', 'j.pipeline_id')
-      .leftJoin('users as u', 'u.id', 'j.scheduled_by')
-      .selectAll('j')
-      .select(['p.name as pipeline_name', 'p.version as pipeline_version', 'u.user_name as scheduled_by_name']);
+  const views = () => k.selectFrom('jobs as j').selectAll('j');
   return {
     insert: (row: Insertable<JobsTable>) => k.insertInto('jobs').values(row).returningAll().executeTakeFirstOrThrow(),
     byId: (id: string) => k.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst(),

@@ -1,6 +1,7 @@
 import type { CreateImportBody, EditJobBody, JobCreated } from '@gdb/shared/imports/import.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { ReferenceService } from '../reference/reference.service.ts';
+import type { UsersService } from '../users/users.service.ts';
 import { clockTick } from './clock.ts';
 import { importRunner } from './import-runner.ts';
 import { abortImport, deleteImport, deleteJob, type StopsScope, stopImports } from './import-stops.ts';
@@ -11,7 +12,7 @@ import { createJob, editJob } from './job-writes.ts';
 import { leaseKeeper } from './lease-keeper.ts';
 import type { RunnerDeps } from './run-context.ts';
 
-export type ImportsDeps = Omit<RunnerDeps, 'queue'> & { reference: ReferenceService };
+export type ImportsDeps = Omit<RunnerDeps, 'queue'> & { reference: ReferenceService; users: UsersService };
 
 /** This process's part in the work: the run queue's handler, the clock and the leases, started and stopped. */
 function working(deps: ImportsDeps, queue: JobQueue, runner: ReturnType<typeof importRunner>) {

@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely, sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { Db } from '../../platform/db/index.ts';
 import type { Database } from '../../platform/db/tables.ts';
+import { errorMessage } from '../../platform/error-message.ts';
 
 /** The queue of import runs: one message per run, `{ importId }`. */
 const RUN_QUEUE = 'import-run';
@@ -95,7 +96,7 @@ function startRun(loop: Loop, boss: PgBoss, job: { id: string; data: unknown }, 
       await boss.complete(RUN_QUEUE, job.id);
     } catch (error) {
       work.onError(error);
-      await boss.fail(RUN_QUEUE, job.id, { message: error instanceof Error ? error.message : String(error) });
+      await boss.fail(RUN_QUEUE, job.id, { message: errorMessage(error) });
     }
   })().catch(work.onError);
   loop.active.add(task);

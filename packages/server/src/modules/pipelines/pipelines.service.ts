@@ -17,7 +17,7 @@ import { isUuid, newId } from '../../platform/ids.ts';
 import type { ReferenceService } from '../reference/reference.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 import { type FilterPipelines, pipelineReadRule } from './pipeline-access.ts';
-import { type FamilyRow, type PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
+import { type FamilyRow, type PipelineFilter, type PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
 
 /** The reference data a pipeline names, by id. */
 interface References {
@@ -103,6 +103,12 @@ function familyMap(rows: readonly { id: string; family_id: string }[]): Map<stri
   return family;
 }
 
+/** What a record shows of the pipeline it belongs to. */
+export interface PipelineName {
+  name: string;
+  version: number;
+}
+
 export interface NewPipeline {
   name: string;
   isMaster: boolean;
@@ -150,6 +156,11 @@ export function pipelinesService(ctx: AppContext, deps: { users: UsersService; r
     assignable: async (): Promise<AssignablePipeline[]> => (await repo.families()).map(toAssignable),
     /** The family of each id named (a version id or a family id); unknown ids are left out. */
     familiesOf: async (ids: readonly string[]): Promise<Map<string, string>> => familyMap(await repo.familiesOf(ids)),
+    /** The name and version of each of these pipelines that exists (all versions, whoever asks), by id. */
+    namesOf: async (ids: readonly string[]): Promise<Map<string, PipelineName>> =>
+      new Map((await repo.namesOf([...new Set(ids)])).map((r) => [r.id, { name: r.name, version: r.version }])),
+    /** Ids of the pipelines (all versions) matching every reference value given, whoever asks. */
+    idsWhere: (filter: PipelineFilter): Promise<string[]> => repo.idsWhere(filter),
     /** A pipeline as stored, whoever asks (the import runs and the clock act for nobody), or undefined when it is gone. */
     async stored(id: string): Promise<PipelineView | undefined> {
       const row = isUuid(id) ? await repo.byId(id) : undefined;

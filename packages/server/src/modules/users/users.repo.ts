@@ -15,6 +15,11 @@ export function usersRepo(k: Kysely<Database>) {
     byId: (id: string) => k.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
     byIds: (ids: readonly string[]) =>
       ids.length === 0 ? Promise.resolve([]) : k.selectFrom('users').selectAll().where('id', 'in', ids).execute(),
+    /** The names of these users that exist, by first name. */
+    namesOf: (ids: readonly string[]) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : k.selectFrom('users').select(['id', 'first_name', 'user_name']).where('id', 'in', ids).orderBy('first_name').execute(),
     byUserName: (userName: string) =>
       k
         .selectFrom('users')

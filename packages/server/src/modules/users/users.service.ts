@@ -25,6 +25,13 @@ export interface User {
 }
 
 /** What signing in checks: the user, its password hash and its (sealed) two-factor secret. */
+/** What a list or a record shows of a user. */
+export interface UserName {
+  id: string;
+  firstName: string;
+  userName: string;
+}
+
 export interface Credentials {
   user: User;
   passwordHash: string | null;
@@ -139,6 +146,9 @@ export function usersService(ctx: AppContext) {
     },
     /** Spends a recovery code; false when the account has no such unused code. */
     useRecoveryCode: (id: string, hash: string): Promise<boolean> => repo.useRecoveryCode(id, hash),
+    /** The names of these users that exist, by first name (lists and records that show who did something). */
+    namesOf: async (ids: readonly string[]): Promise<UserName[]> =>
+      (await repo.namesOf([...new Set(ids)])).map((r) => ({ id: r.id, firstName: r.first_name, userName: r.user_name })),
     /** Those of these users that are active. */
     activeAmong: async (ids: readonly string[]): Promise<Set<string>> => new Set(await repo.activeAmong(ids)),
     /** The pipeline families assigned to the user and active. */
