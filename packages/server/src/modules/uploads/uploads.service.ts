@@ -30,7 +30,7 @@ export interface UploadLogLine {
 /** How often a check renews its claim on its upload. */
 const CLAIM_RENEW_MS = 10_000;
 /** A claim not renewed for this long, or an upload never claimed for this long, belongs to an instance gone. */
-export const CLAIM_STALE_MS = 30_000;
+const CLAIM_STALE_MS = 30_000;
 
 export interface UploadsDeps {
   pipelines: PipelinesService;
@@ -70,7 +70,7 @@ export interface StoredFile {
 
 const sizeOf = (f: IncomingFile | StoredFile) => ('key' in f ? f.size : f.bytes.length);
 
-export function toUploadView(r: UploadRow): UploadView {
+function toUploadView(r: UploadRow): UploadView {
   return {
     _id: r.id,
     pipelineId: r.pipeline_id,
