@@ -1,7 +1,7 @@
 import { IMPORT_MESSAGES } from '@gdb/shared/imports/import-rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { csvSource, importKit, sink } from './imports.test-kit.ts';
+import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
 
 let t: TestApp;
 let kit: Awaited<ReturnType<typeof importKit>>;

@@ -10,7 +10,7 @@ import { type BuiltApp, buildApp } from '../../app.ts';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { type Db, openDb } from '../../platform/db/index.ts';
-import { csvSource, sink } from './imports.test-kit.ts';
+import { csvSource, sink } from '../../../test/imports-kit.ts';
 
 // A worker process killed in the middle of a run (SIGKILL: no chance to clean up). Another
 // instance notices within a minute: the import fails, or runs again when its job restarts on

@@ -1,6 +1,6 @@
 import type { DataSink, DataSource } from '@gdb/shared/pipelines/pipeline.schemas';
-import type { TestApp } from '../../../test/test-app.ts';
-import type { ImportRow } from './imports.repo.ts';
+import type { ImportRow } from '../src/modules/imports/imports.repo.ts';
+import type { TestApp } from './test-app.ts';
 
 // Fixtures for the imports tests: reference data, components, pipelines, uploads, waiting for states.
 
