@@ -7,7 +7,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { buildApp } from '../../packages/server/src/app.ts';
 import { loadConfig } from '../../packages/server/src/platform/config.ts';
-import { listenLocal, seedImport, seedPipeline } from '../../packages/server/src/platform/live/live-test-kit.ts';
+import { buildImport, buildPipeline } from '../../packages/server/test/factories.ts';
+import { listenLocal } from '../../packages/server/test/live-kit.ts';
 import { type LineRow, runWriter, type WriterPlan } from './writer-loop.ts';
 
 const imports = Number(process.env.BENCH_IMPORTS ?? 200);
@@ -40,9 +41,9 @@ const login = await app.inject({
   payload: { username: user.user_name, password },
 });
 const token = login.json<{ data: { token: { value: string } } }>().data.token.value;
-const { id: pipelineId } = await seedPipeline(ctx.db.kysely, 'bench');
+const { id: pipelineId } = await buildPipeline({ services, ctx }, { name: 'bench' });
 const importIds: string[] = [];
-for (let i = 0; i < imports; i++) importIds.push(await seedImport(ctx.db.kysely, pipelineId));
+for (let i = 0; i < imports; i++) importIds.push(await buildImport({ services, ctx }, pipelineId));
 
 let peakRss = 0;
 let peakHeap = 0;

@@ -5,7 +5,7 @@
 import { formatRepeatPattern } from '@gdb/shared/imports/repeat-pattern';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectLive } from '../../packages/server/src/platform/live/live-test-kit.ts';
+import { connectLive } from '../../packages/server/test/live-kit.ts';
 import { baseUrl, closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage } from '../support/browser.ts';
 import { COUNTRY_PIPELINE, SLOW_PIPELINE } from '../support/pipelines.ts';
 import { USERS } from '../support/users.ts';

@@ -8,7 +8,7 @@
 //   node --no-node-snapshot --expose-gc --import tsx packages/server/test/measure-upload.ts '[MiB, MiB, …]'
 import { execFileSync } from 'node:child_process';
 import type { DataSource } from '@gdb/shared/pipelines/pipeline.schemas';
-import { listenLocal } from '../src/platform/live/live-test-kit.ts';
+import { listenLocal } from './live-kit.ts';
 import { watchPeakRss } from './peak-rss.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { bodyEnd, fieldPart, fileHead, openUpload, partEnd } from './upload-client.ts';

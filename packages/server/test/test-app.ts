@@ -7,10 +7,12 @@ import type { InjectOptions } from 'fastify';
 import { type BuiltApp, buildApp } from '../src/app.ts';
 import type { User } from '../src/modules/users/users.service.ts';
 import { type Config, loadConfig } from '../src/platform/config.ts';
+import { buildUser, TEST_PASSWORD, type UserFields } from './factories.ts';
 import { createTestDb } from './test-db.ts';
 
+export { TEST_PASSWORD };
+
 export const BASE = '/gdb-importer/v1';
-export const TEST_PASSWORD = 'Str0ng!Passw0rd';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely and assert on them
 type AnyData = any;
@@ -26,26 +28,14 @@ export interface TestApp extends BuiltApp {
     status: number;
     body: { code: number; message: string; data: AnyData };
   }>;
-  /** Creates a user with the roles (password TEST_PASSWORD). */
-  createUser(
-    roles: Role[],
-    fields?: Partial<{
-      firstName: string;
-      lastName: string;
-      userName: string;
-      email: string;
-      unrestrictedUpload: boolean;
-      isActive: boolean;
-    }>,
-  ): Promise<User>;
+  /** Creates a user with the roles (password TEST_PASSWORD), through the users service (`buildUser`). */
+  createUser(roles: Role[], fields?: Partial<UserFields & { isActive: boolean }>): Promise<User>;
   /** Signs in and answers the access token value. */
   login(userName: string, password?: string): Promise<string>;
   /** Creates a user with the roles and answers it with a token. */
   signedIn(roles: Role[]): Promise<{ user: User; token: string }>;
   close(): Promise<void>;
 }
-
-let counter = 0;
 
 /** Builds the app on a fresh database and data folder; `close` removes both. */
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
@@ -75,18 +65,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   };
 
   const createUser: TestApp['createUser'] = async (roles, fields = {}) => {
-    counter += 1;
-    const first = fields.firstName ?? `first${counter}`;
-    const last = fields.lastName ?? `last${counter}x`;
-    const user = await built.services.users.create({
-      firstName: first,
-      lastName: last,
-      userName: fields.userName ?? `${first}.${last}`,
-      email: fields.email ?? `${first}.${last}@example.test`,
-      roles,
-      password: TEST_PASSWORD,
-      ...(fields.unrestrictedUpload !== undefined ? { unrestrictedUpload: fields.unrestrictedUpload } : {}),
-    });
+    const { isActive: _, ...userFields } = fields;
+    const user = await buildUser(built, roles, userFields);
     if (fields.isActive === false) {
       await testDb.db.kysely.updateTable('users').set({ is_active: false }).where('id', '=', user.id).execute();
     }

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvSource, importKit } from '../../../test/imports-kit.ts';
+import { listenLocal } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { bodyEnd, fieldPart, fileHead, openUpload, partEnd } from '../../../test/upload-client.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { listenLocal } from '../../platform/live/live-test-kit.ts';
-import { csvSource, importKit } from '../../../test/imports-kit.ts';
 import { uploadBudget } from './upload-budget.ts';
 
 const KiB = 1024;

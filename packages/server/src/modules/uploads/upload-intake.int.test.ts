@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvSource, importKit } from '../../../test/imports-kit.ts';
+import { listenLocal } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { bodyEnd, fieldPart, fileHead, openUpload, partEnd } from '../../../test/upload-client.ts';
-import { listenLocal } from '../../platform/live/live-test-kit.ts';
-import { csvSource, importKit } from '../../../test/imports-kit.ts';
 
 // An upload's files go to the file store as they arrive, never whole in memory; a request that
 // fails or whose client goes away leaves nothing stored. Both stores, over a real connection.

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenLocal } from '../../../test/live-kit.ts';
 import { BASE, createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { loadConfig } from '../config.ts';
-import { listenLocal } from '../live/live-test-kit.ts';
 
 let t: TestApp;
 let port: number;

@@ -2,9 +2,10 @@ import http from 'node:http';
 import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildImport, buildPipeline } from '../../../test/factories.ts';
+import { connectLive, hubOn, urlOf } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { LIVE_MESSAGES, type LiveHub } from './live-hub.ts';
-import { connectLive, hubOn, seedImport, seedPipeline, urlOf } from './live-test-kit.ts';
 
 const MAX_MESSAGES = 400;
 const MAX_CHARS = 4 * 1024 * 1024;
@@ -78,8 +79,8 @@ function sampleQueues() {
 }
 
 async function logsOfNewImport(): Promise<string> {
-  const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
-  return seedImport(t.ctx.db.kysely, pipelineId);
+  const { id: pipelineId } = await buildPipeline(t);
+  return buildImport(t, pipelineId);
 }
 
 /** Commits of 20 log lines of 3 kB each, with pauses for sockets to write between them. */

@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assignPipeline, buildImport, buildPipeline, buildUpload } from '../../../test/factories.ts';
+import { connectLive, type LiveTestClient, listenLocal, waitFor } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { LIVE_MESSAGES } from './live-hub.ts';
-import {
-  assignPipeline,
-  connectLive,
-  type LiveTestClient,
-  listenLocal,
-  seedImport,
-  seedPipeline,
-  seedUpload,
-  waitFor,
-} from './live-test-kit.ts';
 
 let t: TestApp;
 let url: string;
@@ -64,9 +56,9 @@ describe('live channel: connection', () => {
 
 describe('live channel: logs', () => {
   it('sends the logs of an import oldest first, then each new line in commit order', async () => {
-    const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
-    const importId = await seedImport(t.ctx.db.kysely, pipelineId);
-    const other = await seedImport(t.ctx.db.kysely, pipelineId);
+    const { id: pipelineId } = await buildPipeline(t);
+    const importId = await buildImport(t, pipelineId);
+    const other = await buildImport(t, pipelineId);
     await t.services.logs.append([
       { level: 'info', message: 'first', importId },
       { level: 'warn', message: 'second', importId, dataSubKind: 'main' },
@@ -99,8 +91,8 @@ describe('live channel: logs', () => {
   });
 
   it('sends a line too long for a notification by reading it', async () => {
-    const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
-    const uploadId = await seedUpload(t.ctx.db.kysely, pipelineId);
+    const { id: pipelineId } = await buildPipeline(t);
+    const uploadId = await buildUpload(t, pipelineId);
     const c = await connect(managerToken);
     c.socket.emit('subscribe', { collectionName: 'logs', filter: { uploadId }, subscriptionId: 'big', token: managerToken });
     await c.waitFor(() => c.inits[0]);
@@ -114,8 +106,8 @@ describe('live channel: logs', () => {
   });
 
   it('applies the projection to init and changes, always keeping _id', async () => {
-    const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
-    const importId = await seedImport(t.ctx.db.kysely, pipelineId);
+    const { id: pipelineId } = await buildPipeline(t);
+    const importId = await buildImport(t, pipelineId);
     await t.services.logs.append({ level: 'info', message: 'hello', importId });
     const c = await connect(managerToken);
     c.socket.emit('subscribe', {
@@ -133,8 +125,8 @@ describe('live channel: logs', () => {
   });
 
   it('stops sending after unsubscribe', async () => {
-    const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
-    const importId = await seedImport(t.ctx.db.kysely, pipelineId);
+    const { id: pipelineId } = await buildPipeline(t);
+    const importId = await buildImport(t, pipelineId);
     const c = await connect(managerToken);
     c.socket.emit('subscribe', { collectionName: 'logs', filter: { importId }, subscriptionId: 'u', token: managerToken });
     await c.waitFor(() => c.inits[0]);
@@ -148,8 +140,8 @@ describe('live channel: logs', () => {
   });
 
   it('answers a find once, without later changes', async () => {
-    const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
-    const importId = await seedImport(t.ctx.db.kysely, pipelineId);
+    const { id: pipelineId } = await buildPipeline(t);
+    const importId = await buildImport(t, pipelineId);
     await t.services.logs.append({ level: 'info', message: 'found', importId });
     const c = await connect(managerToken);
     c.socket.emit('find', { collectionName: 'logs', filter: { importId }, subscriptionId: 'f', token: managerToken });
@@ -164,9 +156,9 @@ describe('live channel: logs', () => {
 describe('live channel: uploads and imports', () => {
   it('shows an upload status change and its deletion without reload', async () => {
     const k = t.ctx.db.kysely;
-    const { id: pipelineId } = await seedPipeline(k);
-    const a = await seedUpload(k, pipelineId);
-    const b = await seedUpload(k, pipelineId, { dataSubKind: 'prices' });
+    const { id: pipelineId } = await buildPipeline(t);
+    const a = await buildUpload(t, pipelineId);
+    const b = await buildUpload(t, pipelineId, { dataSubKind: 'prices' });
     const c = await connect(managerToken);
     c.socket.emit('subscribe', { collectionName: 'uploads', filter: { _id: [a, b] }, subscriptionId: 'up', token: managerToken });
     const init = await c.waitFor(() => c.inits[0]);
@@ -193,8 +185,8 @@ describe('live channel: uploads and imports', () => {
 
   it('follows the imports of a pipeline for the logbook', async () => {
     const k = t.ctx.db.kysely;
-    const { id: pipelineId } = await seedPipeline(k);
-    const first = await seedImport(k, pipelineId);
+    const { id: pipelineId } = await buildPipeline(t);
+    const first = await buildImport(t, pipelineId);
     const c = await connect(managerToken);
     c.socket.emit('subscribe', {
       collectionName: 'imports',
@@ -204,7 +196,7 @@ describe('live channel: uploads and imports', () => {
     });
     const init = await c.waitFor(() => c.inits[0]);
     expect(init.data).toMatchObject([{ _id: first, pipeline: pipelineId, state: 'pending', success: false }]);
-    const second = await seedImport(k, pipelineId);
+    const second = await buildImport(t, pipelineId);
     await k
       .updateTable('imports')
       .set({ state: 'done', success: true, end_at: new Date('2026-01-02T03:04:05Z') })
@@ -222,16 +214,16 @@ describe('live channel: uploads and imports', () => {
 describe('live channel: rights', () => {
   it('lets a user follow only the pipelines assigned and active for them', async () => {
     const k = t.ctx.db.kysely;
-    const mine = await seedPipeline(k, 'mine');
-    const theirs = await seedPipeline(k, 'theirs');
-    const paused = await seedPipeline(k, 'paused');
+    const mine = await buildPipeline(t, { name: 'mine' });
+    const theirs = await buildPipeline(t, { name: 'theirs' });
+    const paused = await buildPipeline(t, { name: 'paused' });
     const { user, token } = await t.signedIn(['user']);
-    await assignPipeline(k, user.id, mine.familyId);
-    await assignPipeline(k, user.id, paused.familyId, false);
-    const myImport = await seedImport(k, mine.id);
-    const theirImport = await seedImport(k, theirs.id);
-    const theirUpload = await seedUpload(k, theirs.id);
-    const pausedUpload = await seedUpload(k, paused.id);
+    await assignPipeline(t, user.id, mine.familyId);
+    await assignPipeline(t, user.id, paused.familyId, false);
+    const myImport = await buildImport(t, mine.id);
+    const theirImport = await buildImport(t, theirs.id);
+    const theirUpload = await buildUpload(t, theirs.id);
+    const pausedUpload = await buildUpload(t, paused.id);
 
     const c = await connect(token);
     c.socket.emit('subscribe', { collectionName: 'logs', filter: { importId: myImport }, subscriptionId: 'ok', token });
@@ -263,8 +255,8 @@ describe('live channel: rights', () => {
 
   it('ends the subscriptions of a session when it logs out', async () => {
     const { token } = await t.signedIn(['manager']);
-    const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
-    const importId = await seedImport(t.ctx.db.kysely, pipelineId);
+    const { id: pipelineId } = await buildPipeline(t);
+    const importId = await buildImport(t, pipelineId);
     const c = await connect(token);
     c.socket.emit('subscribe', { collectionName: 'logs', filter: { importId }, subscriptionId: 'x', token });
     await c.waitFor(() => c.inits[0]);
@@ -292,8 +284,8 @@ describe('live channel: rights', () => {
   it('refuses a subscribe carrying a revoked token on a socket opened earlier', async () => {
     const first = await t.signedIn(['manager']);
     const second = await t.login(first.user.user_name);
-    const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
-    const importId = await seedImport(t.ctx.db.kysely, pipelineId);
+    const { id: pipelineId } = await buildPipeline(t);
+    const importId = await buildImport(t, pipelineId);
     const c = await connect(second);
     await t.call('POST', '/users/logout', { token: first.token });
     c.socket.emit('subscribe', { collectionName: 'logs', filter: { importId }, subscriptionId: 'r', token: first.token });
@@ -306,8 +298,8 @@ describe('live channel: rights', () => {
 describe('live channel: bad messages', () => {
   it('answers an exception to anything malformed and keeps serving', async () => {
     const c = await connect(managerToken);
-    const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
-    const importId = await seedImport(t.ctx.db.kysely, pipelineId);
+    const { id: pipelineId } = await buildPipeline(t);
+    const importId = await buildImport(t, pipelineId);
     const bad: [string, unknown][] = [
       ['subscribe', { collectionName: 'users', filter: {}, subscriptionId: 'a', token: managerToken }],
       ['subscribe', { collectionName: 'logs', filter: {}, subscriptionId: 'b', token: managerToken }],
@@ -342,8 +334,8 @@ describe('live channel: bad messages', () => {
 
   it('limits the subscriptions of one socket', async () => {
     const c = await connect(managerToken);
-    const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
-    const importId = await seedImport(t.ctx.db.kysely, pipelineId);
+    const { id: pipelineId } = await buildPipeline(t);
+    const importId = await buildImport(t, pipelineId);
     for (let i = 0; i <= 100; i++) {
       c.socket.emit('subscribe', { collectionName: 'logs', filter: { importId }, subscriptionId: `s${i}` });
     }

@@ -1,8 +1,9 @@
 // A subscription's init and the changes committed around it: each change reaches the client once,
 // in the init or after it. The init's read is held through the logs service the hub reads with.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildImport, buildPipeline } from '../../../test/factories.ts';
+import { connectLive, type LiveTestClient, listenLocal } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { connectLive, type LiveTestClient, listenLocal, seedImport, seedPipeline } from './live-test-kit.ts';
 
 let t: TestApp;
 let url: string;
@@ -55,8 +56,8 @@ function holdLogsRead(when: 'before' | 'after') {
 }
 
 async function subscribedImport(subscriptionId: string) {
-  const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
-  const importId = await seedImport(t.ctx.db.kysely, pipelineId);
+  const { id: pipelineId } = await buildPipeline(t);
+  const importId = await buildImport(t, pipelineId);
   await t.services.logs.append({ level: 'info', message: 'first', importId });
   const c = await connectLive(url, token);
   clients.push(c);

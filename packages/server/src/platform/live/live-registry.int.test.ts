@@ -1,11 +1,11 @@
 import http from 'node:http';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectLive, type LiveTestClient, urlOf } from '../../../test/live-kit.ts';
 import { createTestDb } from '../../../test/test-db.ts';
 import type { AuthContext } from '../auth/access-control.ts';
 import type { CollectionDef } from './collections.ts';
 import { LIVE_MESSAGES, LiveHub } from './live-hub.ts';
-import { connectLive, type LiveTestClient, urlOf } from './live-test-kit.ts';
 
 // The hub serves only the collections registered with it, each with its own reads, projection
 // from rows and read rule; it knows nothing else of the modules that own them.

@@ -1,8 +1,9 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildImport, buildPipeline } from '../../../test/factories.ts';
+import { connectLive, hubOn, type LiveTestClient, urlOf, waitFor } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { LIVE_MESSAGES, type LiveHub } from './live-hub.ts';
-import { connectLive, hubOn, type LiveTestClient, seedImport, seedPipeline, urlOf, waitFor } from './live-test-kit.ts';
 
 // A client written to spec 002 §4 opens the socket without a token and sends it in each message.
 
@@ -22,8 +23,8 @@ async function connect(token?: string) {
 }
 
 async function logsOfNewImport() {
-  const { id: pipelineId } = await seedPipeline(t.ctx.db.kysely);
-  const importId = await seedImport(t.ctx.db.kysely, pipelineId);
+  const { id: pipelineId } = await buildPipeline(t);
+  const importId = await buildImport(t, pipelineId);
   await t.services.logs.append({ level: 'info', message: 'hello', importId });
   return importId;
 }

@@ -1,11 +1,12 @@
 import type { LoginAnswer } from '@gdb/shared/auth/session.schemas';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildImport, buildPipeline, buildUpload } from '../../../test/factories.ts';
+import { connectLive, type LiveTestClient, listenLocal } from '../../../test/live-kit.ts';
 import { BASE, createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/test-app.ts';
 import { type BuiltApp, buildApp } from '../../app.ts';
 import { type Db, openDb } from '../db/index.ts';
 import { LIVE_MESSAGES } from './live-hub.ts';
-import { connectLive, type LiveTestClient, listenLocal, seedImport, seedPipeline, seedUpload } from './live-test-kit.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 
@@ -49,9 +50,9 @@ describe.runIf(databaseUrl)('live channel across two instances (runs only when D
   it('delivers to a subscriber on instance A what instance B writes, in commit order', async () => {
     const user = await a.createUser(['manager']);
     const token = await loginThroughB(user.user_name);
-    const { id: pipelineId } = await seedPipeline(dbB.kysely);
-    const importId = await seedImport(dbB.kysely, pipelineId);
-    const uploadId = await seedUpload(dbB.kysely, pipelineId);
+    const { id: pipelineId } = await buildPipeline(b);
+    const importId = await buildImport(b, pipelineId);
+    const uploadId = await buildUpload(b, pipelineId);
 
     const c = await connectLive(urlA, token);
     clients.push(c);
@@ -73,8 +74,8 @@ describe.runIf(databaseUrl)('live channel across two instances (runs only when D
   it('ends on instance A the subscriptions of a session logged out through instance B', async () => {
     const user = await a.createUser(['manager']);
     const token = await loginThroughB(user.user_name);
-    const { id: pipelineId } = await seedPipeline(dbB.kysely);
-    const importId = await seedImport(dbB.kysely, pipelineId);
+    const { id: pipelineId } = await buildPipeline(b);
+    const importId = await buildImport(b, pipelineId);
     const c = await connectLive(urlA, token);
     clients.push(c);
     c.socket.emit('subscribe', { collectionName: 'logs', filter: { importId }, subscriptionId: 's', token });
@@ -87,8 +88,8 @@ describe.runIf(databaseUrl)('live channel across two instances (runs only when D
 
   it('sends a fresh init when the change listener had to reconnect, so nothing written meanwhile is lost', async () => {
     const { token } = await a.signedIn(['manager']);
-    const { id: pipelineId } = await seedPipeline(dbB.kysely);
-    const importId = await seedImport(dbB.kysely, pipelineId);
+    const { id: pipelineId } = await buildPipeline(b);
+    const importId = await buildImport(b, pipelineId);
     const c = await connectLive(urlA, token);
     clients.push(c);
     c.socket.emit('subscribe', { collectionName: 'logs', filter: { importId }, subscriptionId: 'r', token });

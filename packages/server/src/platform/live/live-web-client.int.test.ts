@@ -2,8 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveClient, type LiveStatus, type TokenGetter } from '../../../../web/src/ground/live/live-client.ts';
 import { socketIoFactory } from '../../../../web/src/ground/live/live-socket.ts';
+import { assignPipeline, buildImport, buildPipeline, buildUpload } from '../../../test/factories.ts';
+import { listenLocal, waitFor } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { assignPipeline, listenLocal, seedImport, seedPipeline, seedUpload, waitFor } from './live-test-kit.ts';
 
 let t: TestApp;
 let url: string;
@@ -30,9 +31,9 @@ describe('the web live client against the hub', () => {
   it('follows logs and uploads, shares identical filters, and stops when the last subscriber leaves', async () => {
     const { token } = await t.signedIn(['manager']);
     const k = t.ctx.db.kysely;
-    const { id: pipelineId } = await seedPipeline(k);
-    const importId = await seedImport(k, pipelineId);
-    const uploadId = await seedUpload(k, pipelineId);
+    const { id: pipelineId } = await buildPipeline(t);
+    const importId = await buildImport(t, pipelineId);
+    const uploadId = await buildUpload(t, pipelineId);
     await t.services.logs.append({ level: 'info', message: 'before', importId });
     const client = browserClient(() => token);
 
@@ -82,9 +83,9 @@ describe('the web live client against the hub', () => {
   it('gives a subscription still being set up the change committed meanwhile in its init, not as a change', async () => {
     const { token } = await t.signedIn(['manager']);
     const k = t.ctx.db.kysely;
-    const { id: pipelineId } = await seedPipeline(k);
-    const importId = await seedImport(k, pipelineId);
-    const uploadId = await seedUpload(k, pipelineId);
+    const { id: pipelineId } = await buildPipeline(t);
+    const importId = await buildImport(t, pipelineId);
+    const uploadId = await buildUpload(t, pipelineId);
     // Holding the token holds the client's next message: the uploads subscribe.
     let held: Promise<void> | undefined;
     const client = browserClient(async () => {
@@ -129,12 +130,11 @@ describe('the web live client against the hub', () => {
 
   it('reads once with find, and reports a refused subscription as an error', async () => {
     const { user, token } = await t.signedIn(['user']);
-    const k = t.ctx.db.kysely;
-    const mine = await seedPipeline(k);
-    const other = await seedPipeline(k);
-    await assignPipeline(k, user.id, mine.familyId);
-    const myImport = await seedImport(k, mine.id);
-    const otherImport = await seedImport(k, other.id);
+    const mine = await buildPipeline(t);
+    const other = await buildPipeline(t);
+    await assignPipeline(t, user.id, mine.familyId);
+    const myImport = await buildImport(t, mine.id);
+    const otherImport = await buildImport(t, other.id);
     await t.services.logs.append({ level: 'success', message: 'done', importId: myImport });
     const client = browserClient(() => token);
 
@@ -157,9 +157,8 @@ describe('the web live client against the hub', () => {
   it('marks its subscriptions disconnected when the session is revoked, and follows again after a new sign-in', async () => {
     const manager = await t.signedIn(['manager']);
     let token: string | null = manager.token;
-    const k = t.ctx.db.kysely;
-    const { id: pipelineId } = await seedPipeline(k);
-    const importId = await seedImport(k, pipelineId);
+    const { id: pipelineId } = await buildPipeline(t);
+    const importId = await buildImport(t, pipelineId);
     const client = new LiveClient({
       getToken: () => token,
       createSocket: socketIoFactory(url),
