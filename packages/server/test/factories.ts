@@ -16,7 +16,7 @@ export const TEST_PASSWORD = 'Str0ng!Passw0rd';
 
 /** What the factories need of a built app (a test app, or the app a bench builds). */
 export interface FactoryApp {
-  services: Pick<Services, 'users' | 'pipelines'>;
+  services: Pick<Services, 'users' | 'pipelines' | 'schemas'>;
   ctx: { db: { kysely: Kysely<Database> } };
 }
 
@@ -63,6 +63,13 @@ export async function buildPipeline(
   return { id, familyId };
 }
 
+/** A data model (version 1) with this JSON schema, through the data models service, saved by a user made for it. */
+export async function buildDataModel(app: FactoryApp, name: string, jsonSchema: Record<string, unknown>): Promise<string> {
+  const author = await buildUser(app, ['manager']);
+  const auth = { userId: author.id, sessionId: newId(), userName: author.user_name, roles: author.roles };
+  return (await app.services.schemas.save(auth, { name, jsonSchema }))._id;
+}
+
 /** An upload row of the pipeline, without a file (seed path). */
 export async function buildUpload(
   app: FactoryApp,
@@ -91,8 +98,10 @@ export async function buildImport(app: FactoryApp, pipelineId: string): Promise<
   return id;
 }
 
-/** Assigns a pipeline family to a user, active unless told otherwise (seed path). */
-export async function assignPipeline(app: FactoryApp, userId: string, familyId: string, isActive = true): Promise<void> {
+/** Assigns a pipeline's family (named by a version id or the family id) to a user, active unless told otherwise (seed path). */
+export async function assignPipeline(app: FactoryApp, userId: string, pipelineId: string, isActive = true): Promise<void> {
+  const familyId = (await app.services.pipelines.familiesOf([pipelineId])).get(pipelineId);
+  if (!familyId) throw new Error(`no pipeline ${pipelineId}`);
   await app.ctx.db.kysely
     .insertInto('user_pipelines')
     .values({ user_id: userId, pipeline_family: familyId, is_active: isActive })

@@ -1,5 +1,6 @@
 import type { DataSink, DataSource } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { ImportRow } from '../src/modules/imports/imports.repo.ts';
+import { assignPipeline } from './factories.ts';
 import type { TestApp } from './test-app.ts';
 
 // Fixtures for the imports tests: reference data, components, pipelines, uploads, waiting for states.
@@ -95,14 +96,7 @@ export async function importKit(t: TestApp) {
     },
 
     /** Gives a user with the role user a pipeline (its family), active. */
-    async assign(userId: string, pipelineId: string): Promise<void> {
-      const row = await t.ctx.db.kysely
-        .selectFrom('pipelines')
-        .select('family_id')
-        .where('id', '=', pipelineId)
-        .executeTakeFirstOrThrow();
-      await t.ctx.db.kysely.insertInto('user_pipelines').values({ user_id: userId, pipeline_family: row.family_id }).execute();
-    },
+    assign: (userId: string, pipelineId: string): Promise<void> => assignPipeline(t, userId, pipelineId),
 
     /** Uploads a CSV into a data source and waits for its check; answers the upload id. */
     async upload(

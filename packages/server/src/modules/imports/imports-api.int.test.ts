@@ -1,7 +1,7 @@
 import { IMPORT_MESSAGES } from '@gdb/shared/imports/import-rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 let t: TestApp;
 let kit: Awaited<ReturnType<typeof importKit>>;
@@ -223,6 +223,7 @@ describe('scheduled and repeat jobs', () => {
         body: { pipelineId, kind: 'scheduled', scheduledDate: '2099-01-01', scheduledTime: '10:00' },
       })
     ).body.data;
+    // A pending immediate import as the table holds it (then a running one): the raw row is the point.
     const row = await t.ctx.db.kysely
       .insertInto('imports')
       .values({ id: crypto.randomUUID(), pipeline_id: pipelineId, user_id: manager.id })

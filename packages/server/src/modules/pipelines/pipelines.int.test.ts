@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assignPipeline } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { newId } from '../../platform/ids.ts';
 import type { NewPipeline } from './pipelines.service.ts';
@@ -27,17 +28,7 @@ async function pipeline(p: Partial<NewPipeline> & { name: string }) {
   });
 }
 
-async function assign(userId: string, pipelineId: string, isActive = true) {
-  const row = await t.ctx.db.kysely
-    .selectFrom('pipelines')
-    .select('family_id')
-    .where('id', '=', pipelineId)
-    .executeTakeFirstOrThrow();
-  await t.ctx.db.kysely
-    .insertInto('user_pipelines')
-    .values({ user_id: userId, pipeline_family: row.family_id, is_active: isActive })
-    .execute();
-}
+const assign = (userId: string, pipelineId: string, isActive = true) => assignPipeline(t, userId, pipelineId, isActive);
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -114,6 +114,7 @@ describe('badges', () => {
 
   it('reloads the cache to see changes made by another instance', async () => {
     const before = (await t.call('GET', '/tags/list', { token: boss })).body.data.length;
+    // A row another instance wrote, behind this instance's cache: the raw row is the point.
     await t.ctx.db.kysely.insertInto('tags').values({ id: newId(), name: 'Written elsewhere', type: 'group' }).execute();
     const reloaded = await t.call('GET', '/tags/cache-reload', { token: boss });
     expect(reloaded.status).toBe(200);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assignPipeline, buildDataModel } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import type { FileStore } from '../../platform/files/file-store.ts';
 import { newId } from '../../platform/ids.ts';
@@ -48,21 +49,11 @@ async function statusOf(token: string, id: string) {
 beforeAll(async () => {
   t = await createTestApp();
   const kinds = await t.services.reference.datakinds();
-  modelId = newId();
-  await t.ctx.db.kysely
-    .insertInto('schemas')
-    .values({
-      id: modelId,
-      family_id: newId(),
-      version: 1,
-      name: 'price row',
-      json_schema: JSON.stringify({
-        type: 'object',
-        required: ['code', 'price'],
-        properties: { code: { type: 'string' }, price: { type: 'number' } },
-      }),
-    })
-    .execute();
+  modelId = await buildDataModel(t, 'price row', {
+    type: 'object',
+    required: ['code', 'price'],
+    properties: { code: { type: 'string' }, price: { type: 'number' } },
+  });
   const base = {
     dataSinks: [],
     datakind: kinds.find((k) => k.isDealer)?._id ?? null,
@@ -87,12 +78,7 @@ beforeAll(async () => {
   });
   const u = await t.signedIn(['user']);
   user = { token: u.token, id: u.user.id };
-  const family = await t.ctx.db.kysely
-    .selectFrom('pipelines')
-    .select('family_id')
-    .where('id', '=', pipelineId)
-    .executeTakeFirstOrThrow();
-  await t.ctx.db.kysely.insertInto('user_pipelines').values({ user_id: u.user.id, pipeline_family: family.family_id }).execute();
+  await assignPipeline(t, u.user.id, pipelineId);
 });
 afterAll(async () => {
   await t.services.uploads.settled();
@@ -242,7 +228,7 @@ describe('uploads', () => {
   });
 
   describe('checks another instance left unfinished', () => {
-    /** A stored upload of the pipeline as an instance left it: its status and when it was claimed. */
+    /** A stored upload of the pipeline as an instance left it: its status and when it was claimed (the raw row is what these tests are about). */
     async function leftBehind(status: 'pending' | 'processing', claimedAgoMs: number, createdAgoMs: number) {
       const id = newId();
       const key = await t.services.files.put(Buffer.from('code,price\nL1,1\n'));

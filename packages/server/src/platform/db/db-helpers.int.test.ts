@@ -17,6 +17,7 @@ afterAll(async () => {
 });
 
 const badge = (name: string) => ({ id: newId(), name, type: 'group' as const, color: null, metadata: null });
+// Raw rows: these tests are about what the engine answers to them.
 const insert = (k: Executor, name: string) => k.insertInto('tags').values(badge(name)).execute();
 const names = async () => (await db.kysely.selectFrom('tags').select('name').orderBy('name').execute()).map((r) => r.name);
 const failure = (p: Promise<unknown>) =>

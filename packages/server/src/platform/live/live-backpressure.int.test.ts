@@ -83,7 +83,7 @@ async function logsOfNewImport(): Promise<string> {
   return buildImport(t, pipelineId);
 }
 
-/** Commits of 20 log lines of 3 kB each, with pauses for sockets to write between them. */
+/** Commits of 20 log lines of 3 kB each, with pauses for sockets to write between them (raw rows: the load is the point). */
 async function writeLogs(importId: string, batches: number): Promise<void> {
   const perBatch = 20;
   for (let b = 0; b < batches; b++) {
