@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROLES, type Role } from '@gdb/shared/auth/roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenLocal } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { fieldPart, fileHead, multipartBody, openUpload, partEnd } from '../../../test/upload-client.ts';
 import { deflateOfRepeat, zipArchive } from '../../../test/zip-archive.ts';
-import { listenLocal } from '../../platform/live/live-test-kit.ts';
 
 // POST /schemas/generate: data models inferred from example files written by other tools (the
 // upload corpus) and by hand, hostile files refused, on the database the run is given.
