@@ -10,6 +10,11 @@ const uuids = (ids: readonly string[]) => sql<string[]>`cast(${`{${ids.join(',')
 
 /** SQL for the users table and the users' pipeline assignments. */
 export function usersRepo(k: Kysely<Database>) {
+  return { ...userLookups(k), ...userWrites(k), ...userTfa(k), ...userTagsAndAssignments(k) };
+}
+
+/** Inserting a user and finding users: by id, name or e-mail, and the list. */
+function userLookups(k: Kysely<Database>) {
   return {
     insert: (row: NewUserRow) => k.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow(),
     byId: (id: string) => k.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -54,6 +59,12 @@ export function usersRepo(k: Kysely<Database>) {
         .orderBy((eb) => eb.fn('lower', ['last_name']))
         .execute();
     },
+  };
+}
+
+/** Changing users: fields, active state, deletion, password; and counting them. */
+function userWrites(k: Kysely<Database>) {
+  return {
     update: (id: string, patch: UserPatch) =>
       k
         .updateTable('users')
@@ -106,8 +117,12 @@ export function usersRepo(k: Kysely<Database>) {
     touchLastSeen: (id: string) => k.updateTable('users').set({ last_seen_at: new Date() }).where('id', '=', id).execute(),
     setPasswordHash: (id: string, hash: string | null) =>
       k.updateTable('users').set({ password_hash: hash, updated_at: new Date() }).where('id', '=', id).execute(),
+  };
+}
 
-    // two-factor
+/** The two-factor state of an account: secret, last accepted step, recovery codes. */
+function userTfa(k: Kysely<Database>) {
+  return {
     setTfaSecret: (id: string, sealed: string) =>
       k.updateTable('users').set({ tfa_secret: sealed }).where('id', '=', id).where('tfa_enabled', '=', false).execute(),
     /** Records the step of an accepted code; false when this step (or a later one) was used already. */
@@ -143,7 +158,12 @@ export function usersRepo(k: Kysely<Database>) {
         .set({ tfa_secret: null, tfa_enabled: false, recovery_codes: [], tfa_last_step: null })
         .where('id', '=', id)
         .execute(),
+  };
+}
 
+/** Badges held by users and the users' pipeline assignments. */
+function userTagsAndAssignments(k: Kysely<Database>) {
+  return {
     // badges
     /** Takes deleted badges off every user. */
     removeTags: async (tagIds: readonly string[]) => {
