@@ -1,22 +1,13 @@
-import { hasAnyRole } from '@gdb/shared/auth/roles';
-import {
-  FOLDER_KIND_ROLES,
-  FOLDER_MESSAGES,
-  type Folder,
-  type FolderKind,
-  freeName,
-  type TreeNode,
-} from '@gdb/shared/folders/folders.schemas';
-import { isId } from '@gdb/shared/users/users.schemas';
+import { FOLDER_MESSAGES, type Folder, type FolderKind, type TreeNode } from '@gdb/shared/folders/folders.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { isUniqueViolation } from '../../platform/db/errors.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/http/errors.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
-import { buildTree, documentItem, folderItem } from './folder-tree.ts';
+import { folderAccess } from './folder-access.ts';
+import { buildTree, documentItem } from './folder-tree.ts';
 import { type FolderRow, foldersRepo } from './folders.repo.ts';
-import type { DocumentAccessHook, DocumentAccessItem } from './folders.types.ts';
+import type { DocumentAccessHook } from './folders.types.ts';
 
 export type { DocumentAccessHook, DocumentAccessItem } from './folders.types.ts';
 
@@ -24,9 +15,6 @@ export type { DocumentAccessHook, DocumentAccessItem } from './folders.types.ts'
 const openToAll: DocumentAccessHook = () => true;
 
 const toFolder = (row: FolderRow): Folder => ({ id: row.id, name: row.name, kind: row.kind, parent: row.parent_id });
-
-/** How often a name taken meanwhile by another call is chosen again. */
-const NAME_TRIES = 3;
 
 /** Folders and the explorer trees (docs/product.md §18.3); documents move through the version engine. */
 export function foldersService(
@@ -36,60 +24,7 @@ export function foldersService(
 ) {
   const repo = foldersRepo(ctx.db.kysely);
   const documentAccess = options.documentAccess ?? openToAll;
-
-  function assertKind(auth: AuthContext, kind: FolderKind): void {
-    if (!hasAnyRole(auth.roles, FOLDER_KIND_ROLES[kind])) throw forbidden();
-  }
-
-  async function load(id: string): Promise<FolderRow> {
-    const row = isId(id) ? await repo.byId(id) : undefined;
-    if (!row) throw notFound(FOLDER_MESSAGES.notFound);
-    return row;
-  }
-
-  /** Every folder of the kind by id, for the chains above a folder. */
-  async function foldersById(kind: FolderKind): Promise<Map<string, FolderRow>> {
-    return new Map((await repo.ofKind(kind)).map((f) => [f.id, f]));
-  }
-
-  function assertWrite(auth: AuthContext, item: DocumentAccessItem): void {
-    if (!documentAccess(auth, 'write', item)) throw forbidden(FOLDER_MESSAGES.notAllowed);
-  }
-
-  /** Writes `name` (numbered when taken under the parent) through `store`, choosing again when another call took it meanwhile. */
-  async function withFreeName<T>(
-    parentId: string,
-    name: string,
-    except: string | undefined,
-    store: (name: string) => Promise<T>,
-  ) {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await store(freeName(name, await repo.namesUnder(parentId, except)));
-      } catch (error) {
-        if (!isUniqueViolation(error) || attempt >= NAME_TRIES) throw error;
-      }
-    }
-  }
-
-  /** A folder the caller may change: of a kind they reach, not a root (`rootMessage`), writable by the badges. */
-  async function changeable(auth: AuthContext, id: string, rootMessage: string) {
-    const folder = await load(id);
-    assertKind(auth, folder.kind);
-    if (folder.parent_id === null) throw forbidden(rootMessage);
-    const byId = await foldersById(folder.kind);
-    assertWrite(auth, folderItem(byId, folder));
-    return { folder, byId };
-  }
-
-  /** A destination folder of this kind the caller may write into. */
-  async function destination(auth: AuthContext, kind: FolderKind, id: string) {
-    const target = await load(id);
-    if (target.kind !== kind) throw badRequest(FOLDER_MESSAGES.otherKind);
-    const byId = await foldersById(kind);
-    assertWrite(auth, folderItem(byId, target));
-    return { target, byId };
-  }
+  const { assertKind, assertWrite, withFreeName, changeable, destination } = folderAccess(repo, documentAccess);
 
   return {
     /** The kind's tree: its root with every folder and document the caller may read. */
