@@ -1,7 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { importKit } from '../../../test/imports-kit.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { DEMO_COUNTRIES, DEMO_CSV, DEMO_DATA_SUB_KIND, DEMO_MASTER, DEMO_TABLE, seedDemo } from './demo.seed.ts';
 
 let t: TestApp;

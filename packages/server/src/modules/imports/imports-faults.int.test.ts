@@ -5,12 +5,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvSource, sink } from '../../../test/imports-kit.ts';
 import { createTestDb } from '../../../test/test-db.ts';
 import { type BuiltApp, buildApp } from '../../app.ts';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { type Db, openDb } from '../../platform/db/index.ts';
-import { csvSource, sink } from '../../../test/imports-kit.ts';
 
 // A worker process killed in the middle of a run (SIGKILL: no chance to clean up). Another
 // instance notices within a minute: the import fails, or runs again when its job restarts on

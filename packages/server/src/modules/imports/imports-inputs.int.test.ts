@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 // What a run takes: every enabled valid upload the wizard lists, those still being checked waited for.
 

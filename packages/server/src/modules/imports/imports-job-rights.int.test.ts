@@ -1,7 +1,7 @@
 import { IMPORT_MESSAGES } from '@gdb/shared/imports/import-rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 // A user meets a repeat job someone else set on their pipeline: it stays read-only to them, and
 // they can still run the pipeline now or later beside it (000 §5: Repeat is not offered to them).

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { parseDownloadReference } from '@gdb/shared/imports/import-rules';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 let t: TestApp;
 let kit: Awaited<ReturnType<typeof importKit>>;

@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { nextRun, parseRepeatPattern } from '@gdb/shared/imports/repeat-pattern';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvSource, sink } from '../../../test/imports-kit.ts';
 import { createTestDb } from '../../../test/test-db.ts';
 import { type BuiltApp, buildApp } from '../../app.ts';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { type Db, openDb } from '../../platform/db/index.ts';
-import { csvSource, sink } from '../../../test/imports-kit.ts';
 import { CLOCK_CRON, CLOCK_QUEUE } from './job-queue.ts';
 
 // Two server instances on one database, and restarts: due times run once, and no job is lost.

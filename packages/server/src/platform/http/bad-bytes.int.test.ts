@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { csvSource, importKit, multipart } from '../../../test/imports-kit.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 // Text PostgreSQL will not store (a NUL character) is the client's mistake: every route answers
 // 422, never 500, and stores nothing. A file of any name can be exported.
