@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { component, link, MemorySource, memoryRuntime, schema, sdkFunction } from '../../test/test-runtime.ts';
 import { newId } from '../platform/ids.ts';
 
-// Building a component version into one program, and the build errors of spec 001 §5.
+// Building a component version into one program, and the build errors of docs/product.md §16.3.
 
 const source = new MemorySource();
 const rt = memoryRuntime(source);

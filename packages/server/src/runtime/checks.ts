@@ -20,7 +20,7 @@ function duplicates(names: readonly string[]): string[] {
 }
 
 /**
- * Checks a loaded graph (spec 001 §5) and answers, for each workflow and forEach, the order its
+ * Checks a loaded graph (docs/product.md §16.3) and answers, for each workflow and forEach, the order its
  * instances run in; throws a build failure listing every problem, each naming its component.
  */
 export function checkGraph(graph: ComponentGraph): Map<string, number[]> {

@@ -112,7 +112,7 @@ function portModels(graph: ComponentGraph): Map<string, string[]> {
 }
 
 /**
- * The component runtime (DESIGN §8): builds a component version into one program, keeps isolates
+ * The component runtime (docs/product.md §16): builds a component version into one program, keeps isolates
  * warm and runs programs in them with limits, cancel and bounded logs. See runtime/README.md.
  */
 export function runtimeService(options: { settings: Config['runtime']; log: FastifyBaseLogger; source: DocumentSource }) {

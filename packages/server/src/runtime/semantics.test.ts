@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { component, link, MemorySource, memoryRuntime, run, schema, sdkFunction } from '../../test/test-runtime.ts';
 
-// What a component does when it runs (DESIGN §8), seen from its output, logs and rt_context.
+// What a component does when it runs (docs/product.md §16.2), seen from its output, logs and rt_context.
 
 const source = new MemorySource();
 const rt = memoryRuntime(source);

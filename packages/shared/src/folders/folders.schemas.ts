@@ -54,7 +54,7 @@ export const treeVersionSchema = z.object({
   vLocked: z.boolean().describe('True for a production (locked) version.'),
 });
 
-/** A node of an explorer tree: a folder, or a document (leaf) with its versions (spec 002 §3). */
+/** A node of an explorer tree: a folder, or a document (leaf) with its versions (docs/product.md §18.3). */
 export type TreeNode = {
   value: string;
   label: string;

@@ -6,7 +6,7 @@ import { hasSession } from '../ground/request/token-store.ts';
 import { resetSession, rolesOf, userInfoQuery, VERIFICATION_FAILED } from '../ground/session/session.ts';
 
 /**
- * The route guard of spec 000 §2.2, run before every navigation: with a token the user info is
+ * The route guard of docs/product.md §3.2, run before every navigation: with a token the user info is
  * loaded first (once per session), then the shared rules decide; a failed info load signs out.
  */
 export function guardLoader(queryClient: QueryClient) {

@@ -30,7 +30,7 @@ function filterOf(selection: LogSelection | null | undefined): LiveFilter | null
 }
 
 /**
- * The live log lines of an upload or an import, newest first (spec 000 §4: the initial set
+ * The live log lines of an upload or an import, newest first (docs/product.md §12.1: the initial set
  * reversed, inserts on top). Selecting another upload or import cancels the previous subscription.
  * `onInsert` sees each new line (e.g. a 'Data download reference : ' line).
  */

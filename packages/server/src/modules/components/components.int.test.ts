@@ -29,7 +29,7 @@ const execute = (id: string, body: Record<string, unknown>, token = manager) =>
   t.call('POST', `/components/${id}/execute`, { token, body });
 
 describe('component documents', () => {
-  it('creates a component from a name and a folder, with the defaults of spec 001 §3', async () => {
+  it('creates a component from a name and a folder, with the defaults of docs/product.md §16.1', async () => {
     const folder = newId();
     const res = await save({ name: 'New one', folder });
     expect(res.status).toBe(200);

@@ -7,7 +7,7 @@ import { newId } from '../../platform/ids.ts';
 import { type Body, componentFields, sameSet, toComponent } from './component-fields.ts';
 import { type ComponentRow, componentsRepo } from './components.repo.ts';
 
-/** Components: reusable blocks of code or of instances joined by links (spec 001 §3). */
+/** Components: reusable blocks of code or of instances joined by links (docs/product.md §16). */
 export function componentsService(ctx: AppContext) {
   const repo = componentsRepo(ctx.db.kysely);
 

@@ -18,7 +18,7 @@ import { requireAuth } from '../../platform/auth/access-control.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import type { FoldersService } from './folders.service.ts';
 
-/** Where each kind's documents are moved into a folder (spec 002 §7). */
+/** Where each kind's documents are moved into a folder (docs/product.md §18.3). */
 const REPARENT_PATHS: Readonly<Record<FolderKind, string>> = {
   schema: '/schemas/reparent',
   component: '/components/reparent',

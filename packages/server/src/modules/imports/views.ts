@@ -18,7 +18,7 @@ export type JobViewRow = JobRow & {
   scheduled_by_name: string | null;
 };
 
-/** An import in the API's words (000 §3). */
+/** An import in the API's words (docs/product.md §12.3). */
 export function toImportRecord(r: ImportRecordRow): ImportRecord {
   return {
     _id: r.id,
@@ -41,7 +41,7 @@ export function toImportRecord(r: ImportRecordRow): ImportRecord {
   };
 }
 
-/** A job in the API's words (000 §3 Scheduled job), with the import it waits to run. */
+/** A job in the API's words (docs/product.md §11.6), with the import it waits to run. */
 export function toScheduledJob(r: JobViewRow, next: { id: string | null; scheduledAt: Date } | null): ScheduledJob {
   return {
     _id: r.id,

@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, VersionColumns } from '../../platform/db/tables.ts';
 
-/** The tables of versioned documents: they share VersionColumns (DESIGN §4). */
+/** The tables of versioned documents: they share VersionColumns (docs/product.md §18.1). */
 export type VersionedTable = 'schemas' | 'components' | 'sdk_functions' | 'pipelines';
 
 /** A row of any versioned table: the shared columns typed, the kind's own read by its adapter. */

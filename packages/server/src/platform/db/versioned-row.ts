@@ -12,7 +12,7 @@ function tagGroups(value: unknown): string[][] {
   return value.map((g) => (Array.isArray(g) ? g.filter((t): t is string => typeof t === 'string') : []));
 }
 
-/** The version fields every versioned document answers, read from its row (DESIGN §4). */
+/** The version fields every versioned document answers, read from its row (docs/product.md §18.1). */
 export function versionFields(row: VersionRow) {
   const tags: DocumentTags = { read: tagGroups(row.tags?.read), write: tagGroups(row.tags?.write) };
   return {
@@ -32,7 +32,7 @@ export function versionFields(row: VersionRow) {
   };
 }
 
-/** Refuses a write to a read-only document or a locked (production) version (DESIGN §6, §7). */
+/** Refuses a write to a read-only document or a locked (production) version (docs/product.md §2.5, §18.1). */
 export function assertWritable(row: Pick<VersionRow, 'read_only' | 'v_locked' | 'version'>, what: string): void {
   if (row.read_only) throw forbidden(`This ${what} is read-only.`);
   if (row.v_locked) throw forbidden(`Version ${row.version} of this ${what} is locked: create a new version to change it.`);

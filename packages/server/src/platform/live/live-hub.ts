@@ -248,7 +248,7 @@ export class LiveHub {
     await this.#tail.catch(() => {});
   }
 
-  /** A handshake token is optional (spec 002 §4 puts it in the messages); one that is sent must be valid. */
+  /** A handshake token is optional (docs/product.md §15.2 puts it in the messages); one that is sent must be valid. */
   #handshake(socket: LiveSocket, next: (err?: ExtendedError) => void): void {
     const token: unknown = socket.handshake.auth.token;
     socket.data.caller = undefined;

@@ -5,7 +5,7 @@ import { connectLive, hubOn, type LiveTestClient, urlOf, waitFor } from '../../.
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { LIVE_MESSAGES, type LiveHub } from './live-hub.ts';
 
-// A client written to spec 002 §4 opens the socket without a token and sends it in each message.
+// A client written to docs/product.md §15 opens the socket without a token and sends it in each message.
 
 const AUTH_TIMEOUT_MS = 600;
 const MAX_SOCKETS = 3;

@@ -1,7 +1,7 @@
 // @ts-check
 // Runtime library of a component program. The compiler puts it at the top of every program; it
 // runs inside an isolated-vm isolate, never in the server. It turns the component definitions
-// below it into runnable functions (DESIGN §8) and answers the run as JSON text. It is loaded as
+// below it into runnable functions (docs/product.md §16.2) and answers the run as JSON text. It is loaded as
 // it is written; its types (types.d.ts) are in comments, checked with the server's code.
 /**
  * @import { Answer, Arrival, CheckedPort, CodeFn, CodedColumn, ColumnTable, ComponentSpec, CsvFile,

@@ -9,7 +9,7 @@ import { Sidebar } from './Sidebar.tsx';
 import { SIDEBAR_WIDTH, useSidebar } from './sidebar-state.ts';
 import './layout.css';
 
-/** The frame of every signed-in page (spec 000 §2.3): sidebar, navbar with breadcrumb, page. */
+/** The frame of every signed-in page (docs/product.md §3.3): sidebar, navbar with breadcrumb, page. */
 export function AppLayout() {
   const user = useSessionUser();
   const { opened, mobile, toggle, close } = useSidebar();

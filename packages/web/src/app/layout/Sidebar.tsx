@@ -50,7 +50,7 @@ function parentsOf(entries: readonly MenuEntry[], pathname: string): string[] {
   return [];
 }
 
-/** The sidebar menu for the user's roles (spec 000 §2.1). */
+/** The sidebar menu for the user's roles (docs/product.md §3.1). */
 export function Sidebar({
   roles,
   collapsed,

@@ -9,7 +9,7 @@ import { createPassword } from './api.ts';
 import { confirmFieldError, passwordFieldError } from './password-form.ts';
 import './login.css';
 
-/** Shown when the call fails without saying why (spec 000 §8). */
+/** Shown when the call fails without saying why (docs/product.md §4.3). */
 const CREATE_PASSWORD_FAILED = 'cannot create password';
 
 interface PasswordForm {
@@ -18,7 +18,7 @@ interface PasswordForm {
 }
 
 /**
- * The create-password page (spec 000 §2.5), opened from the emailed link: the token in query t,
+ * The create-password page (docs/product.md §4.3), opened from the emailed link: the token in query t,
  * the user name in query un; on success 'The password has been successfully set.' and the sign-in.
  */
 export function CreatePasswordPage() {

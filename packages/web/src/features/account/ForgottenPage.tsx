@@ -9,10 +9,10 @@ import { forgotten } from './api.ts';
 import { forgottenEmailError } from './password-form.ts';
 import './login.css';
 
-/** Shown when the call fails without saying why (spec 000 §8). */
+/** Shown when the call fails without saying why (docs/product.md §4.4). */
 const FORGOTTEN_FAILED = 'cannot ask for reset password.';
 
-/** The forgotten-password page (spec 000 §2.5): an email, then the same words whether it exists or not. */
+/** The forgotten-password page (docs/product.md §4.4): an email, then the same words whether it exists or not. */
 export function ForgottenPage() {
   const [form] = Form.useForm<{ email: string }>();
   const { message } = App.useApp();

@@ -22,7 +22,7 @@ const NOCODE_PATH = '/nocode/';
 /** Leaves this app for another page of the site (replaced in tests). */
 export const leaveApp = { to: (url: string) => window.location.assign(url) };
 
-/** The sign-in page (spec 000 §2.4). */
+/** The sign-in page (docs/product.md §4.1). */
 export function LoginPage() {
   const [form] = Form.useForm<LoginForm>();
   const [busy, setBusy] = useState(false);

@@ -43,7 +43,7 @@ async function copyText(text: string): Promise<void> {
 }
 
 /**
- * The two-factor dialog of the sign-in (spec 000 §2.4): the setup (QR image and secret) on a first
+ * The two-factor dialog of the sign-in (docs/product.md §4.2): the setup (QR image and secret) on a first
  * sign-in, a code of 6 to 10 characters (Enter submits), then the recovery codes once.
  */
 export function TfaDialog({ challenge, onSession, onDone, onCancel }: TfaDialogProps) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 const PASSWORD_TOO_SHORT = 'The password can not be less than 6 digits';
 
-/** The sign-in form (spec 000 §5): username required and trimmed, password at least 6 characters. */
+/** The sign-in form (docs/product.md §4.1): username required and trimmed, password at least 6 characters. */
 export const loginFormSchema = z.object({
   username: loginBodySchema.shape.username,
   password: z.string().min(6, PASSWORD_TOO_SHORT).max(200),

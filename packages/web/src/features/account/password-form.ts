@@ -6,7 +6,7 @@ const PASSWORD_FIELD_MESSAGES = {
   confirmRequired: 'Please input the password again',
 } as const;
 
-/** The create-password field's message for this user name (spec 000 §5), or null. */
+/** The create-password field's message for this user name (docs/product.md §4.3), or null. */
 export function passwordFieldError(password: string, userName: string): string | null {
   if (!password) return PASSWORD_FIELD_MESSAGES.passwordRequired;
   return createdPasswordError(password, userName);

@@ -8,7 +8,7 @@ type Lists = z.infer<typeof listAllFiltersSchema>;
 
 const options = (list: readonly { _id: string; name: string }[]) => list.map((x) => ({ value: x._id, label: x.name }));
 
-/** Brand, locale, product line, datakind, user, the Time switch and the two Success switches (spec 000 §2.10). */
+/** Brand, locale, product line, datakind, user, the Time switch and the two Success switches (docs/product.md §12.3). */
 export function LogbookFilters({
   lists,
   value,

@@ -11,7 +11,7 @@ export interface SuccessSwitches {
 
 export const DEFAULT_SUCCESS: SuccessSwitches = { true: true, false: true };
 
-/** Sets one switch; the two cannot both be off: turning the last one off turns the other on (spec 000 §5). */
+/** Sets one switch; the two cannot both be off: turning the last one off turns the other on (docs/product.md §12.3). */
 export function toggleSuccess(current: SuccessSwitches, which: keyof SuccessSwitches, on: boolean): SuccessSwitches {
   const next = { ...current, [which]: on };
   if (!next.true && !next.false) return which === 'true' ? { true: false, false: true } : { true: true, false: false };

@@ -37,7 +37,7 @@ export function ExportPage() {
     try {
       await exportUploads(chosen);
     } catch (error) {
-      // A failed download is only logged (spec 000 §8).
+      // A failed download is only logged (docs/product.md §13).
       console.error(CALL_FAILURES.exportUploads, error);
     } finally {
       setExporting(false);

@@ -12,7 +12,7 @@ const columns: TableColumnsType<UploadView> = [
   { title: 'Filename', dataIndex: 'originalFilename', render: (f: string | null) => <FileName name={f ?? '[Unknown]'} /> },
 ];
 
-/** Input or output files with a selection checkbox, Kind, Status icon, Date and Filename (spec 000 §2.8). */
+/** Input or output files with a selection checkbox, Kind, Status icon, Date and Filename (docs/product.md §13). */
 export function FilesTable({
   title,
   files,

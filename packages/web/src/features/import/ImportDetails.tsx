@@ -4,7 +4,7 @@ import { exportUploads } from '../../ground/calls/uploads.ts';
 import { LiveLogView } from '../../ui/LogView.tsx';
 import { ImportBanner } from './ImportBanner.tsx';
 
-/** A log line naming an output file downloads it (spec 000 §4); a failed download is only logged. */
+/** A log line naming an output file downloads it (docs/product.md §12.4); a failed download is only logged. */
 function onDownloadReference(log: { message: string }) {
   const ref = parseDownloadReference(log.message);
   if (ref) exportUploads([ref.uploadId]).catch((error: unknown) => console.error('export failed', error));

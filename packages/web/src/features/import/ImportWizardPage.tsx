@@ -42,13 +42,13 @@ const ImportDetails = lazy(() => import('./ImportDetails.tsx').then((m) => ({ de
 
 const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-/** The toast that says how many of the chosen files the server stored (000 §8 widget messages). */
+/** The toast that says how many of the chosen files the server stored (docs/product.md §9.6). */
 function storedMessage(chosen: number, stored: number): string {
   if (stored === 0) return UPLOAD_MESSAGES.allFailed;
   return stored < chosen ? UPLOAD_MESSAGES.someFailed : UPLOAD_MESSAGES.succeeded;
 }
 
-/** The import dashboard: the five-step wizard of spec 000 §2.6. */
+/** The import dashboard: the five-step wizard of docs/product.md §10. */
 export function ImportWizardPage() {
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();

@@ -82,7 +82,7 @@ describe('Manage jobs', () => {
     expect(screen.getByText('Jobs')).toBeDefined();
     for (const title of ['Pipeline name', 'When', 'Next run', 'Last run', 'Scheduled by'])
       expect(screen.getByText(title, { selector: 'th' })).toBeDefined();
-    // 002 §2: name 450 px, When, Next run and Last run 180 px, Scheduled by 200 px.
+    // docs/product.md §1.3: name 450 px, When, Next run and Last run 180 px, Scheduled by 200 px.
     const widths = [...document.querySelectorAll('.gdb-jobs colgroup col')].map((c) => (c as HTMLElement).style.width);
     expect(widths.slice(-5)).toEqual(['450px', '180px', '180px', '180px', '200px']);
     const [weekly, missing] = rows();

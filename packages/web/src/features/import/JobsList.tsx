@@ -11,7 +11,7 @@ import { runText, searchJobs, whenText } from './jobs-rules.ts';
 import { importKeys } from './queries.ts';
 import './import.css';
 
-// Widths of 002 §2; long names are cut with their whole text in a tooltip, so the table keeps to its card.
+// Widths of docs/product.md §1.3; long names are cut with their whole text in a tooltip, so the table keeps to its card.
 const columns: TableColumnsType<ScheduledJob> = [
   {
     title: 'Pipeline name',
@@ -35,7 +35,7 @@ export interface JobsListProps {
   pipelineId?: string;
 }
 
-/** Scheduled and repeating jobs (spec 000 §2.7). */
+/** Scheduled and repeating jobs (docs/product.md §11.6). */
 export function JobsList({ compact = false, pipelineId }: JobsListProps) {
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();

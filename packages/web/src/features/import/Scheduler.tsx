@@ -14,7 +14,7 @@ export interface SchedulerProps {
 
 const timeOptions = TIME_STEPS.map((t) => ({ value: t, label: t }));
 
-/** The repeat-pattern scheduler: Now, Later (date and time) or Repeat (spec 000 §2.6 step 4, §5). */
+/** The repeat-pattern scheduler: Now, Later (date and time) or Repeat (docs/product.md §10.3). */
 export function Scheduler({ form, roles, disabled, onChange, onKind }: SchedulerProps) {
   const set = (patch: Partial<ScheduleForm>) => onChange({ ...form, ...patch });
   const time = (

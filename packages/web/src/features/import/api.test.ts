@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { envelope, fakeApi, signIn } from '../../../test/fake-api.ts';
 import { deleteImport } from './api.ts';
 
-describe('deleting an import (000 §8)', () => {
+describe('deleting an import (docs/product.md §5.3)', () => {
   it("throws the spec's text when the server says nothing, and the server's own message when it gives one", async () => {
     signIn();
     fakeApi({ 'DELETE /imports': () => envelope(50000, '', null) });

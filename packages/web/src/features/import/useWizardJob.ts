@@ -49,7 +49,7 @@ export function useWizardJob(pipelineId: string | null, active: boolean, roles: 
     await queryClient.invalidateQueries({ queryKey: importKeys.scheduled });
   };
 
-  /** Switching an existing Later or Repeat job to Now asks, then deletes it (000 §4). */
+  /** Switching an existing Later or Repeat job to Now asks, then deletes it (docs/product.md §10.3). */
   const changeKind = async (kind: ScheduleKind) => {
     if (kind === 'immediate' && job && job.jobKind !== 'immediate') {
       if (!(await askConfirmation(modal, NOW_QUESTION))) return;

@@ -45,7 +45,7 @@ export function latestStatuses(
   return new Map([...out].map(([k, v]) => [k, v.status]));
 }
 
-/** A step is ready only when the latest upload of each data source is valid (spec 000 §4). */
+/** A step is ready only when the latest upload of each data source is valid (docs/product.md §9.4). */
 export function sourcesReady(kinds: readonly string[], statuses: ReadonlyMap<string, string>): boolean {
   return kinds.every((k) => statuses.get(k) === 'valid');
 }
@@ -71,7 +71,7 @@ export function nextStep(step: number): number {
   return (step + 1) % STEP_COUNT;
 }
 
-/** Why the schedule cannot be edited now (spec 000 §4), or null. */
+/** Why the schedule cannot be edited now (docs/product.md §10.4), or null. */
 export function editingBlockedReason(imp: ImportRecord | null, job: ScheduledJob | null): string | null {
   if (!imp) return null;
   if (imp.state === 'busy' || imp.state === 'progress' || imp.state === 'sequential') return IMPORT_MESSAGES.editRunning;
@@ -120,7 +120,7 @@ function timeParts(time: string | null): { hour: number; minute: number } | null
   return m ? { hour: Number(m[1]), minute: Number(m[2]) } : null;
 }
 
-/** The repeat pattern text the form names, or null while a needed field is empty (spec 000 §5). */
+/** The repeat pattern text the form names, or null while a needed field is empty (docs/product.md §10.3). */
 export function repeatPatternOf(form: ScheduleForm): string | null {
   const t = timeParts(form.time);
   let p: RepeatPattern | null = null;

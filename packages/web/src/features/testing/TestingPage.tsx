@@ -19,7 +19,7 @@ interface Sent {
   ids: string[];
 }
 
-/** The testing view (spec 000 §2.11): pick a pipeline in the folder tree, send files, follow their logs. */
+/** The testing view (docs/product.md §14): pick a pipeline in the folder tree, send files, follow their logs. */
 export function TestingPage() {
   const roles = useSessionUser()?.roles.map((r) => r.name) ?? [];
   const [filter, setFilter] = useState<PipelineFilter>(EMPTY_FILTER);
@@ -68,7 +68,7 @@ export function TestingPage() {
       setChosen(new Map());
       setInputsKey((k) => k + 1);
     } catch (error) {
-      // Spec 000 §8: upload errors in the testing view are only logged.
+      // docs/product.md §14: upload errors in the testing view are only logged.
       console.error('error while uploading files', error);
     } finally {
       setSending(false);

@@ -34,7 +34,7 @@ export interface PipelineTransferProps {
 }
 
 /**
- * The user's pipelines (spec 000 §2.12): every pipeline against the assigned ones, with a search
+ * The user's pipelines (docs/product.md §6.2): every pipeline against the assigned ones, with a search
  * filter and select-all, an active toggle per assigned pipeline and one for all of them.
  */
 export function PipelineTransfer({ pipelines, value, onChange, loading = false }: PipelineTransferProps) {

@@ -39,7 +39,7 @@ export interface UserDialogProps {
 
 const FIELD_NAMES: readonly (keyof UserFormValues)[] = ['firstName', 'lastName', 'userName', 'email', 'roles'];
 
-/** The user dialog (spec 000 §2.12, §4, §5): create or update one user; mounted while it is open. */
+/** The user dialog (docs/product.md §6.2 to §6.5): create or update one user; mounted while it is open. */
 export function UserDialog({ user, actor, tags, onClose, onChanged }: UserDialogProps) {
   const { message, modal } = App.useApp();
   const [form] = Form.useForm<UserFormValues>();

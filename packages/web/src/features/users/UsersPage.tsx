@@ -20,7 +20,7 @@ const GlobalBadgeListDialog = lazy(() =>
   import('../../ui/tags/GlobalBadgeListDialog.tsx').then((m) => ({ default: m.GlobalBadgeListDialog })),
 );
 
-/** Table height of the user list (spec 000 §9). */
+/** Table height of the user list (docs/product.md §6.1). */
 const USER_TABLE_HEIGHT = 550;
 
 type Bulk = 'delete' | 'activate' | 'de-activate';
@@ -31,7 +31,7 @@ const roleText = (u: ManagedUser) =>
     .map((r) => (isRole(r) ? ROLE_LABELS[r] : r))
     .join(', ');
 
-/** The Users screen (spec 000 §2.12): search, create, edit, toggle and delete users, and the global badge list. */
+/** The Users screen (docs/product.md §6.1): search, create, edit, toggle and delete users, and the global badge list. */
 export function UsersPage() {
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();

@@ -30,7 +30,7 @@ export interface UserExtras {
   pipelinePermissions: Assignments;
 }
 
-/** The messages shown when a call fails without saying why (spec 000 §8). */
+/** The messages shown when a call fails without saying why (docs/product.md §5.3). */
 export const USER_CALL_FAILURES = {
   list: 'can not get users',
   toggle: 'cannot toggle users property',
@@ -76,7 +76,7 @@ export function userNameFor(user: ManagedUser | null, firstName: string, lastNam
 }
 
 /**
- * The rule the dialog stops on before the field rules (spec 000 §5, in order): the role rules,
+ * The rule the dialog stops on before the field rules (docs/product.md §6.4, in order): the role rules,
  * then, unless the actor is a super-admin, one of the actor's admin badges.
  */
 export function dialogRuleError(

@@ -113,7 +113,7 @@ function projectionOf(h: Handle): LiveProjection | undefined {
 const mergedOf = (group: Group) => mergeProjections([...group.handles].map(projectionOf));
 
 /**
- * The browser side of the live-data channel (spec 002 §4): one socket per tab, opened with the
+ * The browser side of the live-data channel (docs/product.md §15): one socket per tab, opened with the
  * first subscription and closed when the last leaves; identical filters share one server
  * subscription, and an empty filter serves the whole collection; projections are merged; after a
  * disconnect every subscription is marked disconnected and subscribed again, with a fresh init.

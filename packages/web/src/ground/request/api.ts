@@ -6,7 +6,7 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** false for calls made before a session exists. */
   auth?: boolean;
-  /** The text the call throws when it returns nothing, or fails without a message of its own (000 §8). */
+  /** The text the call throws when it returns nothing, or fails without a message of its own (docs/product.md §5.3). */
   nothing?: string;
 }
 

@@ -6,7 +6,7 @@ import { userPipelines } from '../calls/pipelines.ts';
 import { lastUploads, uploadFiles } from '../calls/uploads.ts';
 import { api } from './api.ts';
 
-describe('calls that return nothing (000 §8)', () => {
+describe('calls that return nothing (docs/product.md §5.3)', () => {
   it('throw their own text word for word', async () => {
     signIn();
     fakeApi({

@@ -1,5 +1,5 @@
 /**
- * What the upload, import and folder calls throw when they return nothing (spec 000 §8), word for
+ * What the upload, import and folder calls throw when they return nothing (docs/product.md §5.3), word for
  * word. Calls the screens do not make yet (upload statuses by id, import ids of a pipeline, the
  * folder tree and folder creation, all pipelines) keep their text here for when they do.
  */

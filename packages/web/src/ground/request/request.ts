@@ -6,7 +6,7 @@ import { clearTokens, getRefreshToken, getToken, isExpired, saveTokens } from '.
 
 /** The API prefix; a build may set VITE_BASE_PATH. */
 const BASE_PATH: string = import.meta.env.VITE_BASE_PATH ?? '/gdb-importer/v1';
-/** Every call gives up after 40 minutes (spec 000 §7.1). */
+/** Every call gives up after 40 minutes (docs/product.md §5.2). */
 export const REQUEST_TIMEOUT_MS = 2_400_000;
 /** How long a network error stays on screen. */
 const NETWORK_ERROR_SECONDS = 5;
@@ -214,7 +214,7 @@ export async function currentToken(): Promise<string | undefined> {
 }
 
 /**
- * Calls the API (spec 000 §7.1): refreshes a missing or expired token first, sends X-Token,
+ * Calls the API (docs/product.md §5.2): refreshes a missing or expired token first, sends X-Token,
  * answers the envelope's data on 20000, offers to log in again on 50008/50012/50014, rejects
  * with the message on any other code, with 'Lost connection to server' on an empty answer, and
  * answers the raw body when it is not JSON.

@@ -53,7 +53,7 @@ export function PipelineFilters({ data, filter, onFilter }: PipelineFiltersProps
   );
 }
 
-/** Filters by brand, locale, product line and datakind, then the matching pipelines (spec 000 §2.6 step 1). */
+/** Filters by brand, locale, product line and datakind, then the matching pipelines (docs/product.md §8.4). */
 export function PipelinePicker({ data, loading, roles, filter, onFilter, selectedId, onSelect }: PipelinePickerProps) {
   const versions = seesVersions(roles);
   const list = filterPipelines(data?.pipelines ?? [], filter);

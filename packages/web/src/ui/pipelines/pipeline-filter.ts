@@ -10,7 +10,7 @@ export interface PipelineFilter {
 
 export const EMPTY_FILTER: PipelineFilter = { brand: null, locale: null, productLine: null, datakind: null };
 
-/** The pipelines matching the filter, masters first, then by name ignoring case (spec 000 §2.6). */
+/** The pipelines matching the filter, masters first, then by name ignoring case (docs/product.md §8.4). */
 export function filterPipelines(list: readonly PipelineView[], filter: PipelineFilter): PipelineView[] {
   return sortPipelines(
     list.filter(
@@ -24,7 +24,7 @@ export function filterPipelines(list: readonly PipelineView[], filter: PipelineF
   );
 }
 
-/** Manager and super-admin see versions and lock icons in the pipeline list (spec 000 §6). */
+/** Manager and super-admin see versions and lock icons in the pipeline list (docs/product.md §2.2). */
 export function seesVersions(roles: readonly string[]): boolean {
   return roles.includes('manager') || roles.includes('super-admin');
 }

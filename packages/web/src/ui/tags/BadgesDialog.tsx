@@ -33,7 +33,7 @@ const same = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && [...a].sort().join(',') === [...b].sort().join(',');
 
 /**
- * The manage-badges dialog (spec 002 §2): one badge selector per section, width 70%. Closing with
+ * The manage-badges dialog (docs/product.md §7.3): one badge selector per section, width 70%. Closing with
  * unsaved changes asks 'Do you want to save the current modifications?'.
  */
 export function BadgesDialog({

@@ -25,7 +25,7 @@ export interface TagSelectorProps {
 }
 
 /**
- * A list of badges to tick (spec 002 §2 Tag selector): sorted by name ignoring case, hidden badges
+ * A list of badges to tick (docs/product.md §7.3): sorted by name ignoring case, hidden badges
  * left out, a 'Select all' box, 'No tags' when there is nothing to offer.
  */
 export function TagSelector({

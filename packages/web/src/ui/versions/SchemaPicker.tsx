@@ -23,7 +23,7 @@ const byName = (a: SchemaListEntry, b: SchemaListEntry) =>
   a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.version - b.version;
 
 /**
- * The data model picker of forms (spec 001 §2, 002 §2): a filterable, clearable select labelled
+ * The data model picker of forms (docs/product.md §18.2): a filterable, clearable select labelled
  * 'Schema', each version as 'name (v.{n} - Prod|Draft)', and an edit icon for the chosen one.
  */
 export function SchemaPicker({ value, onChange, readOnly = false, onEdit }: SchemaPickerProps) {

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-/** Pipelines (versioned documents), user assignments, uploads, imports, jobs and logs (DESIGN §4). */
+/** Pipelines (versioned documents), user assignments, uploads, imports, jobs and logs (docs/product.md §8, §9, §11, §12). */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table pipelines (

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-/** The columns every versioned document shares (DESIGN §4), written once for the three tables below. */
+/** The columns every versioned document shares (docs/product.md §18.1), written once for the three tables below. */
 const versionColumns = sql`
   id uuid primary key,
   family_id uuid not null,
