@@ -11,18 +11,24 @@ const SCHEDULE_KINDS = ['scheduled', 'repeat'] as const;
 
 /** SQL for imports, and their records: each with the kind of its job. */
 export function importsRepo(k: Kysely<Database>) {
-  const records = () =>
-    k.selectFrom('imports as i').leftJoin('jobs as j', 'j.id', 'i.job_id').selectAll('i').select('j.job_kind');
+  return { ...importRowQueries(k), ...importQueueQueries(k), ...importLogbookQueries(k) };
+}
 
+/** Imports joined with the kind of their job. */
+const importRecords = (k: Kysely<Database>) =>
+  k.selectFrom('imports as i').leftJoin('jobs as j', 'j.id', 'i.job_id').selectAll('i').select('j.job_kind');
+
+/** One import at a time: writes, reads by id, and the claim that starts a run. */
+function importRowQueries(k: Kysely<Database>) {
   return {
     insert: (row: Insertable<ImportsTable>) => k.insertInto('imports').values(row).returningAll().executeTakeFirstOrThrow(),
     byId: (id: string) => k.selectFrom('imports').selectAll().where('id', '=', id).executeTakeFirst(),
     /** One import with its job kind. */
-    recordById: (id: string) => records().where('i.id', '=', id).executeTakeFirst(),
+    recordById: (id: string) => importRecords(k).where('i.id', '=', id).executeTakeFirst(),
     recordsByIds: (ids: readonly string[]) =>
       ids.length === 0
         ? Promise.resolve([])
-        : records()
+        : importRecords(k)
             .where('i.id', 'in', [...ids])
             .orderBy('i.sort_at', 'desc')
             .execute(),
@@ -62,7 +68,12 @@ export function importsRepo(k: Kysely<Database>) {
         .where('state', '=', 'pending')
         .returningAll()
         .executeTakeFirst(),
+  };
+}
 
+/** Which imports of a pipeline or job run, wait or follow one another. */
+function importQueueQueries(k: Kysely<Database>) {
+  return {
     /** The running import of a pipeline, if any. */
     runningOf: (pipelineId: string) =>
       k
@@ -94,7 +105,7 @@ export function importsRepo(k: Kysely<Database>) {
     pendingRecordsOfJobs: (jobIds: readonly string[]) =>
       jobIds.length === 0
         ? Promise.resolve([])
-        : records()
+        : importRecords(k)
             .where('i.job_id', 'in', [...jobIds])
             .where('i.state', '=', 'pending')
             .orderBy('i.scheduled_at')
@@ -116,7 +127,7 @@ export function importsRepo(k: Kysely<Database>) {
       ).map((r) => r.id),
     /** The import the wizard follows: a running one, else a waiting one, else the newest. */
     currentOf: (pipelineId: string) =>
-      records()
+      importRecords(k)
         .where('i.pipeline_id', '=', pipelineId)
         .where('i.parent_import_id', 'is', null)
         .orderBy(sql`case when i.state in ('busy', 'progress', 'sequential') then 0 when i.state = 'pending' then 1 else 2 end`)
@@ -137,7 +148,12 @@ export function importsRepo(k: Kysely<Database>) {
           )
           .execute()
       ).map((r) => ({ id: r.id, state: r.state })),
+  };
+}
 
+/** The logbook: pages of imports and the users who started them. */
+function importLogbookQueries(k: Kysely<Database>) {
+  return {
     /** One logbook page and the number of matching imports; `pipelineIds`, when given, are those the imports must be of. */
     async page(query: ListAllQuery, now: Date, pipelineIds?: readonly string[]) {
       if (pipelineIds?.length === 0) return { rows: [], total: 0 };
@@ -162,7 +178,7 @@ export function importsRepo(k: Kysely<Database>) {
       const rows =
         ids.length === 0
           ? []
-          : await records()
+          : await importRecords(k)
               .where(
                 'i.id',
                 'in',
