@@ -3,8 +3,8 @@ import type { Database } from '../../platform/db/index.ts';
 import type { UsersTable } from '../../platform/db/tables.ts';
 
 export type UserRow = Selectable<UsersTable>;
-export type NewUserRow = Insertable<UsersTable>;
-export type UserPatch = Updateable<UsersTable>;
+type NewUserRow = Insertable<UsersTable>;
+type UserPatch = Updateable<UsersTable>;
 
 const uuids = (ids: readonly string[]) => sql<string[]>`cast(${`{${ids.join(',')}}`} as uuid[])`;
 
