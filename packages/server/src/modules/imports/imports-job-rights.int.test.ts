@@ -4,7 +4,7 @@ import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 // A user meets a repeat job someone else set on their pipeline: it stays read-only to them, and
-// they can still run the pipeline now or later beside it (000 §5: Repeat is not offered to them).
+// they can still run the pipeline now or later beside it (docs/product.md §10.3: Repeat is not offered to them).
 
 let t: TestApp;
 let kit: Awaited<ReturnType<typeof importKit>>;
