@@ -5,6 +5,11 @@ export type UploadRow = Selectable<UploadsTable>;
 
 /** SQL for uploads and produced files. */
 export function uploadsRepo(k: Kysely<Database>) {
+  return { ...uploadRowQueries(k), ...sourceQueries(k), ...outputQueries(k), ...checkClaimQueries(k) };
+}
+
+/** Uploads by id: writes, reads, and the file keys they reference. */
+function uploadRowQueries(k: Kysely<Database>) {
   return {
     insert: (rows: Insertable<UploadsTable>[]) => k.insertInto('uploads').values(rows).returningAll().execute(),
     /** Which of these file keys an upload references, as its file or its checked rows. */
@@ -39,6 +44,13 @@ export function uploadsRepo(k: Kysely<Database>) {
         .select(['id', 'pipeline_id as owner'])
         .where('id', 'in', [...ids])
         .execute(),
+    update: (id: string, values: Updateable<UploadsTable>) => k.updateTable('uploads').set(values).where('id', '=', id).execute(),
+  };
+}
+
+/** The source uploads of a pipeline: the newest ones shown, and those a run takes. */
+function sourceQueries(k: Kysely<Database>) {
+  return {
     /** The newest `limit` source uploads of each data source of a pipeline, newest first. */
     lastOf: (pipelineId: string, dataSubKinds: readonly string[], limit: number) =>
       dataSubKinds.length === 0
@@ -80,6 +92,12 @@ export function uploadsRepo(k: Kysely<Database>) {
         .orderBy('created_at')
         .orderBy('id')
         .execute(),
+  };
+}
+
+/** The output files of a pipeline's imports. */
+function outputQueries(k: Kysely<Database>) {
+  return {
     /**
      * The output files of a pipeline's newest import that produced any: its destination uploads,
      * the newest per data sink (a restarted run writes its sinks again), newest first. Only those
@@ -114,7 +132,21 @@ export function uploadsRepo(k: Kysely<Database>) {
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .execute(),
-    update: (id: string, values: Updateable<UploadsTable>) => k.updateTable('uploads').set(values).where('id', '=', id).execute(),
+    /** Sets the status of an import's output files. */
+    settleOutputs: (importId: string, status: 'valid' | 'invalid') =>
+      k
+        .updateTable('uploads')
+        .set({ status })
+        .where('import_id', '=', importId)
+        .where('from', '=', 'destination')
+        .where('status', '=', 'processing')
+        .execute(),
+  };
+}
+
+/** The claims on uploads being checked, so that one instance checks each. */
+function checkClaimQueries(k: Kysely<Database>) {
+  return {
     /** Claims a pending upload for parsing; false when another worker has it. */
     claim: async (id: string) => {
       const r = await k
@@ -143,15 +175,6 @@ export function uploadsRepo(k: Kysely<Database>) {
     /** Renews the claim of an upload being checked, so that no other instance takes it over. */
     renewClaim: (id: string) =>
       k.updateTable('uploads').set({ claimed_at: new Date() }).where('id', '=', id).where('status', '=', 'processing').execute(),
-    /** Sets the status of an import's output files. */
-    settleOutputs: (importId: string, status: 'valid' | 'invalid') =>
-      k
-        .updateTable('uploads')
-        .set({ status })
-        .where('import_id', '=', importId)
-        .where('from', '=', 'destination')
-        .where('status', '=', 'processing')
-        .execute(),
     release: (id: string) =>
       k
         .updateTable('uploads')
