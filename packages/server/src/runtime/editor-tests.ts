@@ -1,0 +1,86 @@
+import type { RunLogEntry, RunResult } from '@gdb/shared/components/run.schemas';
+import type { SdkFunction } from '@gdb/shared/sdk/sdk.schemas';
+import type { CallerGate } from './caller-gate.ts';
+import { RunFailure } from './run-failure.ts';
+
+/** How the editors' test runs reach the runtime: the callers' places, and runs in the test lane. */
+interface TestLane {
+  testGate: CallerGate;
+  /** Runs a component version in the test lane (JSON text in and out); throws a RunFailure when it fails. */
+  runComponent: (request: {
+    componentId: string;
+    inputJson: string;
+    rtContextJson: string;
+    signal: AbortSignal;
+  }) => Promise<{ outputJson: string; rtContextJson: string; logs: RunLogEntry[] }>;
+  /** Runs an SDK function version in the test lane on an argument array given as JSON text. */
+  runSdkFunction: (fn: SdkFunction, argsJson: string) => Promise<{ outputJson: string; logs: RunLogEntry[] }>;
+}
+
+/** Test runs from the component and SDK editors, in the callers' places, each stoppable by its caller. */
+export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane) {
+  const tests = new Map<string, Set<AbortController>>();
+  const testKey = (userId: string, componentId: string) => `${userId} ${componentId}`;
+
+  return {
+    /**
+     * A test run from the component editor: payload and rt_context in, the run result out; the
+     * caller can stop it with `stopTest`, also while it waits for one of the caller's places.
+     * Failures read 'Execute error : {detail}'.
+     */
+    async testComponent(userId: string, componentId: string, payload: object, rtContext: object): Promise<RunResult> {
+      const key = testKey(userId, componentId);
+      const controller = new AbortController();
+      const running = tests.get(key) ?? new Set<AbortController>();
+      running.add(controller);
+      tests.set(key, running);
+      try {
+        const leave = await testGate.enter(userId, controller.signal);
+        const outcome = await runComponent({
+          componentId,
+          inputJson: JSON.stringify(payload),
+          rtContextJson: JSON.stringify(rtContext),
+          signal: controller.signal,
+        }).finally(leave);
+        return {
+          output: objectFrom(outcome.outputJson),
+          logs: outcome.logs,
+          rt_context: objectFrom(outcome.rtContextJson),
+        };
+      } catch (error) {
+        if (error instanceof RunFailure) throw error.withPrefix('Execute error : ');
+        throw error;
+      } finally {
+        running.delete(controller);
+        if (running.size === 0) tests.delete(key);
+      }
+    },
+
+    /** Cancels the caller's running tests of a component; true when one was running. */
+    stopTest(userId: string, componentId: string): boolean {
+      const running = tests.get(testKey(userId, componentId));
+      if (!running || running.size === 0) return false;
+      for (const controller of running) controller.abort();
+      return true;
+    },
+
+    /** Runs an SDK function for its editor's test area, in the caller's places; failures read 'Execute error : {detail}'. */
+    async testSdkFunction(userId: string, fn: SdkFunction, args: unknown[]): Promise<{ output: unknown; logs: RunLogEntry[] }> {
+      try {
+        const leave = await testGate.enter(userId);
+        const outcome = await runSdkFunction(fn, JSON.stringify(args)).finally(leave);
+        return { output: JSON.parse(outcome.outputJson), logs: outcome.logs };
+      } catch (error) {
+        if (error instanceof RunFailure) throw error.withPrefix('Execute error : ');
+        throw error;
+      }
+    },
+  };
+}
+
+/** A JSON object read from text the program wrote (JSON.parse never touches prototypes). */
+function objectFrom(text: string): Record<string, unknown> {
+  const value: unknown = JSON.parse(text);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value));
+}
