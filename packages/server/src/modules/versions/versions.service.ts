@@ -9,14 +9,14 @@ import { adapterOf } from './version-graph.ts';
 import { dependencyUpdates, familyWrites } from './version-writes.ts';
 import { type VersionedRow, versionsRepo } from './versions.repo.ts';
 
-export type { BadgeWriteCheck, WriteAction } from './version-access.ts';
+export type { BadgeWriteCheck } from './version-access.ts';
 export type { FolderedDocument } from './version-folders.ts';
 export type { VersionedRow } from './versions.repo.ts';
 
 /** Until documents carry folders and badges to check, a write is refused only for read-only and locked. */
 const noBadgeCheckYet: BadgeWriteCheck = async () => {};
 
-/** One version engine for schemas, components, SDK functions and pipelines (docs/product.md §18.1, DESIGN §7). */
+/** One version engine for schemas, components, SDK functions and pipelines (docs/product.md §18.1). */
 export function versionsService(ctx: AppContext, options: { badgeWriteCheck?: BadgeWriteCheck } = {}) {
   const access = versionAccess(ctx, options.badgeWriteCheck ?? noBadgeCheckYet);
   const { repo, load, assertCanWrite, usedBy } = access;
