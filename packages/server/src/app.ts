@@ -220,6 +220,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   registerLiveCollections(live, db, services);
 
+  await registerHeadersAndDocs(app, config);
+
+  await app.register(healthRoutes(db));
+  await registerApiRoutes(app, config, services);
+  if (options.web !== false) await registerWebApp(app, { dist: config.webDist, basePath: config.basePath });
+
+  stopServicesOnClose(app, services);
+  return { app, ctx, services, unprotectedRoutes, routes, live };
+}
+
+/** Security headers (a strict content security policy) and the API description with its docs page. */
+async function registerHeadersAndDocs(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(helmet, {
     enableCSPNonces: true,
     contentSecurityPolicy: {
@@ -246,8 +258,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     staticCSP: true,
     ...apiDocsOptions(config.publicApiDocs),
   });
+}
 
-  await app.register(healthRoutes(db));
+/** Every module's API routes under the base path. */
+async function registerApiRoutes(app: FastifyInstance, config: Config, services: Services): Promise<void> {
   await app.register(
     async (api) => {
       await api.register(authRoutes(services.auth, services.accounts));
@@ -277,8 +291,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     { prefix: config.basePath },
   );
-  if (options.web !== false) await registerWebApp(app, { dist: config.webDist, basePath: config.basePath });
+}
 
+/** Stops the workers and closes the services' resources when the app closes. */
+function stopServicesOnClose(app: FastifyInstance, services: Services): void {
   app.addHook('onClose', async () => {
     await services.imports.stopWorking();
     services.uploads.unwatch();
@@ -287,5 +303,4 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     services.mailer.close();
     services.runtime.close();
   });
-  return { app, ctx, services, unprotectedRoutes, routes, live };
 }
