@@ -19,13 +19,7 @@ function run(cmd, args) {
 }
 
 const description = path.join(dir, 'openapi.json');
-run(process.execPath, [
-  '--no-node-snapshot',
-  '--import',
-  'tsx',
-  'packages/server/src/platform/http/api-description-cli.ts',
-  description,
-]);
+run(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'packages/server/src/api-description-cli.ts', description]);
 run(bin('redocly'), ['lint', description, '--config', path.join(root, 'redocly.yaml'), '--format', 'summary']);
 run(bin('openapi-typescript'), [description, '--output', path.join(dir, 'api.d.ts')]);
 

@@ -23,7 +23,7 @@ export interface VersionSelectorDialogProps {
 }
 
 /**
- * The version selector (docs/product.md §18.1, spec 002 §2): the family's graph in a 'Select a
+ * The version selector (docs/product.md §18.1): the family's graph in a 'Select a
  * version' dialog 75% wide; double-click or Open selects, Cancel clears the selection, Close closes.
  */
 export function VersionSelectorDialog({ open, path, currentId, onSelect, onClose, afterClose }: VersionSelectorDialogProps) {

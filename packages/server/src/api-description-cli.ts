@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../config.ts';
+import { buildApp } from './app.ts';
+import { loadConfig } from './platform/config.ts';
 
 const out = process.argv[2];
 if (!out) {
