@@ -1,0 +1,163 @@
+import path from 'node:path';
+import type { DataSource } from '@gdb/shared/pipelines/pipeline.schemas';
+import { MIME_GROUPS } from '@gdb/shared/reference/mimetypes';
+import type { AppContext } from '../../platform/context.ts';
+import type { PooledOutcome } from './parsing/parse-file.ts';
+import type { UploadLogLine, UploadsDeps } from './upload-deps.ts';
+import { type UploadRow, uploadsRepo } from './uploads.repo.ts';
+
+/** How often a check renews its claim on its upload. */
+const CLAIM_RENEW_MS = 10_000;
+/** A claim not renewed for this long, or an upload never claimed for this long, belongs to an instance gone. */
+const CLAIM_STALE_MS = 30_000;
+
+/** A log line of a file's check: its level and message. */
+type CheckLine = [level: UploadLogLine['level'], message: string];
+
+/** A file's check: its log lines, and the parse's outcome (null when the data source cannot check it). */
+export interface CheckOutcome {
+  lines: CheckLine[];
+  outcome: PooledOutcome | null;
+}
+
+/**
+ * Checks a file against its data source (its content type and data model): the log lines and
+ * the parse's outcome, without touching the upload's row. `bytes` are the file's, or a way to
+ * read them back from the store.
+ */
+export async function checkFile(
+  ctx: AppContext,
+  deps: UploadsDeps,
+  file: { source: DataSource | undefined; dataSubKind: string; filename: string | null },
+  bytes: Uint8Array | (() => Promise<Uint8Array>),
+): Promise<CheckOutcome> {
+  const { source, dataSubKind, filename } = file;
+  const lines: CheckLine[] = [];
+  if (!source) return { lines: [['error', `No data source ${dataSubKind} in pipeline`]], outcome: null };
+  let dataModel: Record<string, unknown> | null = null;
+  if (source.dataModel) {
+    dataModel = await deps.loadDataModel(source.dataModel);
+    if (!dataModel) return { lines: [['error', `Cannot load schema ${source.dataModel} from server`]], outcome: null };
+  }
+  const extension = path.extname(filename ?? '').toLowerCase();
+  const allowed: readonly string[] = MIME_GROUPS[source.contentType].extensions;
+  if (extension && !allowed.includes(extension)) {
+    lines.push(['warn', `The file name ends in ${extension}, not ${allowed.join(' or ')}; its content decides.`]);
+  }
+  // A file read back from the store is read once a parser is free for it (see PoolRequest).
+  const request = { bytes, group: source.contentType, dataModel, limits: ctx.config.parseLimits };
+  return { lines, outcome: await deps.parser.parse(request) };
+}
+
+/** A pipeline's data source as it is now, or undefined when the pipeline or the source is gone. */
+async function sourceOf(deps: UploadsDeps, pipelineId: string, dataSubKind: string): Promise<DataSource | undefined> {
+  return (await deps.pipelines.stored(pipelineId))?.dataSources.find((s) => s.dataSubKind === dataSubKind);
+}
+
+/** Checks a stored upload against its data source as it is now, reading its file back from the store. */
+async function checkStored(ctx: AppContext, deps: UploadsDeps, row: UploadRow, fileKey: string): Promise<CheckOutcome> {
+  const source = await sourceOf(deps, row.pipeline_id, row.data_sub_kind);
+  const file = { source, dataSubKind: row.data_sub_kind, filename: row.original_filename };
+  return checkFile(ctx, deps, file, () => deps.files.get(fileKey));
+}
+
+/**
+ * Checks one upload and records the result; `started` is its check when it began as the file
+ * arrived (else the file is read back from the store and checked now).
+ */
+async function parseOne(ctx: AppContext, deps: UploadsDeps, id: string, started?: Promise<CheckOutcome>): Promise<void> {
+  const repo = uploadsRepo(ctx.db.kysely);
+  if (!(await repo.claim(id))) return;
+  const row = await repo.byId(id);
+  if (!row?.file_key) return;
+  const fileKey = row.file_key;
+  const lines: UploadLogLine[] = [];
+  const say = (level: UploadLogLine['level'], message: string) =>
+    lines.push({ level, message, dataSubKind: row.data_sub_kind, uploadId: id });
+  // The claim is renewed while the check runs: a claim nobody renews is an instance gone.
+  const heartbeat = setInterval(() => void repo.renewClaim(id).catch(() => undefined), CLAIM_RENEW_MS);
+  heartbeat.unref();
+  try {
+    const checked = await (started ?? checkStored(ctx, deps, row, fileKey));
+    for (const [level, message] of checked.lines) say(level, message);
+    const { outcome } = checked;
+    if (outcome === null) {
+      await repo.update(id, { status: 'invalid' });
+      return;
+    }
+    for (const note of outcome.notes) say(note.level, note.message);
+    for (const p of outcome.problems) say('error', p.message);
+    if (outcome.status === 'valid' && outcome.rowsBytes !== null) {
+      const rowsKey = await deps.files.put(outcome.rowsBytes);
+      await repo.update(id, { status: 'valid', row_count: outcome.rowCount, rows_key: rowsKey });
+      say('success', outcome.summary);
+    } else {
+      await repo.update(id, { status: 'invalid', row_count: outcome.rowCount });
+      if (outcome.problems.length !== 1 || outcome.problems[0]?.message !== outcome.summary) say('error', outcome.summary);
+    }
+  } catch (error) {
+    ctx.log.error({ err: error, uploadId: id }, 'upload processing failed');
+    await repo.release(id);
+    throw error;
+  } finally {
+    clearInterval(heartbeat);
+    await deps.log(lines);
+  }
+}
+
+/** The background checks of uploads: those started here, and those taken over from a stop or a crash. */
+export function uploadChecks(ctx: AppContext, deps: UploadsDeps) {
+  const repo = uploadsRepo(ctx.db.kysely);
+  let watcher: NodeJS.Timeout | undefined;
+  const running = new Set<Promise<void>>();
+
+  /** Parses an upload in the background; failures are logged and the upload is left to resume. */
+  function schedule(id: string, started?: Promise<CheckOutcome>): void {
+    const task = parseOne(ctx, deps, id, started).catch(() => undefined);
+    running.add(task);
+    void task.finally(() => running.delete(task));
+  }
+
+  /**
+   * Takes over the checks left unfinished by a stop or a crash, on this instance or another: the
+   * uploads stored but never claimed, and those whose claim nobody renews; answers how many.
+   */
+  async function resume(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - CLAIM_STALE_MS);
+    const rows = await repo.unfinished(before, before);
+    for (const r of rows) {
+      if (r.status === 'processing') await repo.release(r.id);
+      schedule(r.id);
+    }
+    return rows.length;
+  }
+
+  return {
+    schedule,
+    resume,
+
+    /** Looks for unfinished checks every `intervalMs` until the app closes, so a live instance takes over a dead one's. */
+    watch(intervalMs = CLAIM_STALE_MS / 2): void {
+      clearInterval(watcher);
+      watcher = setInterval(() => {
+        resume().then(
+          (count) => count > 0 && ctx.log.info({ uploads: count }, 'took over unfinished upload checks'),
+          (err: unknown) => ctx.log.warn({ err }, 'looking for unfinished upload checks failed'),
+        );
+      }, intervalMs);
+      watcher.unref();
+    },
+
+    /** Stops looking for unfinished checks. */
+    unwatch(): void {
+      clearInterval(watcher);
+    },
+
+    /** Resolves once every background check started so far has finished. */
+    async settled(): Promise<void> {
+      while (running.size > 0) await Promise.all([...running]);
+    },
+  };
+}
+
+export type UploadChecks = ReturnType<typeof uploadChecks>;

@@ -1,0 +1,172 @@
+import path from 'node:path';
+import { CODES } from '@gdb/shared/api/envelope';
+import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import { MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
+import type { AuthContext } from '../../platform/auth/access-control.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { errorMessage } from '../../platform/error-message.ts';
+import { AppError, invalid } from '../../platform/http/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { checkFile, type UploadChecks } from './upload-checks.ts';
+import type { UploadsDeps } from './upload-deps.ts';
+import { uploadsRepo } from './uploads.repo.ts';
+
+export interface IncomingFile {
+  dataSubKind: string;
+  filename: string;
+  mimetype: string;
+  bytes: Uint8Array;
+}
+
+/** A file stored as it arrived (its key in the file store and its size): its check reads it back from the store. */
+export interface StoredFile {
+  dataSubKind: string;
+  filename: string;
+  mimetype: string;
+  key: string;
+  size: number;
+}
+
+const sizeOf = (f: IncomingFile | StoredFile) => ('key' in f ? f.size : f.bytes.length);
+
+/** What storing received files takes: the app, the uploads' dependencies and the background checks. */
+interface Receiver {
+  ctx: AppContext;
+  deps: UploadsDeps;
+  checks: UploadChecks;
+}
+
+/** Deletes the files a failed request stored (no row will reference them), then fails with its error. */
+async function dropStored(r: Receiver, keys: readonly string[], error: unknown): Promise<never> {
+  await Promise.all(
+    keys.map((key) =>
+      r.deps.files.delete(key).catch((err) => r.ctx.log.warn({ err, key }, 'stored file of a failed upload kept')),
+    ),
+  );
+  throw error;
+}
+
+async function store(
+  r: Receiver,
+  pipeline: PipelineView,
+  auth: AuthContext,
+  files: Array<IncomingFile | StoredFile>,
+): Promise<string[]> {
+  const rows = [];
+  // Each file's check starts now, against the pipeline in hand, while the files are being
+  // stored: its outcome is recorded only once the upload is (see parseOne). A check left behind
+  // by a failed store ends unread. A file stored as it arrived is read back once its upload is.
+  const checks = files.map((f) => {
+    if ('key' in f) return undefined;
+    const source = pipeline.dataSources.find((s) => s.dataSubKind === f.dataSubKind);
+    const started = checkFile(r.ctx, r.deps, { source, dataSubKind: f.dataSubKind, filename: f.filename }, f.bytes);
+    started.catch(() => undefined);
+    return started;
+  });
+  const keys: string[] = [];
+  for (const f of files) {
+    const key = 'key' in f ? f.key : await r.deps.files.put(f.bytes).catch((error) => dropStored(r, keys, error));
+    if (!('key' in f)) keys.push(key);
+    rows.push({
+      id: newId(),
+      pipeline_id: pipeline._id,
+      data_sub_kind: f.dataSubKind,
+      from: 'source' as const,
+      status: 'pending' as const,
+      original_filename: f.filename.slice(0, 255),
+      content_type: f.mimetype.slice(0, 255),
+      size: sizeOf(f),
+      file_key: key,
+      row_count: null,
+      import_id: null,
+      created_by: auth.userId,
+      rows_key: null,
+      claimed_at: null,
+    });
+  }
+  const inserted = await uploadsRepo(r.ctx.db.kysely)
+    .insert(rows)
+    .catch((error) => dropStored(r, keys, error));
+  await r.deps.log(
+    inserted.map((row) => ({
+      level: 'info' as const,
+      message: `File ${row.original_filename ?? ''} received (${row.size} bytes).`,
+      dataSubKind: row.data_sub_kind,
+      uploadId: row.id,
+    })),
+  );
+  const checkOf = new Map(rows.map((row, i) => [row.id, checks[i]]));
+  for (const row of inserted) r.checks.schedule(row.id, checkOf.get(row.id));
+  return inserted.map((row) => row.id);
+}
+
+/** Taking in the files of a pipeline's sources: uploaded ones, and what real-time sources answer. */
+export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: UploadChecks) {
+  const receiver: Receiver = { ctx, deps, checks };
+  return {
+    /**
+     * Stores the files of a pipeline's manual data sources and queues their checks; answers the
+     * upload ids. Files already stored stay the caller's to delete when this fails.
+     */
+    async receive(auth: AuthContext, pipelineId: string, files: Array<IncomingFile | StoredFile>): Promise<string[]> {
+      const pipeline = await deps.pipelines.byId(auth, pipelineId);
+      if (files.length === 0) throw invalid('No file was sent.');
+      for (const f of files) {
+        const source = pipeline.dataSources.find((s) => s.dataSubKind === f.dataSubKind);
+        if (!source) throw invalid(`No data source ${f.dataSubKind} in pipeline`);
+        if (source.connectorType !== 'manual') throw invalid(`Data source ${f.dataSubKind} does not take uploads.`);
+        if (source.dataFromMaster && pipeline.masterPipeline) {
+          throw invalid(`Data source ${f.dataSubKind} takes its data from the master pipeline.`);
+        }
+        if (sizeOf(f) > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
+      }
+      return store(receiver, pipeline, auth, files);
+    },
+
+    /** Fetches the pipeline's real-time sources now and stores what they answer as uploads. */
+    async fetchRealtime(auth: AuthContext, pipelineId: string, dataSubKinds: readonly string[]): Promise<string[]> {
+      const pipeline = await deps.pipelines.byId(auth, pipelineId);
+      const files: IncomingFile[] = [];
+      for (const kind of dataSubKinds) {
+        const source = pipeline.dataSources.find((s) => s.dataSubKind === kind);
+        if (source?.connectorType !== 'real-time' || !source.url) throw invalid(`No real-time data source ${kind} in pipeline`);
+        files.push(await fetchSource(source.url, kind, deps.realtimeHosts ?? []));
+      }
+      return store(receiver, pipeline, auth, files);
+    },
+  };
+}
+
+/** Fetches a real-time source with a time limit and the upload size limit. */
+async function fetchSource(url: string, dataSubKind: string, hosts: readonly string[]): Promise<IncomingFile> {
+  const target = new URL(url);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    throw invalid(`Real-time source ${dataSubKind}: only http and https are fetched.`);
+  if (hosts.length > 0 && !hosts.includes(target.hostname))
+    throw invalid(`Real-time source ${dataSubKind}: host ${target.hostname} is not allowed.`);
+  let res: Response;
+  try {
+    res = await fetch(target, { signal: AbortSignal.timeout(30_000), redirect: 'error' });
+  } catch (error) {
+    throw new AppError(502, CODES.badRequest, `Real-time source ${dataSubKind} could not be fetched: ${errorMessage(error)}`);
+  }
+  if (!res.ok) throw new AppError(502, CODES.badRequest, `Real-time source ${dataSubKind} answered ${res.status}.`);
+  const declared = Number(res.headers.get('content-length') ?? '0');
+  if (declared > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (res.body) {
+    for await (const chunk of res.body) {
+      size += chunk.length;
+      if (size > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
+      chunks.push(chunk);
+    }
+  }
+  const name = path.basename(target.pathname) || `${dataSubKind}.data`;
+  return {
+    dataSubKind,
+    filename: name,
+    mimetype: res.headers.get('content-type') ?? 'application/octet-stream',
+    bytes: Buffer.concat(chunks),
+  };
+}
