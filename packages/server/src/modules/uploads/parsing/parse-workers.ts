@@ -1,0 +1,160 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { CsvPartRequest, PartOutcome } from './csv-parts.ts';
+import { invalid, type ParseRequest, type PooledOutcome, pooled } from './parse-file.ts';
+
+/** Files a worker parses before it is ended (a new one starts with a clean heap). */
+const FILES_PER_WORKER = 50;
+
+// The worker loads TypeScript through tsx, whether or not the parent runs under it.
+const BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+import(workerData.tsx).then((api) => { api.register(); return import(workerData.entry); });
+`;
+// The package's ESM entry sits beside the CommonJS one that require() resolves.
+const tsxApi = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
+const entry = pathToFileURL(path.join(import.meta.dirname, 'parse.worker.ts')).href;
+
+/** Why a worker ended before it answered: an error, or its exit code. */
+type Ended = { error: Error & { code?: string } } | { code: number };
+
+/** A parse worker: booting or booted, with how it ended when it did and the files it was given. */
+interface Started {
+  worker: Worker;
+  ended?: Ended;
+  onEnd?: (ended: Ended) => void;
+  files: number;
+}
+
+function failure(ended: Ended): PooledOutcome {
+  if (!('error' in ended)) return pooled(invalid('binary', `The file cannot be read (parser exited with code ${ended.code}).`));
+  const { error } = ended;
+  const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY' || /heap|memory/i.test(error.message);
+  return pooled(
+    invalid('binary', memory ? 'The file needs too much memory to read.' : `The file cannot be read: ${error.message}`),
+  );
+}
+
+function start(maxMemoryMb: number): Started {
+  const worker = new Worker(BOOTSTRAP, {
+    eval: true,
+    execArgv: [],
+    workerData: { tsx: tsxApi, entry },
+    resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
+  });
+  const started: Started = { worker, files: 0 };
+  const end = (ended: Ended) => {
+    if (started.ended) return;
+    started.ended = ended;
+    started.onEnd?.(ended);
+  };
+  worker.once('error', (error: Error & { code?: string }) => end({ error }));
+  worker.once('exit', (code) => end({ code }));
+  return started;
+}
+
+/** How the pool's workers run: their limits, how many spares it keeps and when it boots them. */
+export interface WorkerOptions {
+  /** Heap a parse may use, in MiB. */
+  maxMemoryMb: number;
+  timeoutMs: number;
+  /** Booted workers kept idle for the next file. */
+  spareCount: number;
+  /** How long the pool stays idle before it boots the workers for the next file, in milliseconds. */
+  spareDelayMs: number;
+  /** Whether no file is being parsed (spares boot only then). */
+  idle: () => boolean;
+}
+
+/**
+ * The workers of a parse pool: a worker that answered goes back to the pool for the next file, up
+ * to {@link FILES_PER_WORKER} files; one that failed, hit a limit or ran out of time is ended.
+ * `counts.workers` counts the workers started.
+ */
+export function parseWorkers(options: WorkerOptions, counts: { workers: number }) {
+  const spares: Started[] = [];
+  let spareTimer: NodeJS.Timeout | undefined;
+
+  function boot(): Started {
+    counts.workers++;
+    return start(options.maxMemoryMb);
+  }
+
+  /** Gives a worker that answered back to the pool for the next file, or ends it. */
+  function giveBack(started: Started): void {
+    started.onEnd = undefined;
+    if (started.ended || started.files >= FILES_PER_WORKER || spares.length >= options.spareCount) {
+      void started.worker.terminate();
+      return;
+    }
+    started.worker.unref();
+    spares.push(started);
+  }
+
+  /** A booted spare when one is still alive, else a new worker. */
+  function take(): Started {
+    for (let taken = spares.shift(); taken; taken = spares.shift()) {
+      if (taken.ended) continue;
+      taken.worker.ref();
+      return taken;
+    }
+    return boot();
+  }
+
+  function prepareSpares(): void {
+    if (!options.idle()) return;
+    while (spares.length < options.spareCount) {
+      const spare = boot();
+      spare.worker.unref();
+      spares.push(spare);
+    }
+  }
+
+  /** Parses in a worker; `owned` bytes (a slice cut here, a buffer of their own) are handed to it, not copied. */
+  function runOne(request: ParseRequest): Promise<PooledOutcome>;
+  function runOne(request: CsvPartRequest, owned: true): Promise<PartOutcome | PooledOutcome>;
+  function runOne(request: ParseRequest | CsvPartRequest, owned = false): Promise<PartOutcome | PooledOutcome> {
+    return new Promise((resolve) => {
+      const started = take();
+      const { worker } = started;
+      started.files++;
+      let settled = false;
+      const finish = (outcome: PartOutcome | PooledOutcome, reusable: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        worker.off('message', answered);
+        if (reusable) giveBack(started);
+        else void worker.terminate();
+        resolve(outcome);
+      };
+      const answered = (outcome: PartOutcome | PooledOutcome) => finish(outcome, true);
+      const timer = setTimeout(
+        () => finish(pooled(invalid('binary', 'The file took too long to read.')), false),
+        options.timeoutMs,
+      );
+      worker.once('message', answered);
+      started.onEnd = (ended) => finish(failure(ended), false);
+      // The caller's bytes stay its own: a slice cut here is handed over, anything else is copied
+      // (a Buffer's slice() would share them, and transfer them).
+      const bytes = owned ? request.bytes : new Uint8Array(request.bytes);
+      worker.postMessage({ ...request, bytes }, [bytes.buffer as ArrayBuffer]);
+    });
+  }
+
+  return {
+    runOne,
+    /** Boots the workers for the next file once the pool has been idle a while; idle spares do not keep the process alive. */
+    prepareSparesLater(): void {
+      clearTimeout(spareTimer);
+      spareTimer = setTimeout(prepareSpares, options.spareDelayMs);
+      spareTimer.unref();
+    },
+    /** Boots no spares for now: a file is being parsed. */
+    holdSpares(): void {
+      clearTimeout(spareTimer);
+    },
+  };
+}
