@@ -19,7 +19,11 @@ export const versionedDocumentFields = {
   vLocked: z.boolean().describe('True for a locked (production, read-only) version, false for a draft.'),
   vParents: z.array(z.string()).describe('Ids of the versions this one was made from.'),
   read_only: z.boolean().describe('True when the document may not be changed.'),
-  write_access: z.boolean().describe('The inverse of read_only.'),
+  write_access: z
+    .boolean()
+    .describe(
+      'Whether the caller may change the document: the inverse of read_only, and false on a system data model for anyone but a super-admin.',
+    ),
   sys_version: z.number().describe('Grows with every save; send it back when saving, so a save over a newer one is refused.'),
   folder: z.string().nullable().describe('Id of the folder holding the document; null at the top.'),
   tags: documentTagsSchema.describe('The badges that open the document.'),

@@ -36,12 +36,12 @@ export function schemasRoutes(schemas: SchemasService, budget: IntakeBudget) {
     app.get(
       '/schemas',
       { schema: { tags, querystring: schemaIdsQuerySchema, response: { 200: envelope(z.array(schemaDocumentSchema)) } } },
-      async (req) => ok(await schemas.many(req.query.ids)),
+      async (req) => ok(await schemas.many(req.query.ids, requireAuth(req))),
     );
     app.get(
       '/schemas/find',
       { schema: { tags, querystring: schemaFindQuerySchema, response: { 200: envelope(schemaDocumentSchema) } } },
-      async (req) => ok(await schemas.find(req.query.id)),
+      async (req) => ok(await schemas.find(req.query.id, requireAuth(req))),
     );
     app.get('/schemas/list', { schema: { tags, response: { 200: envelope(z.array(schemaListEntrySchema)) } } }, async () =>
       ok(await schemas.list()),

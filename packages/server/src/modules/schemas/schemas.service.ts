@@ -1,4 +1,5 @@
 import type { SchemaByName, SchemaDocument, SchemaListEntry, SchemaSaveBody } from '@gdb/shared/schemas/schemas.schemas';
+import { isSystemSchemaName } from '@gdb/shared/schemas/system-schemas';
 import { isId } from '@gdb/shared/users/users.schemas';
 import { VERSION_MESSAGES } from '@gdb/shared/versions/versions.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
@@ -10,8 +11,14 @@ import type { VersionsService } from '../versions/versions.service.ts';
 import { lockedSchemaCache } from './schema-cache.ts';
 import { type SchemaRow, schemasRepo } from './schemas.repo.ts';
 
-function toDocument(row: SchemaRow): SchemaDocument {
-  return { ...versionFields(row), name: row.name, jsonSchema: row.json_schema };
+/**
+ * A data model version as answered; with the caller, `write_access` also says whether they may
+ * change it (the system data models are read-only but to super-admins).
+ */
+function toDocument(row: SchemaRow, viewer?: AuthContext): SchemaDocument {
+  const fields = versionFields(row);
+  const closed = viewer !== undefined && isSystemSchemaName(row.name) && !viewer.roles.includes('super-admin');
+  return { ...fields, write_access: fields.write_access && !closed, name: row.name, jsonSchema: row.json_schema };
 }
 
 const cannotLoad = (what: string) => notFound(`Cannot load schema ${what} from server`);
@@ -57,22 +64,22 @@ export function schemasService(ctx: AppContext, versions: VersionsService) {
       json_schema: JSON.stringify(body.jsonSchema),
       ...(body.folder !== undefined ? { folder_id: body.folder } : {}),
     });
-    return toDocument(row as unknown as SchemaRow);
+    return toDocument(row as unknown as SchemaRow, auth);
   }
 
   return {
     create,
 
-    /** One data model version, or 'Cannot load schema {id} from server'. */
-    async find(id: string): Promise<SchemaDocument> {
+    /** One data model version as this caller sees it, or 'Cannot load schema {id} from server'. */
+    async find(id: string, viewer?: AuthContext): Promise<SchemaDocument> {
       const row = isId(id) ? await repo.byId(id) : undefined;
       if (!row) throw cannotLoad(id);
-      return toDocument(row);
+      return toDocument(row, viewer);
     },
 
     /** The data model versions among these ids that exist, in the order asked, read from the database. */
-    async many(ids: readonly string[]): Promise<SchemaDocument[]> {
-      const byId = new Map((await repo.byIds(ids.filter(isId))).map((r) => [r.id, toDocument(r)]));
+    async many(ids: readonly string[], viewer?: AuthContext): Promise<SchemaDocument[]> {
+      const byId = new Map((await repo.byIds(ids.filter(isId))).map((r) => [r.id, toDocument(r, viewer)]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
 

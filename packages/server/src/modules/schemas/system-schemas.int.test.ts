@@ -50,6 +50,15 @@ describe('system data models', () => {
     expect((await byName('rt-listener-info')).jsonSchema.required).toEqual(['pipelineName']);
   });
 
+  it('say to a manager that they may not change them, and to a super-admin that they may', async () => {
+    const { _id } = await byName('rt-component');
+    const asManager = (await t.call('GET', `/schemas/find?id=${_id}`, { token: manager })).body.data;
+    const asSuperAdmin = (await t.call('GET', `/schemas/find?id=${_id}`, { token: superAdmin })).body.data;
+    expect([asManager.write_access, asSuperAdmin.write_access]).toEqual([false, true]);
+    const listed = (await t.call('GET', `/schemas?ids=${_id}`, { token: manager })).body.data;
+    expect(listed.map((d: { write_access: boolean }) => d.write_access)).toEqual([false]);
+  });
+
   it('refuse a manager who saves, locks, deletes or makes a new version', async () => {
     const { _id } = await byName('rt-pipeline');
     const doc = (await t.call('GET', `/schemas/find?id=${_id}`, { token: manager })).body.data;
