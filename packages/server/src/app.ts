@@ -77,7 +77,7 @@ export function buildServices(ctx: AppContext) {
   const tags = tagsService(ctx, users);
   const versions = versionsService(ctx);
   const schemas = schemasService(ctx, versions);
-  const components = componentsService(ctx);
+  const components = componentsService(ctx, versions);
   const sdk = sdkService(ctx, components);
   const runtime = runtimeService({
     settings: ctx.config.runtime,

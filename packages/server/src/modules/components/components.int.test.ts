@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPipeline } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { newId } from '../../platform/ids.ts';
@@ -157,12 +158,21 @@ describe('component documents', () => {
     const user = await saved({ name: 'User', kind: 'workflow', instances: [{ name: 'x', instanceOf: leaf._id }] });
     const refused = await t.call('DELETE', `/components?id=${leaf._id}`, { token: manager });
     expect(refused.status).toBe(409);
-    expect(refused.body.message).toBe('This component is used by User v1.');
+    expect(refused.body.message).toBe('This component is used by User (v.1 - Draft).');
     expect((await t.call('DELETE', `/components?id=${user._id}`, { token: manager })).body.data).toEqual({ _id: user._id });
     expect((await t.call('DELETE', `/components?id=${leaf._id}`, { token: manager })).status).toBe(200);
     const gone = await t.call('GET', `/components/find?id=${leaf._id}`, { token: manager });
     expect(gone.status).toBe(404);
     expect(gone.body.message).toBe('Document not found');
+  });
+
+  it('refuses to delete a component a pipeline runs', async () => {
+    const run = await saved({ name: 'RunByPipeline' });
+    await buildPipeline(t, { name: 'Runs it', component: run._id });
+    const refused = await t.call('DELETE', `/components?id=${run._id}`, { token: manager });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('Runs it');
+    expect((await t.call('GET', `/components/find?id=${run._id}`, { token: manager })).status).toBe(200);
   });
 });
 

@@ -49,7 +49,7 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
           response: { 200: envelope(z.object({ _id: z.string().describe('Id of the deleted version.') })) },
         },
       },
-      async (req) => ok(await components.remove(req.query.id)),
+      async (req) => ok(await components.remove(requireAuth(req), req.query.id)),
     );
     app.get(
       '/components/documentation',

@@ -1,14 +1,16 @@
 import type { Component, ComponentListEntry } from '@gdb/shared/components/components.schemas';
 import { isId } from '@gdb/shared/users/users.schemas';
+import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { assertWritable } from '../../platform/db/versioned-row.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import type { VersionsService } from '../versions/versions.service.ts';
 import { type Body, componentFields, sameSet, toComponent } from './component-fields.ts';
 import { type ComponentRow, componentsRepo } from './components.repo.ts';
 
 /** Components: reusable blocks of code or of instances joined by links (docs/product.md §16). */
-export function componentsService(ctx: AppContext) {
+export function componentsService(ctx: AppContext, versions: Pick<VersionsService, 'remove'>) {
   const repo = componentsRepo(ctx.db.kysely);
 
   async function load(id: string): Promise<ComponentRow> {
@@ -77,15 +79,9 @@ export function componentsService(ctx: AppContext) {
       return toComponent(row);
     },
 
-    /** Deletes a component version that is not locked and that no other component instantiates. */
-    async remove(id: string): Promise<{ _id: string }> {
-      const row = await load(id);
-      assertWritable(row, 'component');
-      const users = (await repo.usedBy(id)).filter((u) => u.id !== id);
-      if (users.length > 0) {
-        throw conflict(`This component is used by ${users.map((u) => `${u.name} v${u.version}`).join(', ')}.`);
-      }
-      await repo.remove(id);
+    /** Deletes a draft version that nothing (a component, a pipeline) points at, through the version engine. */
+    async remove(auth: AuthContext, id: string): Promise<{ _id: string }> {
+      await versions.remove('component', auth, id);
       return { _id: id };
     },
   };

@@ -101,7 +101,7 @@ describe('SDK functions', () => {
     const refused = await t.call('DELETE', `/sdk?id=${fn._id}`, { token: boss });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe('This SDK function is used by Uses shout v1.');
-    await t.services.components.remove(c._id);
+    expect((await t.call('DELETE', `/components?id=${c._id}`, { token: boss })).status).toBe(200);
     expect((await t.call('DELETE', `/sdk?id=${fn._id}`, { token: boss })).body.data).toEqual({ _id: fn._id });
   });
 
