@@ -25,15 +25,6 @@ export function componentsRepo(k: Kysely<Database>) {
         .where('sys_version', '=', sysVersion)
         .returningAll()
         .executeTakeFirst(),
-    remove: (id: string) => k.deleteFrom('components').where('id', '=', id).executeTakeFirst(),
-    /** Component versions with an instance of this one. */
-    usedBy: (id: string) =>
-      k
-        .selectFrom('components')
-        .select(['id', 'name', 'version'])
-        .where(sql<boolean>`dependencies @> array[${id}]::uuid[]`)
-        .orderBy('name')
-        .execute(),
     /** Component versions whose code lists this SDK function version. */
     usingSdkFunction: (id: string) =>
       k
