@@ -1,8 +1,9 @@
 import type { NormalFilter } from '@gdb/shared/live/filter';
 import { IMPORT_STATES, type LiveImport } from '@gdb/shared/live/live.schemas';
 import { z } from 'zod';
+import { isoOf, isoOrNull } from '../../platform/dates.ts';
 import type { Executor } from '../../platform/db/transaction.ts';
-import { type CollectionDef, isoOf, isoOrNull, ownersOf, rowOf, textOrNull } from '../../platform/live/collections.ts';
+import { type CollectionDef, ownersOf, rowOf, textOrNull } from '../../platform/live/collections.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
 import { importsLiveRepo } from './imports.repo.ts';
 

@@ -1,6 +1,7 @@
 import type { LiveLog, LogLevel } from '@gdb/shared/live/live.schemas';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../platform/context.ts';
+import { isoOf } from '../../platform/dates.ts';
 import type { Database } from '../../platform/db/index.ts';
 import { type LogSelection, logsRepo } from './logs.repo.ts';
 
@@ -29,13 +30,11 @@ export interface LogRowLike {
   import_id: string | null;
 }
 
-const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
-
 /** A log row in the API's words. */
 export function toLiveLog(row: LogRowLike): LiveLog {
   return {
     _id: String(row.id),
-    logDate: iso(row.log_date),
+    logDate: isoOf(row.log_date),
     level: row.level,
     message: row.message,
     dataSubKind: row.data_sub_kind,

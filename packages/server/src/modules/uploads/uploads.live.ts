@@ -1,8 +1,9 @@
 import type { NormalFilter } from '@gdb/shared/live/filter';
 import { type LiveUpload, UPLOAD_STATUSES } from '@gdb/shared/live/live.schemas';
 import { z } from 'zod';
+import { isoOf } from '../../platform/dates.ts';
 import type { Executor } from '../../platform/db/transaction.ts';
-import { type CollectionDef, isoOf, ownersOf, rowOf, textOrNull } from '../../platform/live/collections.ts';
+import { type CollectionDef, ownersOf, rowOf, textOrNull } from '../../platform/live/collections.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
 import { uploadsRepo } from './uploads.repo.ts';
 

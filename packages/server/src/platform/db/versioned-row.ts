@@ -1,11 +1,10 @@
 import type { DocumentTags } from '@gdb/shared/components/versioned-document';
 import type { Selectable } from 'kysely';
+import { isoOf } from '../dates.ts';
 import { forbidden } from '../http/errors.ts';
 import type { VersionColumns } from './tables.ts';
 
 type VersionRow = Selectable<VersionColumns>;
-
-const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Date(d).toISOString());
 
 function tagGroups(value: unknown): string[][] {
   if (!Array.isArray(value)) return [];
@@ -27,8 +26,8 @@ export function versionFields(row: VersionRow) {
     folder: row.folder_id,
     tags,
     metadataTags: row.metadata_tags,
-    createDate: iso(row.created_at),
-    lastUpdateDate: iso(row.updated_at),
+    createDate: isoOf(row.created_at),
+    lastUpdateDate: isoOf(row.updated_at),
   };
 }
 

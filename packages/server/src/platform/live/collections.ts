@@ -30,8 +30,6 @@ export interface CollectionDef {
 }
 
 /** A date of a row (a Date, or ISO text in a notification) as ISO text. */
-export const isoOf = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
-export const isoOrNull = (v: Date | string | null) => (v === null ? null : isoOf(v));
 /** A routing key's value when it is text, else null. */
 export const textOrNull = (v: unknown) => (typeof v === 'string' ? v : null);
 
