@@ -109,6 +109,12 @@ export function importsReads(deps: ReadsDeps) {
       };
     },
 
+    /** The active scheduled and repeat jobs of these pipeline versions, whoever asks (the update report of a pipeline version). */
+    async schedulesOf(pipelineIds: readonly string[]): Promise<{ repeatable: ScheduledJob[]; scheduled: ScheduledJob[] }> {
+      const { jobs } = await jobViews(deps, await jobsRepo(db).activeSchedulesOfMany(pipelineIds));
+      return { repeatable: jobs.filter((j) => j.jobKind === 'repeat'), scheduled: jobs.filter((j) => j.jobKind === 'scheduled') };
+    },
+
     currentJob: (auth: AuthContext, pipelineId: string) => currentJob(deps, auth, pipelineId),
 
     /** The newest import ids of a pipeline (GET /imports/pipeline). */

@@ -110,6 +110,16 @@ function importQueueQueries(k: Kysely<Database>) {
             .where('i.state', '=', 'pending')
             .orderBy('i.scheduled_at')
             .execute(),
+    /** Hands the waiting imports of these jobs to another pipeline version (their jobs moved there). */
+    movePendingOfJobs: (jobIds: readonly string[], pipelineId: string) =>
+      jobIds.length === 0
+        ? Promise.resolve([])
+        : k
+            .updateTable('imports')
+            .set({ pipeline_id: pipelineId })
+            .where('job_id', 'in', [...jobIds])
+            .where('state', '=', 'pending')
+            .execute(),
     /** Child imports of a sequential import, oldest first. */
     children: (parentId: string) =>
       k.selectFrom('imports').selectAll().where('parent_import_id', '=', parentId).orderBy('created_at').execute(),
@@ -224,6 +234,28 @@ export function jobsRepo(k: Kysely<Database>) {
         .where('j.job_kind', 'in', [...SCHEDULE_KINDS])
         .orderBy('j.created_at')
         .execute(),
+    /** The active scheduled and repeat jobs of these pipelines, oldest first. */
+    activeSchedulesOfMany: (pipelineIds: readonly string[]) =>
+      pipelineIds.length === 0
+        ? Promise.resolve([])
+        : views()
+            .where('j.pipeline_id', 'in', [...pipelineIds])
+            .where('j.state', '=', 'active')
+            .where('j.job_kind', 'in', [...SCHEDULE_KINDS])
+            .orderBy('j.created_at')
+            .execute(),
+    /** Hands a pipeline's active scheduled and repeat jobs to another version of it; answers their ids. */
+    moveSchedules: async (fromPipelineId: string, toPipelineId: string) =>
+      (
+        await k
+          .updateTable('jobs')
+          .set({ pipeline_id: toPipelineId })
+          .where('pipeline_id', '=', fromPipelineId)
+          .where('state', '=', 'active')
+          .where('job_kind', 'in', [...SCHEDULE_KINDS])
+          .returning('id')
+          .execute()
+      ).map((r) => r.id),
     /** Active scheduled and repeat jobs with their pipeline and author names. */
     activeSchedules: () =>
       views()

@@ -1,12 +1,14 @@
 import type { CreateImportBody, EditJobBody, JobCreated } from '@gdb/shared/imports/import.schemas';
+import type { Kysely } from 'kysely';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
+import type { Database } from '../../platform/db/index.ts';
 import type { ReferenceService } from '../reference/reference.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 import { clockTick } from './clock.ts';
 import { importRunner } from './import-runner.ts';
 import { abortImport, deleteImport, deleteJob, type StopsScope, stopImports } from './import-stops.ts';
 import { importsReads } from './imports.reads.ts';
-import { importsRepo } from './imports.repo.ts';
+import { importsRepo, jobsRepo } from './imports.repo.ts';
 import { createJobQueue, type JobQueue } from './job-queue.ts';
 import { createJob, editJob } from './job-writes.ts';
 import { leaseKeeper } from './lease-keeper.ts';
@@ -97,6 +99,16 @@ export function importsService(deps: ImportsDeps) {
     async abortAll(): Promise<true> {
       await stopImports(scope, await importsRepo(ctx.db.kysely).activeIds(new Date()));
       return true;
+    },
+    /**
+     * Hands the active scheduled and repeat jobs of a pipeline version, and their waiting imports,
+     * to another version of it (a pipeline update that takes its jobs along), inside the caller's
+     * transaction when one is given. Answers the ids of the jobs moved.
+     */
+    async moveSchedules(fromPipelineId: string, toPipelineId: string, k: Kysely<Database> = ctx.db.kysely): Promise<string[]> {
+      const moved = await jobsRepo(k).moveSchedules(fromPipelineId, toPipelineId);
+      await importsRepo(k).movePendingOfJobs(moved, toPipelineId);
+      return moved;
     },
     /** One clock tick: queues the due runs of scheduled and repeat jobs. */
     tick: (now?: Date) => clockTick({ ctx, pipelines: deps.pipelines, queue }, now),
