@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type AccessUser, canAccessDocument, canAccessPath, type DocumentAction, satisfiesTags } from './document-access.ts';
+import {
+  type AccessUser,
+  canAccessDocument,
+  canAccessItem,
+  canAccessPath,
+  type DocumentAction,
+  satisfiesTags,
+} from './document-access.ts';
 
 const ACTIONS: DocumentAction[] = ['read', 'write', 'read||write'];
 const manager = (tags: string[]): AccessUser => ({ roles: [{ name: 'manager' }], project_tags: tags.map((_id) => ({ _id })) });
@@ -102,5 +109,58 @@ describe('document access check', () => {
   it('satisfies a missing expression', () => {
     expect(satisfiesTags([], undefined)).toBe(true);
     expect(satisfiesTags([], null)).toBe(true);
+  });
+});
+
+describe('the check of a document and the folders above it, case by case', () => {
+  type Groups = string[][];
+  const user = (role: string, tags: string[]): AccessUser => ({ roles: [{ name: role }], project_tags: tags });
+  const item = (own: { read?: Groups; write?: Groups }, above: { read?: Groups; write?: Groups }[] = [], locked = false) => ({
+    tags: own,
+    versions: [{ vLocked: false }, { vLocked: locked }],
+    above: above.map((tags) => ({ tags })),
+  });
+  const cases: [string, AccessUser | null, ReturnType<typeof item>, DocumentAction, boolean, boolean?][] = [
+    ['no user, open document', null, item({}), 'read', false],
+    [
+      'super-admin, badged everywhere and locked',
+      user('super-admin', []),
+      item({ write: [['a']] }, [{ write: [['b']] }], true),
+      'write',
+      true,
+      true,
+    ],
+    ['open document, open folders', user('manager', []), item({}, [{}, {}]), 'write', true],
+    ['open for read while write is badged', user('manager', []), item({ write: [['a']] }), 'read', true],
+    ['first group whole', user('manager', ['a', 'b']), item({ read: [['a', 'b'], ['c']] }), 'read', true],
+    ['second group whole', user('manager', ['c']), item({ read: [['a', 'b'], ['c']] }), 'read', true],
+    ['half of a group is not enough', user('manager', ['a', 'c2']), item({ read: [['a', 'b'], ['c']] }), 'read', false],
+    [
+      'badges of two groups mixed are not enough',
+      user('manager', ['a', 'd']),
+      item({
+        write: [
+          ['a', 'b'],
+          ['c', 'd'],
+        ],
+      }),
+      'write',
+      false,
+    ],
+    ['more badges than needed', user('manager', ['a', 'b', 'z']), item({ write: [['a', 'b']] }), 'write', true],
+    ['inherited from the parent folder', user('manager', []), item({}, [{ read: [['p']] }]), 'read', false],
+    ['inherited from two folder levels up', user('manager', []), item({}, [{}, { read: [['g']] }]), 'read', false],
+    ['two levels up, badge held', user('manager', ['g']), item({}, [{}, { read: [['g']] }]), 'read', true],
+    ['every level must pass', user('manager', ['g']), item({ read: [['d']] }, [{}, { read: [['g']] }]), 'read', false],
+    ['a folder badged for write leaves read open', user('user', []), item({}, [{ write: [['w']] }, {}]), 'read', true],
+    ['write inherited two levels up', user('manager', ['w']), item({}, [{}, { write: [['w']] }]), 'write', true],
+    ['locked-only refuses write on a locked document', user('manager', []), item({}, [], true), 'write', false, true],
+    ['locked-only leaves read', user('manager', []), item({}, [], true), 'read', true, true],
+    ['locked-only leaves drafts', user('manager', []), item({}, [], false), 'write', true, true],
+    ['locked-only off', user('manager', []), item({}, [], true), 'write', true, false],
+    ['read||write passes on write', user('manager', ['w']), item({ read: [['r']], write: [['w']] }), 'read||write', true],
+  ];
+  it.each(cases)('%s', (_name, who, doc, action, expected, lockedOnly) => {
+    expect(canAccessItem(who, doc, action, { lockedOnly: lockedOnly ?? false })).toBe(expected);
   });
 });

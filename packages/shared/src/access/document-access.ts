@@ -34,28 +34,43 @@ export function satisfiesTags(userTags: readonly TagRef[], groups: TagGroups | n
   return real.some((group) => group.every((t) => held.has(idOf(t))));
 }
 
+/** A user's check, prepared once (their roles and badges) and then applied to any number of documents. */
+export type DocumentCheck = (doc: AccessDocument, action: DocumentAction) => boolean;
+
 /**
- * The document access check of docs/product.md §2.5: no user is denied; a super-admin passes; otherwise a
- * document without tags for the action is open, one with tags needs every tag of at least one
- * group; with `lockedOnly`, write is refused when a version of the document is locked.
+ * The document access check of docs/product.md §2.5, prepared for one user: no user is denied; a
+ * super-admin passes; otherwise a document without tags for the action is open, one with tags needs
+ * every tag of at least one group; with `lockedOnly`, write is refused when a version of the
+ * document is locked.
  */
+export function documentCheckOf(user: AccessUser | null | undefined, options: AccessOptions = {}): DocumentCheck {
+  if (!user) return () => false;
+  if (user.roles.some((r) => (typeof r === 'string' ? r : r.name) === 'super-admin')) return () => true;
+  const held = new Set(user.project_tags.map(idOf));
+  const satisfied = (groups: TagGroups | null | undefined) => {
+    const real = (groups ?? []).filter((g) => g.length > 0);
+    return real.length === 0 || real.some((group) => group.every((t) => held.has(idOf(t))));
+  };
+  const read = (doc: AccessDocument) => satisfied(doc.tags?.read);
+  const write = (doc: AccessDocument) => {
+    if (options.lockedOnly && (doc.versions ?? []).some((v) => v.vLocked)) return false;
+    return satisfied(doc.tags?.write);
+  };
+  return (doc, action) => {
+    if (action === 'read') return read(doc);
+    if (action === 'write') return write(doc);
+    return read(doc) || write(doc);
+  };
+}
+
+/** The document access check for one document (see `documentCheckOf`). */
 export function canAccessDocument(
   user: AccessUser | null | undefined,
   doc: AccessDocument,
   action: DocumentAction,
   options: AccessOptions = {},
 ): boolean {
-  if (!user) return false;
-  const roles = user.roles.map((r) => (typeof r === 'string' ? r : r.name));
-  if (roles.includes('super-admin')) return true;
-  const read = () => satisfiesTags(user.project_tags, doc.tags?.read);
-  const write = () => {
-    if (options.lockedOnly && (doc.versions ?? []).some((v) => v.vLocked)) return false;
-    return satisfiesTags(user.project_tags, doc.tags?.write);
-  };
-  if (action === 'read') return read();
-  if (action === 'write') return write();
-  return read() || write();
+  return documentCheckOf(user, options)(doc, action);
 }
 
 /** The check applied to a document and every folder above it: all must pass. */
@@ -66,5 +81,25 @@ export function canAccessPath(
   options: AccessOptions = {},
 ): boolean {
   if (!user) return false;
-  return chain.every((doc) => canAccessDocument(user, doc, action, options));
+  const check = documentCheckOf(user, options);
+  return chain.every((doc) => check(doc, action));
+}
+
+/** A document with the folders above it (nearest first), as its inherited badges are checked. */
+export interface AccessItem extends AccessDocument {
+  above: readonly { tags?: AccessDocument['tags'] }[];
+}
+
+/**
+ * The check of a document and of every folder above it: the document's own badges, and each
+ * folder's for the same action (a folder's versions never count: the locked-only rule is the document's).
+ */
+export function canAccessItem(
+  user: AccessUser | null | undefined,
+  item: AccessItem,
+  action: DocumentAction,
+  options: AccessOptions = {},
+): boolean {
+  const check = documentCheckOf(user, options);
+  return check(item, action) && item.above.every((folder) => check({ tags: folder.tags }, action));
 }
