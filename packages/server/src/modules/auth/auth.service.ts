@@ -45,7 +45,10 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
     sessions.forgetSession(sessionId);
   }
 
-  /** Resolves an access token to its caller by reading its session; revoked sessions and disabled users are refused. */
+  /**
+   * Resolves an access token to its caller by reading its session and user (with what the access
+   * checks read of it); revoked sessions and disabled users are refused.
+   */
   async function lookUp(token: string): Promise<AuthContext> {
     const claims = await verifyAccessToken(tokenKey, token);
     const row = await repo.session(claims.sessionId);
@@ -53,7 +56,8 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
     if (!row || !user || row.user_id !== claims.userId) throw unauthorized(CODES.badToken, 'Invalid token.');
     if (row.revoked_at) throw unauthorized(CODES.revoked, 'Your session has been revoked.');
     if (!user.is_active) throw unauthorized(CODES.badToken, 'Your account is disabled.');
-    return { userId: user.id, sessionId: row.session_id, userName: user.user_name, roles: user.roles };
+    const access = await users.profileOf(user);
+    return { userId: user.id, sessionId: row.session_id, userName: user.user_name, roles: user.roles, access };
   }
 
   return {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { AuthContext, CallerProfile } from '../../platform/auth/access-control.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/transaction.ts';
@@ -153,6 +154,20 @@ export function usersService(ctx: AppContext) {
     activeAmong: async (ids: readonly string[]): Promise<Set<string>> => new Set(await repo.activeAmong(ids)),
     /** The pipeline families assigned to the user and active. */
     assignedFamilies: (userId: string): Promise<string[]> => repo.assignedFamilies(userId),
+    /** What the access checks read of a user: badges, unrestricted-upload flag, and the families assigned to a role user. */
+    async profileOf(user: User): Promise<CallerProfile> {
+      return {
+        badges: user.project_tags,
+        unrestrictedUpload: user.unrestricted_upload,
+        assignedFamilies: user.roles.includes('user') ? await repo.assignedFamilies(user.id) : [],
+      };
+    },
+    /** The caller's profile: the one their session carries, else read now; undefined when the user is gone. */
+    async callerProfile(auth: AuthContext): Promise<CallerProfile | undefined> {
+      if (auth.access) return auth.access;
+      const user = await this.byId(auth.userId);
+      return user && this.profileOf(user);
+    },
     /** Takes deleted badges off every user, inside the caller's transaction when given one. */
     async removeTags(tagIds: readonly string[], k: Executor = ctx.db.kysely): Promise<void> {
       await usersRepo(k).removeTags(tagIds);

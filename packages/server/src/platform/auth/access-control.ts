@@ -9,6 +9,20 @@ export interface AuthContext {
   sessionId: string;
   userName: string;
   roles: string[];
+  /**
+   * What the access checks read of the caller's user, read with their session and kept with it in
+   * the session cache (a change to them forgets it, like one to the roles). Absent for callers made
+   * inside the server (import runs, tests), whose checks read the user instead.
+   */
+  access?: CallerProfile;
+}
+
+/** The caller's project badges, unrestricted-upload flag and, for the role user, assigned pipeline families. */
+export interface CallerProfile {
+  badges: readonly string[];
+  unrestrictedUpload: boolean;
+  /** The pipeline families assigned to the user and active; empty unless the user has the role user. */
+  assignedFamilies: readonly string[];
 }
 
 declare module 'fastify' {

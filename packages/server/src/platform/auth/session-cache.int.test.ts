@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assignPipeline, buildPipeline } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { type BuiltApp, buildApp } from '../../app.ts';
 import { loadConfig } from '../config.ts';
+import { newId } from '../ids.ts';
 import type { AuthContext } from './access-control.ts';
 import { SessionCache } from './session-cache.ts';
 
@@ -129,5 +131,92 @@ describe('cached sign-ins and revocation', () => {
     const start = Date.now();
     while ((await info(other, token)).statusCode === 200) await new Promise((r) => setTimeout(r, 20));
     expect(Date.now() - start).toBeLessThan(1000);
+  });
+});
+
+describe('what the access checks read of a caller, kept with the session', () => {
+  let t: TestApp;
+  /** A second instance whose cache would keep an entry 30 s: only the database's notification makes it forget sooner. */
+  let other: BuiltApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ sessionCacheMs: 30_000 });
+    other = await buildApp(loadConfig({ DATA_DIR: t.dataDir, LOG_LEVEL: 'silent', SESSION_CACHE_S: '30' }), {
+      db: t.ctx.db,
+      web: false,
+    });
+    await other.app.ready();
+  });
+  afterAll(async () => {
+    await other.app.close();
+    await t.close();
+  });
+
+  const listed = async (token: string, pipelineId: string) => {
+    const res = await other.app.inject({ method: 'GET', url: '/gdb-importer/v1/users/pipelines', headers: { 'x-token': token } });
+    expect(res.statusCode).toBe(200);
+    return (res.json().data.pipelines as { _id: string }[]).some((p) => p._id === pipelineId);
+  };
+  /** Milliseconds until the other instance lists the pipeline (at most 3 s). */
+  const untilListed = async (token: string, pipelineId: string) => {
+    const start = Date.now();
+    while (!(await listed(token, pipelineId)) && Date.now() - start < 3000) await new Promise((r) => setTimeout(r, 20));
+    return Date.now() - start;
+  };
+
+  it('reads the user once per session, not on each request', async () => {
+    const { token } = await t.signedIn(['manager']);
+    const { id } = await buildPipeline(t, { name: 'Open pipeline' });
+    expect(await listed(token, id)).toBe(true);
+    const reads: string[] = [];
+    const byId = other.services.users.byId;
+    other.services.users.byId = (userId: string) => {
+      reads.push(userId);
+      return byId(userId);
+    };
+    try {
+      expect(await listed(token, id)).toBe(true);
+      expect(reads).toEqual([]);
+    } finally {
+      other.services.users.byId = byId;
+    }
+  });
+
+  it('hears a badge given on another instance long before the TTL', async () => {
+    const badge = newId();
+    const { user, token } = await t.signedIn(['manager']);
+    const { id } = await buildPipeline(t, { name: 'Badged pipeline' });
+    // The pipeline's badge expression, written on its row: the badge needed to read it.
+    await t.ctx.db.kysely
+      .updateTable('pipelines')
+      .set({ tags: JSON.stringify({ read: [[badge]], write: [] }) })
+      .where('id', '=', id)
+      .execute();
+    expect(await listed(token, id)).toBe(false);
+    await t.ctx.db.kysely
+      .updateTable('users')
+      .set({ project_tags: [badge] })
+      .where('id', '=', user.id)
+      .execute();
+    expect(await untilListed(token, id)).toBeLessThan(1000);
+  });
+
+  it('hears the unrestricted-upload flag set on another instance long before the TTL', async () => {
+    const { user, token } = await t.signedIn(['user']);
+    const { id } = await buildPipeline(t, { name: 'Any kind pipeline' });
+    await assignPipeline(t, user.id, id);
+    // Not of the dealer data kind: a user without the flag does not get it.
+    expect(await listed(token, id)).toBe(false);
+    await t.ctx.db.kysely.updateTable('users').set({ unrestricted_upload: true }).where('id', '=', user.id).execute();
+    expect(await untilListed(token, id)).toBeLessThan(1000);
+  });
+
+  it('hears an assignment on another instance long before the TTL', async () => {
+    const { user, token } = await t.signedIn(['user']);
+    await t.ctx.db.kysely.updateTable('users').set({ unrestricted_upload: true }).where('id', '=', user.id).execute();
+    const { id } = await buildPipeline(t, { name: 'Assigned later' });
+    expect(await listed(token, id)).toBe(false);
+    await assignPipeline(t, user.id, id);
+    expect(await untilListed(token, id)).toBeLessThan(1000);
   });
 });

@@ -14,10 +14,12 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * Verified access tokens kept in memory for a few seconds, so a signed-in caller's requests do not
- * each read their session and user. A revocation made by this instance forgets the entries at once
- * (`forgetSession`, `forgetUser`); one made by another instance arrives as the database's change
- * notification (`follow`), and when notifications are lost the TTL bounds how long a revoked
- * token is still taken. A lookup that began before a revocation never fills the cache after it.
+ * each read their session and user, nor what the access checks read of the user (badges,
+ * unrestricted-upload flag, assigned pipelines). A revocation or access change made by this
+ * instance forgets the entries at once (`forgetSession`, `forgetUser`); one made by another
+ * instance arrives as the database's change notification (`follow`), and when notifications are
+ * lost the TTL bounds how long a revoked token is still taken. A lookup that began before a
+ * revocation never fills the cache after it.
  */
 export class SessionCache {
   readonly #ttlMs: number;
@@ -54,7 +56,7 @@ export class SessionCache {
     this.#forget((auth) => auth.sessionId === sessionId);
   }
 
-  /** A user's roles, activity or assignments changed, or the user is gone. */
+  /** A user's roles, activity, badges, unrestricted-upload flag or assignments changed, or the user is gone. */
   forgetUser(userId: string): void {
     this.#forget((auth) => auth.userId === userId);
   }
@@ -128,11 +130,12 @@ export function cachedAuthenticate(cache: SessionCache, authenticate: Authentica
 }
 
 /**
- * The routes that change a user's roles, activity or existence. A database notification reaches
- * this instance's cache a moment after the change commits, possibly after the answer: the cache is
- * emptied before such a request is answered, so the next request of the user changed is checked anew.
+ * The routes that change a user's roles, activity, badges, assignments or existence (deleting a
+ * badge takes it off its holders). A database notification reaches this instance's cache a moment
+ * after the change commits, possibly after the answer: the cache is emptied before such a request
+ * is answered, so the next request of the user changed is checked anew.
  */
-const USER_ACCESS_WRITES = new Set(['POST /users', 'POST /users/toggle', 'DELETE /users']);
+const USER_ACCESS_WRITES = new Set(['POST /users', 'POST /users/toggle', 'DELETE /users', 'DELETE /tags']);
 
 /** Keeps the cache right: other instances' revocations by notification, this one's user changes at once. */
 export function followRevocations(app: FastifyInstance, sessions: SessionCache, db: Db, basePath: string): void {
