@@ -136,15 +136,16 @@ export function pipelinesService(ctx: AppContext, deps: { users: UsersService; r
   /** What the caller may see of these pipelines: badges for everyone, assignments and dealer kind for the role user. */
   async function visibleTo(auth: AuthContext, views: PipelineView[]): Promise<PipelineView[]> {
     if (auth.roles.includes('super-admin')) return views;
-    const user = await deps.users.byId(auth.userId);
+    // Read with the caller's session (and kept with it in the session cache) when it carries it.
+    const user = await deps.users.callerProfile(auth);
     if (!user) return [];
     const readable = views.filter((p) =>
-      canAccessDocument({ roles: user.roles, project_tags: user.project_tags }, { tags: p.tags }, 'read'),
+      canAccessDocument({ roles: auth.roles, project_tags: user.badges }, { tags: p.tags }, 'read'),
     );
     if (hasAnyRole(auth.roles, ['manager', 'admin'])) return readable;
-    const families = new Set(await deps.users.assignedFamilies(auth.userId));
+    const families = new Set(user.assignedFamilies);
     const assigned = readable.filter((p) => families.has(p.familyId) && !p.isHidden);
-    const allowed = user.unrestricted_upload ? assigned : assigned.filter((p) => p.datakind?.isDealer === true);
+    const allowed = user.unrestrictedUpload ? assigned : assigned.filter((p) => p.datakind?.isDealer === true);
     return productionVersions(allowed);
   }
 
