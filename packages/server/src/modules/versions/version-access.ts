@@ -17,8 +17,11 @@ import { type VersionedRow, type VersionsRepo, versionsRepo } from './versions.r
  */
 export type BadgeWriteCheck = (auth: AuthContext, kind: VersionKind, row: VersionedRow) => Promise<void>;
 
-/** What a write does: `edit` and `delete` need a draft; `lock`, `version` (new, update) and `move` (to a folder) also act on locked versions. */
-type WriteAction = 'edit' | 'delete' | 'lock' | 'version' | 'move';
+/**
+ * What a write does: `edit` and `delete` need a draft; `lock`, `version` (new, update), `move` (to a
+ * folder) and `badges` (setting its badges) also act on locked versions.
+ */
+type WriteAction = 'edit' | 'delete' | 'lock' | 'version' | 'move' | 'badges';
 
 /** Documents named with their version labels, for messages. */
 export const plural = (docs: readonly VersionDoc[]) => docs.map((d) => `${d.name} ${versionLabel(d)}`).join(', ');

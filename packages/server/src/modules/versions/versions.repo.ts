@@ -97,6 +97,18 @@ export function versionsRepo(db: Kysely<Database>) {
     /** Puts every version of a family in a folder. */
     moveFamily: (t: VersionedTable, familyId: string, folderId: string) =>
       k.updateTable(t).set({ folder_id: folderId, updated_at: sql`now()` }).where('family_id', '=', familyId).execute(),
+    /** Sets the read, write and metadata badges of every version of a family; answers how many versions took them. */
+    setFamilyTags: async (
+      t: VersionedTable,
+      familyId: string,
+      tags: { read: string[][]; write: string[][] },
+      metadataTags: readonly string[],
+    ) => {
+      const result = await sql`update ${sql.table(t)}
+        set tags = ${JSON.stringify(tags)}::jsonb, metadata_tags = ${sql.val([...metadataTags])}::uuid[], updated_at = now()
+        where family_id = ${familyId}`.execute(db);
+      return Number(result.numAffectedRows ?? 0);
+    },
     /** Deletes these versions. */
     removeIds: (t: VersionedTable, ids: readonly string[]) =>
       ids.length ? k.deleteFrom(t).where('id', 'in', ids).execute() : Promise.resolve([]),

@@ -39,6 +39,18 @@ export function versionsService(ctx: AppContext, options: { badgeWriteCheck?: Ba
       return row;
     },
 
+    /** Sets the badges of a document, every version of its family; read-only or the badges refuse it. */
+    async setBadges(
+      kind: VersionKind,
+      auth: AuthContext,
+      id: string,
+      badges: { tags: { read: string[][]; write: string[][] }; metadataTags: readonly string[] },
+    ): Promise<number> {
+      const row = await load(kind, id);
+      await assertCanWrite(auth, kind, row, 'badges');
+      return repo.setFamilyTags(adapterOf(kind).table, row.family_id, badges.tags, badges.metadataTags);
+    },
+
     /**
      * Deletes the documents of these folders, every version, then runs `andThen` in the same
      * transaction. Refused when a version is locked or read-only, the badges refuse it, or a
