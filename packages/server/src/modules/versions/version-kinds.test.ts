@@ -64,6 +64,16 @@ describe('what each kind depends on and how a copy moves it', () => {
     expect(JSON.parse(String(patch.data_sources))).toEqual([{ dataSubKind: 'x', dataModel: b }]);
   });
 
+  it('country pipelines: the master, pinned (an update follows a newer master, never makes one)', () => {
+    const doc = row({ component: c, pipeline_schema: null, data_sources: [], master_pipeline: a, is_master: false });
+    expect(KINDS.pipeline.refs(doc)).toEqual([
+      { kind: 'component', id: c },
+      { kind: 'pipeline', id: a, pinned: true },
+    ]);
+    expect(KINDS.pipeline.rewrite(doc, moves)?.master_pipeline).toBe(b);
+    expect(KINDS.pipeline.rewrite(doc, new Map([[d, b]]))).toBeNull();
+  });
+
   it('stored JSON of the wrong shape is read as nothing, not as a failure', () => {
     const doc = row({ inputs: 'x', outputs: null, instances: [1, null], links: {}, sdk: 'y', json_schema: 5 });
     expect(KINDS.component.refs(doc)).toEqual([]);

@@ -6,6 +6,11 @@ import type { VersionedRow, VersionedTable } from './versions.repo.ts';
 interface Ref {
   kind: VersionKind;
   id: string;
+  /**
+   * A version an update may replace by a newer one but never makes a new version of (a country
+   * pipeline's master): the update does not walk into it.
+   */
+  pinned?: true;
 }
 
 /** Old version id → new version id: what an update moves references to. */
@@ -156,13 +161,17 @@ const pipelineKind: KindAdapter = {
   refs: (row) => [
     ...refsOf('component', [text(row.component)]),
     ...refsOf('schema', [text(row.pipeline_schema), ...list(row.data_sources).map((s) => text(s.dataModel))]),
+    // A country follows a newer version of its master; updating a country never makes a new master.
+    ...refsOf('pipeline', [text(row.master_pipeline)]).map((r) => ({ ...r, pinned: true as const })),
   ],
   rewrite(row, moves) {
     const sources = moveFields(list(row.data_sources), ['dataModel'], moves);
     const component = moved(row.component, moves);
     const schema = moved(row.pipeline_schema, moves);
-    if (!sources.changed && component === row.component && schema === row.pipeline_schema) return null;
-    return { component, pipeline_schema: schema, data_sources: JSON.stringify(sources.out) };
+    const master = moved(row.master_pipeline, moves);
+    const same = component === row.component && schema === row.pipeline_schema && master === row.master_pipeline;
+    if (!sources.changed && same) return null;
+    return { component, pipeline_schema: schema, master_pipeline: master, data_sources: JSON.stringify(sources.out) };
   },
   refColumns: { schema: ['pipeline_schema', 'data_sources'], component: ['component'], pipeline: ['master_pipeline'] },
 };

@@ -35,7 +35,8 @@ export interface UpdateWriter {
 /**
  * Walks the graph from its leaves up: every version pointing (directly or through others) at a
  * moved dependency gets a new version pointing at the new ones, up to the root. A chosen
- * dependency is replaced, not walked into. Answers the new versions, the root's last.
+ * dependency is replaced, not walked into; a pinned one is never walked into. Answers the new
+ * versions, the root's last, and every move made (the chosen ones and the new versions, old id → new id).
  */
 export async function applyUpdate(graph: DependencyGraph, chosen: ReadonlyMap<string, string>, writer: UpdateWriter) {
   const moves = new Map(chosen);
@@ -46,7 +47,7 @@ export async function applyUpdate(graph: DependencyGraph, chosen: ReadonlyMap<st
     done.add(node.row.id);
     for (const id of node.children) {
       const child = graph.nodes.get(id);
-      if (child) await visit(child);
+      if (child && !node.pinned.has(id)) await visit(child);
     }
     if (!node.children.some((id) => moves.has(id))) return;
     const columns = adapterOf(node.kind).rewrite(node.row, moves);
@@ -63,5 +64,5 @@ export async function applyUpdate(graph: DependencyGraph, chosen: ReadonlyMap<st
     });
   };
   await visit(graph.root);
-  return { success };
+  return { success, moves };
 }

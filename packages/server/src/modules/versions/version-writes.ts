@@ -9,34 +9,56 @@ import type {
 } from '@gdb/shared/versions/versions.schemas';
 import { VERSION_MESSAGES } from '@gdb/shared/versions/versions.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
-import { inTransaction } from '../../platform/db/transaction.ts';
+import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { badRequest, conflict } from '../../platform/http/errors.ts';
 import { plural, type VersionAccess } from './version-access.ts';
-import { adapterOf, dependencyGraph, docOf, updateEntries } from './version-graph.ts';
+import {
+  adapterOf,
+  type DependencyGraph,
+  dependencyForest,
+  dependencyGraph,
+  docOf,
+  type Node,
+  postOrder,
+  updateEntries,
+} from './version-graph.ts';
 import { applyUpdate, chosenMoves } from './version-update.ts';
-import { versionsRepo } from './versions.repo.ts';
+import { type VersionedRow, versionsRepo } from './versions.repo.ts';
 
 /** Locking a version, its next version and deleting a draft. */
-export function familyWrites({ db, repo, load, assertCanWrite, usedBy, copy }: VersionAccess) {
+export function familyWrites(access: VersionAccess) {
+  const { db, repo, load, assertCanWrite, usedBy, copy } = access;
+
+  /**
+   * Locks versions of a kind together (a master with its country pipelines): the drafts they
+   * depend on, other than the versions asked, refuse the lock unless `force` locks them too.
+   * Answers what was locked, each after what it depends on.
+   */
+  async function lockVersions(kind: VersionKind, auth: AuthContext, rows: readonly VersionedRow[], force: boolean) {
+    for (const row of rows) await assertCanWrite(auth, kind, row, 'lock');
+    const forest = await dependencyForest(repo, kind, rows);
+    const asked = new Set(rows.map((r) => r.id));
+    const order = postOrder(forest.nodes, forest.roots);
+    const drafts = order.filter((n) => !asked.has(n.row.id) && !n.row.v_locked);
+    if (drafts.length > 0 && !force) {
+      throw conflict(
+        `It depends on drafts; lock them first or lock with force: ${plural(drafts.map((n) => docOf(n.kind, n.row)))}`,
+      );
+    }
+    for (const n of drafts) await assertCanWrite(auth, n.kind, n.row, 'lock');
+    const locking = order.filter((n) => !n.row.v_locked);
+    await inTransaction(db, async (trx) => {
+      for (const n of locking) await versionsRepo(trx).lock(adapterOf(n.kind).table, [n.row.id]);
+    });
+    return { locked: locking.map((n) => ({ ...docOf(n.kind, n.row), vLocked: true })) };
+  }
+
   return {
+    lockVersions,
+
     /** Locks a version; drafts it depends on refuse the lock unless `force` locks them too. */
     async lock(kind: VersionKind, auth: AuthContext, id: string, force = false): Promise<LockAnswer> {
-      const row = await load(kind, id);
-      await assertCanWrite(auth, kind, row, 'lock');
-      const graph = await dependencyGraph(repo, kind, row);
-      // Deepest first: a version is locked after what it depends on.
-      const drafts = [...graph.nodes.values()].filter((n) => n !== graph.root && !n.row.v_locked).reverse();
-      if (drafts.length > 0 && !force) {
-        throw conflict(
-          `It depends on drafts; lock them first or lock with force: ${plural(drafts.map((n) => docOf(n.kind, n.row)))}`,
-        );
-      }
-      for (const n of drafts) await assertCanWrite(auth, n.kind, n.row, 'lock');
-      const locking = [...drafts, ...(row.v_locked ? [] : [graph.root])];
-      await inTransaction(db, async (trx) => {
-        for (const n of locking) await versionsRepo(trx).lock(adapterOf(n.kind).table, [n.row.id]);
-      });
-      return { locked: locking.map((n) => ({ ...docOf(n.kind, n.row), vLocked: true })) };
+      return lockVersions(kind, auth, [await load(kind, id)], force);
     },
 
     /** A copy as the next number of the family, unlocked, its parent the source ("Unlock" is this). */
@@ -68,6 +90,30 @@ export function familyWrites({ db, repo, load, assertCanWrite, usedBy, copy }: V
 
 /** The update report of a version's dependencies, and the new versions that take the newer ones. */
 export function dependencyUpdates({ db, repo, load, assertCanWrite, copy }: VersionAccess) {
+  /**
+   * The write check of every version an update would copy, found by walking it without writing:
+   * it runs before the transaction, as the badge check reads the database itself.
+   */
+  async function checkUpdate(auth: AuthContext, graph: DependencyGraph, chosen: ReadonlyMap<string, string>) {
+    const planned: Node[] = [];
+    await applyUpdate(graph, chosen, {
+      check: async (n) => {
+        planned.push(n);
+      },
+      copy: async (n) => ({ ...n.row, id: `planned:${n.row.id}` }),
+      patch: async () => undefined,
+    });
+    for (const n of planned) await assertCanWrite(auth, n.kind, n.row, 'version');
+  }
+
+  /** Makes the new versions of an update (checked first) in a transaction the caller opened; answers them and every move made. */
+  const applyIn = (trx: Executor, auth: AuthContext, graph: DependencyGraph, chosen: ReadonlyMap<string, string>) =>
+    applyUpdate(graph, chosen, {
+      check: async () => {},
+      copy: (n) => copy(versionsRepo(trx), n.kind, n.row, auth.userId),
+      patch: (n, id, columns) => versionsRepo(trx).patch(adapterOf(n.kind).table, id, columns),
+    });
+
   return {
     /** The update report: for every dependency, whether a newer version exists and which to take. */
     async compute(kind: VersionKind, id: string): Promise<UpdateReport> {
@@ -94,13 +140,12 @@ export function dependencyUpdates({ db, repo, load, assertCanWrite, copy }: Vers
       const graph = await dependencyGraph(repo, kind, row);
       const moves = chosenMoves(await updateEntries(repo, graph), data);
       if (moves.size === 0) return { success: [] };
-      return inTransaction(db, (trx) =>
-        applyUpdate(graph, moves, {
-          check: (n) => assertCanWrite(auth, n.kind, n.row, 'version'),
-          copy: (n) => copy(versionsRepo(trx), n.kind, n.row, auth.userId),
-          patch: (n, id, columns) => versionsRepo(trx).patch(adapterOf(n.kind).table, id, columns),
-        }),
-      );
+      await checkUpdate(auth, graph, moves);
+      const { success } = await inTransaction(db, (trx) => applyIn(trx, auth, graph, moves));
+      return { success };
     },
+
+    checkUpdate,
+    applyIn,
   };
 }
