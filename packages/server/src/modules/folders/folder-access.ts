@@ -28,8 +28,8 @@ export function folderAccess(repo: ReturnType<typeof foldersRepo>, documentAcces
     return new Map((await repo.ofKind(kind)).map((f) => [f.id, f]));
   }
 
-  function assertWrite(auth: AuthContext, item: DocumentAccessItem): void {
-    if (!documentAccess(auth, 'write', item)) throw forbidden(FOLDER_MESSAGES.notAllowed);
+  async function assertWrite(auth: AuthContext, item: DocumentAccessItem, message: string = FOLDER_MESSAGES.notAllowed) {
+    if (!(await documentAccess(auth))('write', item)) throw forbidden(message);
   }
 
   /** Writes `name` (numbered when taken under the parent) through `store`, choosing again when another call took it meanwhile. */
@@ -54,7 +54,7 @@ export function folderAccess(repo: ReturnType<typeof foldersRepo>, documentAcces
     assertKind(auth, folder.kind);
     if (folder.parent_id === null) throw forbidden(rootMessage);
     const byId = await foldersById(folder.kind);
-    assertWrite(auth, folderItem(byId, folder));
+    await assertWrite(auth, folderItem(byId, folder));
     return { folder, byId };
   }
 
@@ -63,9 +63,9 @@ export function folderAccess(repo: ReturnType<typeof foldersRepo>, documentAcces
     const target = await load(id);
     if (target.kind !== kind) throw badRequest(FOLDER_MESSAGES.otherKind);
     const byId = await foldersById(kind);
-    assertWrite(auth, folderItem(byId, target));
+    await assertWrite(auth, folderItem(byId, target));
     return { target, byId };
   }
 
-  return { assertKind, assertWrite, withFreeName, changeable, destination };
+  return { load, foldersById, assertKind, assertWrite, withFreeName, changeable, destination };
 }

@@ -27,6 +27,13 @@ export function foldersRepo(k: Kysely<Database>) {
         .set({ ...patch, updated_at: new Date() })
         .where('id', '=', id)
         .execute(),
+    /** Sets a folder's read, write and metadata badges. */
+    setTags: (id: string, tags: { read: string[][]; write: string[][] }, metadataTags: readonly string[]) =>
+      k
+        .updateTable('folders')
+        .set({ tags: JSON.stringify(tags), metadata_tags: [...metadataTags], updated_at: new Date() })
+        .where('id', '=', id)
+        .execute(),
     /** Deletes folders, the deepest first so no parent goes before its children. */
     removeDeepestFirst: async (idsTopDown: readonly string[]) => {
       for (const id of [...idsTopDown].reverse()) await k.deleteFrom('folders').where('id', '=', id).execute();

@@ -5,14 +5,15 @@ import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { folderAccess } from './folder-access.ts';
+import { folderBadges } from './folder-badges.ts';
 import { buildTree, documentItem } from './folder-tree.ts';
 import { type FolderRow, foldersRepo } from './folders.repo.ts';
 import type { DocumentAccessHook } from './folders.types.ts';
 
 export type { DocumentAccessHook, DocumentAccessItem } from './folders.types.ts';
 
-/** Until documents' badges are checked, every folder and document is open to whoever reaches the tree. */
-const openToAll: DocumentAccessHook = () => true;
+/** Without a check wired (a service built on its own), every folder and document is open to whoever reaches the tree. */
+const openToAll: DocumentAccessHook = async () => () => true;
 
 const toFolder = (row: FolderRow): Folder => ({ id: row.id, name: row.name, kind: row.kind, parent: row.parent_id });
 
@@ -24,15 +25,21 @@ export function foldersService(
 ) {
   const repo = foldersRepo(ctx.db.kysely);
   const documentAccess = options.documentAccess ?? openToAll;
-  const { assertKind, assertWrite, withFreeName, changeable, destination } = folderAccess(repo, documentAccess);
+  const checks = folderAccess(repo, documentAccess);
+  const { assertKind, assertWrite, withFreeName, changeable, destination } = checks;
 
   return {
     /** The kind's tree: its root with every folder and document the caller may read. */
     async tree(auth: AuthContext, kind: FolderKind): Promise<TreeNode[]> {
       assertKind(auth, kind);
-      const [folders, docs] = await Promise.all([repo.ofKind(kind), versions.documents(kind)]);
-      return buildTree(folders, docs, (item) => documentAccess(auth, 'read', item));
+      const [folders, docs, check] = await Promise.all([repo.ofKind(kind), versions.documents(kind), documentAccess(auth)]);
+      return buildTree(folders, docs, (item) => check('read', item));
     },
+
+    /** Every folder of a kind with its parent and badges, whoever asks: the chains the document access check walks. */
+    chainsOf: (kind: FolderKind) => repo.ofKind(kind),
+
+    ...folderBadges(repo, versions, checks, documentAccess),
 
     /** A new folder under `parent` (the root when absent); a name taken there gets a number in brackets. */
     async create(auth: AuthContext, body: { name: string; kind: FolderKind; parent?: string | null | undefined }) {
@@ -100,7 +107,7 @@ export function foldersService(
       const { target, byId } = await destination(auth, kind, body.parentId);
       const doc = (await versions.documents(kind)).find((d) => d.versions.some((v) => v._id === body.id));
       const root = [...byId.values()].find((f) => f.parent_id === null);
-      if (doc && root) assertWrite(auth, documentItem(byId, doc, root));
+      if (doc && root) await assertWrite(auth, documentItem(byId, doc, root));
       await versions.moveToFolder(kind, auth, body.id, target.id);
       return { _id: body.id, folder: target.id };
     },

@@ -14,9 +14,12 @@ export interface DocumentAccessItem {
   above: { id: string; tags: Badges }[];
 }
 
+/** The caller's answer for one folder or document and one action. */
+export type DocumentAccessCheck = (action: 'read' | 'write', item: DocumentAccessItem) => boolean;
+
 /**
  * The one place the explorer asks whether the caller may read or write a folder or document
- * (docs/product.md §2.5, §18.3): the tree leaves out what it answers false to read, and every
- * change is refused (403) where it answers false to write.
+ * (docs/product.md §2.5, §18.3), prepared once per call (the caller's badges): the tree leaves out
+ * what it answers false to read, and every change is refused (403) where it answers false to write.
  */
-export type DocumentAccessHook = (auth: AuthContext, action: 'read' | 'write', item: DocumentAccessItem) => boolean;
+export type DocumentAccessHook = (auth: AuthContext) => Promise<DocumentAccessCheck>;

@@ -1,13 +1,16 @@
 import { envelope } from '@gdb/shared/api/envelope';
+import { documentTagsAnswerSchema, updateDocumentTagsBodySchema } from '@gdb/shared/tags/document-tags.schemas';
 import { tagSaveBodySchema, tagSchema } from '@gdb/shared/tags/tags.schemas';
 import { idsAnswerSchema, idsQuerySchema, splitIds } from '@gdb/shared/users/users.schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { requireAuth } from '../../platform/auth/access-control.ts';
 import { ok } from '../../platform/http/envelope.ts';
+import type { DocumentTagsService } from './document-tags.service.ts';
 import type { TagsService } from './tags.service.ts';
 
-export function tagsRoutes(tags: TagsService) {
+export function tagsRoutes(tags: TagsService, documentTags: DocumentTagsService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const t = ['badges'];
@@ -24,6 +27,11 @@ export function tagsRoutes(tags: TagsService) {
       '/tags',
       { schema: { tags: t, querystring: idsQuerySchema, response: { 200: envelope(idsAnswerSchema) } } },
       async (req) => ok({ ids: await tags.remove(splitIds(req.query.ids)) }),
+    );
+    app.post(
+      '/tags/update-document-tags',
+      { schema: { tags: t, body: updateDocumentTagsBodySchema, response: { 200: envelope(documentTagsAnswerSchema) } } },
+      async (req) => ok(await documentTags.update(requireAuth(req), req.body)),
     );
   };
 }

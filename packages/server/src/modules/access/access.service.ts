@@ -1,0 +1,116 @@
+import { type AccessItem, type AccessUser, type DocumentAction, documentCheckOf } from '@gdb/shared/access/document-access';
+import type { FolderKind } from '@gdb/shared/folders/folders.schemas';
+import type { AuthContext } from '../../platform/auth/access-control.ts';
+import { forbidden } from '../../platform/http/errors.ts';
+import type { AccessedDocument, AccessFolder, CallerAccess, DocumentAccess } from './access.types.ts';
+
+export type { AccessedDocument, AccessFolder, CallerAccess, DocumentAccess } from './access.types.ts';
+
+/** The refusals of the document access check. */
+export const ACCESS_MESSAGES = {
+  read: 'You are not allowed to read this document.',
+  write: 'You are not allowed to change this document.',
+} as const;
+
+/** Where the check reads the caller's roles and project badges, and each kind's folders. */
+export interface AccessReads {
+  /** The caller's project badges; undefined when the user is gone. */
+  badgesOf(auth: AuthContext): Promise<readonly string[] | undefined>;
+  foldersOf(kind: FolderKind): Promise<readonly AccessFolder[]>;
+}
+
+/** Everything allowed: the caller's access when no check is wired (services built on their own in tests). */
+export const allowEverything: CallerAccess = {
+  everything: true,
+  allows: () => true,
+  may: async () => true,
+  filter: async (_action, _kind, docs) => [...docs],
+  assert: async () => {},
+};
+
+/** The verdict of every folder of a kind for one action, each computed once: its own badges and its parent's verdict. */
+function folderVerdicts(folders: readonly AccessFolder[], passes: (f: AccessFolder) => boolean) {
+  const byId = new Map(folders.map((f) => [f.id, f]));
+  const root = folders.find((f) => f.parent_id === null);
+  const memo = new Map<string, boolean>();
+  const verdict = (id: string): boolean => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const chain: AccessFolder[] = [];
+    const seen = new Set<string>();
+    for (
+      let at = byId.get(id);
+      at && !memo.has(at.id) && !seen.has(at.id);
+      at = at.parent_id ? byId.get(at.parent_id) : undefined
+    ) {
+      seen.add(at.id);
+      chain.push(at);
+    }
+    const top = chain.at(-1);
+    let above = top?.parent_id ? (memo.get(top.parent_id) ?? true) : true;
+    for (const f of chain.reverse()) {
+      above = above && passes(f);
+      memo.set(f.id, above);
+    }
+    return memo.get(id) ?? true;
+  };
+  /** A document in no known folder sits in the root. */
+  return (folderId: string | null) => {
+    const at = folderId && byId.has(folderId) ? folderId : root?.id;
+    return at ? verdict(at) : true;
+  };
+}
+
+/** The document access of docs/product.md §2.5 for each caller: `lockedOnly` refuses writes to documents with a locked version. */
+export function documentAccessService(reads: AccessReads, options: { lockedOnly?: boolean } = {}): DocumentAccess {
+  return async (auth) => {
+    if (auth?.roles.includes('super-admin')) return allowEverything;
+    const badges = auth ? await reads.badgesOf(auth) : undefined;
+    const user: AccessUser | null = auth && badges ? { roles: auth.roles, project_tags: badges } : null;
+    const check = documentCheckOf(user, options);
+    const loaded = new Map<string, Promise<(folderId: string | null) => boolean>>();
+    const folderVerdict = (kind: FolderKind, action: DocumentAction) => {
+      const key = `${kind} ${action}`;
+      let at = loaded.get(key);
+      if (!at) {
+        at = reads.foldersOf(kind).then((folders) => folderVerdicts(folders, (f) => check({ tags: f.tags }, action)));
+        loaded.set(key, at);
+      }
+      return at;
+    };
+    const may = async (action: DocumentAction, kind: FolderKind, doc: AccessedDocument) =>
+      check(doc, action) && (await folderVerdict(kind, action))(doc.folder);
+    return {
+      everything: false,
+      allows: (action, item) => check(item, action) && item.above.every((f) => check({ tags: f.tags }, action)),
+      may,
+      async filter(action, kind, docs, docOf) {
+        if (docs.length === 0) return [];
+        const inFolder = await folderVerdict(kind, action);
+        return docs.filter((d) => {
+          const doc = docOf(d);
+          return check(doc, action) && inFolder(doc.folder);
+        });
+      },
+      async assert(action, kind, doc, message) {
+        if (!(await may(action, kind, doc))) throw forbidden(message ?? ACCESS_MESSAGES[action === 'write' ? 'write' : 'read']);
+      },
+    };
+  };
+}
+
+type Badged = { folder_id: string | null; tags: AccessedDocument['tags'] };
+
+/** The document access as the hooks of the version engine and of the explorer take it. */
+export function accessHooks(access: DocumentAccess) {
+  return {
+    /** The version engine's write check: the document's badges and those of the folders above it. */
+    badgeWriteCheck: async (auth: AuthContext, kind: FolderKind, row: Badged) =>
+      (await access(auth)).assert('write', kind, { folder: row.folder_id, tags: row.tags }, ACCESS_MESSAGES.write),
+    /** The explorer's check, prepared once per call. */
+    explorerCheck: async (auth: AuthContext) => {
+      const caller = await access(auth);
+      return (action: DocumentAction, item: AccessItem) => caller.allows(action, item);
+    },
+  };
+}
