@@ -55,6 +55,8 @@ export const API_ACCESS = {
   'GET /tags/cache-reload': ALL,
   'POST /tags': ['super-admin'],
   'DELETE /tags': ['super-admin'],
+  // Badges on folders and documents: the 'Manage badges' entry of the explorer is the admins' (docs/product.md §18.4).
+  'POST /tags/update-document-tags': ['admin', 'super-admin'],
   // Folders (docs/product.md §18.3): the tree and new folders wherever a tree shows (the pipeline tree in the testing view
   // too; the service admits each kind's screen roles); renaming, moving and deleting are the manager's and super-admin's.
   'GET /folders/tree': ALL,

@@ -165,6 +165,12 @@ export const API_OPERATIONS = {
     errors: [404, 409],
   },
   'DELETE /tags': { operationId: 'deleteBadges', summary: 'Delete global badges', returns: 'The ids of the deleted badges.' },
+  'POST /tags/update-document-tags': {
+    operationId: 'updateDocumentBadges',
+    summary: 'Set the read, write and metadata badges of a folder or of a document (every version of it)',
+    returns: 'The badges as stored and how many versions took them.',
+    errors: [403, 404],
+  },
   'GET /folders/tree': {
     operationId: 'readFolderTree',
     summary: 'Read the explorer tree of a kind: its root folder with the folders and documents the caller may read',
