@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { accessHooks, documentAccessService } from './modules/access/access.service.ts';
 import { accountService } from './modules/auth/account.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { authService } from './modules/auth/auth.service.ts';
@@ -28,6 +29,7 @@ import { schemasRoutes } from './modules/schemas/schemas.routes.ts';
 import { schemasService } from './modules/schemas/schemas.service.ts';
 import { sdkRoutes } from './modules/sdk/sdk.routes.ts';
 import { sdkService } from './modules/sdk/sdk.service.ts';
+import { documentTagsService } from './modules/tags/document-tags.service.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { tagsService } from './modules/tags/tags.service.ts';
 import { createParsePool } from './modules/uploads/parsing/parse-pool.ts';
@@ -75,7 +77,14 @@ export function buildServices(ctx: AppContext) {
   const mailer = createMailer({ smtpUrl, from, dataDir, log: ctx.log });
   const accounts = accountService(ctx, users, auth, mailer, throttle);
   const tags = tagsService(ctx, users);
-  const versions = versionsService(ctx);
+  // The document access check reads the caller's badges and each kind's folders (built below).
+  const documentAccess = documentAccessService({
+    badgesOf: async (caller) => (await users.byId(caller.userId))?.project_tags,
+    foldersOf: (kind) => folders.chainsOf(kind),
+  });
+  const { badgeWriteCheck, explorerCheck } = accessHooks(documentAccess);
+  const versions = versionsService(ctx, { badgeWriteCheck });
+  const folders = foldersService(ctx, versions, { documentAccess: explorerCheck });
   const schemas = schemasService(ctx, versions);
   const components = componentsService(ctx, versions);
   const sdk = sdkService(ctx, components);
@@ -125,7 +134,8 @@ export function buildServices(ctx: AppContext) {
     mailer,
     accounts,
     tags,
-    folders: foldersService(ctx, versions),
+    folders,
+    documentTags: documentTagsService(ctx, folders),
     userAdmin: userAdminService(
       ctx,
       tags,
@@ -266,7 +276,7 @@ async function registerApiRoutes(app: FastifyInstance, config: Config, services:
     async (api) => {
       await api.register(authRoutes(services.auth, services.accounts));
       await api.register(usersRoutes(services.userAdmin));
-      await api.register(tagsRoutes(services.tags));
+      await api.register(tagsRoutes(services.tags, services.documentTags));
       await api.register(foldersRoutes(services.folders));
       await api.register(referenceRoutes(services.reference));
       await api.register(pipelinesRoutes(services.pipelines));
