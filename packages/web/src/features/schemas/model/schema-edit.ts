@@ -214,3 +214,31 @@ export function replaceNode(root: SchemaNode, id: string, next: SchemaNode): Edi
   const kept = { ...next, id: at.node.id, name: at.node.name };
   return { ok: true, root: replaceAlong(at.ancestors, at.node, kept) as SchemaNode, selected: id };
 }
+
+/** Whether the property `id` is in the required list of its object. */
+export function isRequired(root: SchemaNode, id: string): boolean {
+  const at = locate(root, id);
+  const object = at?.ancestors.at(-2);
+  if (!at) return false;
+  if (at.parent?.kind !== 'properties' || object?.kind !== 'object') return false;
+  const list = object.children.find((c) => c.kind === 'required');
+  return list ? valuesOf(list).includes(at.node.name) : false;
+}
+
+/** Puts the property `id` in the required list of its object or takes it out (the list is made, or dropped once empty). */
+export function setRequired(root: SchemaNode, id: string, required: boolean): EditResult {
+  const at = locate(root, id);
+  const object = at?.ancestors.at(-2);
+  if (!at) return refuse('This node no longer exists');
+  if (at.parent?.kind !== 'properties' || object?.kind !== 'object') return refuse('Only a property can be required');
+  const name = at.node.name;
+  const list = object.children.find((c) => c.kind === 'required');
+  const values = (list ? valuesOf(list) : []).filter((v) => v !== name);
+  if (required) values.push(name);
+  let children: SchemaNode[];
+  if (!list) children = [...object.children, makeNode('required', 'required', { values })];
+  else if (values.length === 0) children = object.children.filter((c) => c !== list);
+  else children = object.children.map((c) => (c === list ? { ...c, options: { ...c.options, values } } : c));
+  const next = { ...object, children };
+  return { ok: true, root: replaceAlong(at.ancestors.slice(0, -2), object, next) as SchemaNode, selected: id };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendNode, changeKind, moveNode, removeNode, renameNode, setOption } from './schema-edit.ts';
+import { appendNode, changeKind, isRequired, moveNode, removeNode, renameNode, setOption, setRequired } from './schema-edit.ts';
 import { canRedo, canUndo, currentTree, isDirty, markSaved, record, redo, startHistory, undo } from './schema-history.ts';
 import { jsonText, jsonToTree, treeToJson } from './schema-json.ts';
 import { findNode, type SchemaNode } from './schema-nodes.ts';
@@ -215,5 +215,21 @@ describe('history', () => {
     expect(isDirty(h)).toBe(true);
     expect(isDirty(undo(h))).toBe(false);
     expect(isDirty(startHistory(a, false))).toBe(true);
+  });
+});
+
+describe('required properties', () => {
+  it('adds and removes a property from its object required list', () => {
+    const tree = jsonToTree({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } }, 'M');
+    const b = at(tree, 'schema', 'properties', 'b');
+    const made = ok(setRequired(tree, b.id, true));
+    expect(treeToJson(made.root)).toMatchObject({ required: ['b'] });
+    expect(isRequired(made.root, b.id)).toBe(true);
+    const a = at(made.root, 'schema', 'properties', 'a');
+    const both = ok(setRequired(made.root, a.id, true));
+    expect(treeToJson(both.root)).toMatchObject({ required: ['b', 'a'] });
+    const none = ok(setRequired(ok(setRequired(both.root, a.id, false)).root, b.id, false));
+    expect(treeToJson(none.root)).not.toHaveProperty('required');
+    expect(setRequired(tree, at(tree, 'schema').id, true).ok).toBe(false);
   });
 });

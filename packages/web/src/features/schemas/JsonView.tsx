@@ -1,0 +1,25 @@
+import { Input } from 'antd';
+import { useEffect, useId, useState } from 'react';
+import { jsonText, treeToJson } from './model/schema-json.ts';
+import type { SchemaNode } from './model/schema-nodes.ts';
+
+/** How long after a change the JSON text fills. */
+export const JSON_FILL_DELAY_MS = 250;
+
+/** The JSON text of the data model (4 spaces), filled 250 ms after the tree last changed. */
+export function JsonView({ root, height }: { root: SchemaNode; height: number }) {
+  const id = useId();
+  const [text, setText] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setText(jsonText(treeToJson(root))), JSON_FILL_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [root]);
+  return (
+    <div className="gdb-schema-json">
+      <label htmlFor={id} className="gdb-sr-only">
+        JSON schema
+      </label>
+      <Input.TextArea id={id} readOnly value={text} className="gdb-schema-json-text" style={{ height }} spellCheck={false} />
+    </div>
+  );
+}

@@ -1,0 +1,268 @@
+import { Alert, App, Drawer, Empty, type MenuProps, Spin, Tabs } from 'antd';
+import { useMemo, useRef, useState } from 'react';
+import { VersionBar } from '../../ui/versions/VersionBar.tsx';
+import { EditJsonDialog } from './EditJsonDialog.tsx';
+import { ImportExampleDialog } from './ImportExampleDialog.tsx';
+import { JsonView } from './JsonView.tsx';
+import { appendNode, moveNode, removeNode, renameNode, replaceNode, setOption } from './model/schema-edit.ts';
+import { jsonText, treeToJson } from './model/schema-json.ts';
+import { findWithAncestors, makeNode, type NodeKind, type SchemaNode } from './model/schema-nodes.ts';
+import { type NodeAction, nodeActions } from './node-menu.ts';
+import { PropertyInspector } from './PropertyInspector.tsx';
+import { SelectPropertyDialog, SelectReferenceDialog, splitRef } from './ReferenceDialogs.tsx';
+import { SchemaBrowser } from './SchemaBrowser.tsx';
+import { SchemaFormPreview } from './SchemaFormPreview.tsx';
+import { SchemaNameDialog } from './SchemaNameDialog.tsx';
+import { SchemaToolbar, SchemaToolbox } from './SchemaToolbox.tsx';
+import { SchemaTree } from './SchemaTree.tsx';
+import { SCHEMA_TEXTS } from './schema-texts.ts';
+import { useEditorHeight } from './useEditorHeight.ts';
+import { type SchemaDocumentState, useSchemaDocument } from './useSchemaDocument.ts';
+import './schemas.css';
+
+type Dialog =
+  | { kind: 'new' }
+  | { kind: 'rename'; node: SchemaNode }
+  | { kind: 'json' }
+  | { kind: 'example' }
+  | { kind: 'ref'; node: SchemaNode }
+  | { kind: 'property'; node: SchemaNode }
+  | { kind: 'ui' };
+
+const toMenu = (actions: NodeAction[]): MenuProps['items'] =>
+  actions.map((a) =>
+    a.children
+      ? { key: a.key, label: a.label, disabled: a.disabled, children: a.children.map((c) => ({ key: c.key, label: c.label })) }
+      : { key: a.key, label: a.label, disabled: a.disabled, danger: a.key === 'remove' },
+  );
+
+/** Data Models (/manage/schemas, route SchemaEditor): the data models on the left, the open one's tree editor, inspector and version bar. */
+export function SchemaEditorPage() {
+  const doc = useSchemaDocument();
+  const { message } = App.useApp();
+  const height = useEditorHeight();
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const importInput = useRef<HTMLInputElement>(null);
+  const severalInput = useRef<HTMLInputElement>(null);
+  const { editor, current, readOnly } = doc;
+  const tree = editor.tree;
+  const canSave = doc.open && !readOnly;
+
+  const say = (error: string | null) => {
+    if (error) void message.error(error);
+  };
+  const onAction = (key: string, node: SchemaNode) => {
+    if (key.startsWith('append:')) return say(editor.apply((r) => appendNode(r, node.id, key.slice(7) as NodeKind)));
+    switch (key) {
+      case 'rename':
+        return setDialog({ kind: 'rename', node });
+      case 'save':
+        return void doc.save();
+      case 'selectRef':
+        return setDialog({ kind: 'ref', node });
+      case 'selectProperty':
+        return setDialog({ kind: 'property', node });
+      case 'remove':
+        return say(editor.apply((r) => removeNode(r, node.id)));
+      case 'up':
+        return say(editor.apply((r) => moveNode(r, node.id, -1)));
+      case 'down':
+        return say(editor.apply((r) => moveNode(r, node.id, 1)));
+      default:
+        return undefined;
+    }
+  };
+  const actionsOf = (node: SchemaNode) => {
+    const found = findWithAncestors(tree, node.id);
+    return nodeActions(node, found?.ancestors.at(-1) ?? null, readOnly, canSave);
+  };
+  const selectedNode = useMemo(
+    () => (editor.selected ? (findWithAncestors(tree, editor.selected)?.node ?? null) : null),
+    [tree, editor.selected],
+  );
+  const onNew = async () => {
+    if (await doc.mayDrop()) setDialog({ kind: 'new' });
+  };
+  const onOpen = async (id: string) => {
+    if (id !== current?._id && (await doc.mayDrop())) doc.openVersion(id);
+  };
+  const treeHeight = Math.max(240, height - 170);
+  const close = () => setDialog(null);
+
+  return (
+    <div className="gdb-schema-editor" style={{ minHeight: height }}>
+      <aside className="gdb-schema-left" aria-label="Data models">
+        <SchemaBrowser selectedId={current?._id ?? null} onOpen={(id) => void onOpen(id)} />
+      </aside>
+      <section className="gdb-schema-centre" aria-label="Schema editor">
+        <SchemaToolbar
+          onNew={() => void onNew()}
+          onSave={canSave ? () => void doc.save() : null}
+          saving={doc.busy === 'save'}
+          onUndo={doc.open && !readOnly && editor.canUndo ? editor.undo : null}
+          onRedo={doc.open && !readOnly && editor.canRedo ? editor.redo : null}
+          onImportSchema={canSave ? () => importInput.current?.click() : null}
+          onImportExample={canSave ? () => setDialog({ kind: 'example' }) : null}
+          onImportSeveral={() => severalInput.current?.click()}
+          onEditJson={doc.open ? () => setDialog({ kind: 'json' }) : null}
+          onCopy={doc.open ? () => void doc.copy() : null}
+          onPaste={canSave ? () => void doc.paste() : null}
+          onDownload={doc.open ? doc.download : null}
+          onShowUi={doc.open ? () => setDialog({ kind: 'ui' }) : null}
+        />
+        <FileInputs doc={doc} importInput={importInput} severalInput={severalInput} />
+        {current && (
+          <VersionBar
+            kind="schema"
+            path="/schemas"
+            doc={{ ...current, read_only: current.read_only || !current.write_access }}
+            dirty={editor.dirty}
+            onOpen={doc.openVersion}
+            onChanged={() => doc.openVersion(current._id)}
+          />
+        )}
+        {doc.isNew && <Alert type="info" showIcon title={`New schema ${tree.name}, not saved yet`} />}
+        {doc.loading && <Spin />}
+        {!doc.open && !doc.loading && <Empty description={doc.loadError ? doc.loadError.message : SCHEMA_TEXTS.choose} />}
+        {doc.open && (
+          <Tabs
+            items={[
+              {
+                key: 'tree',
+                label: 'Tree',
+                children: (
+                  <SchemaTree
+                    root={tree}
+                    selected={editor.selected}
+                    onSelect={editor.select}
+                    menuOf={(node) => toMenu(actionsOf(node))}
+                    onMenu={onAction}
+                    height={treeHeight}
+                  />
+                ),
+              },
+              { key: 'json', label: 'JSON', children: <JsonView root={tree} height={treeHeight} /> },
+            ]}
+          />
+        )}
+      </section>
+      {doc.open && (
+        <section className="gdb-schema-side" aria-label="Node">
+          <SchemaToolbox
+            nodeLabel={selectedNode ? `${selectedNode.name} (${selectedNode.kind})` : null}
+            actions={selectedNode ? actionsOf(selectedNode) : []}
+            onAction={(key) => selectedNode && onAction(key, selectedNode)}
+          />
+          <PropertyInspector root={tree} selected={editor.selected} readOnly={readOnly} apply={editor.apply} />
+        </section>
+      )}
+      <SchemaNameDialog
+        open={dialog?.kind === 'new'}
+        title={SCHEMA_TEXTS.newTitle}
+        onConfirm={(name) => {
+          close();
+          doc.startNew(name);
+        }}
+        onCancel={close}
+      />
+      <SchemaNameDialog
+        open={dialog?.kind === 'rename'}
+        title={SCHEMA_TEXTS.renameTitle}
+        initial={dialog?.kind === 'rename' ? dialog.node.name : ''}
+        onConfirm={(name) => {
+          if (dialog?.kind !== 'rename') return;
+          const error = editor.apply((r) => renameNode(r, dialog.node.id, name));
+          if (error) say(error);
+          else close();
+        }}
+        onCancel={close}
+      />
+      <EditJsonDialog
+        open={dialog?.kind === 'json'}
+        text={dialog?.kind === 'json' ? jsonText(treeToJson(tree)) : ''}
+        readOnly={readOnly}
+        onSave={(value) => {
+          close();
+          void doc.loadJson(value);
+        }}
+        onClose={close}
+      />
+      <ImportExampleDialog
+        open={dialog?.kind === 'example'}
+        busy={doc.busy === 'generate'}
+        onGenerate={(file, omit) => void doc.importExample(file, omit).then((done) => done && close())}
+        onClose={close}
+      />
+      <SelectReferenceDialog
+        open={dialog?.kind === 'ref'}
+        current={
+          dialog?.kind === 'ref' && dialog.node.kind === 'ref'
+            ? splitRef(String(dialog.node.options.$ref ?? '')).target || null
+            : null
+        }
+        onSelect={(id) => {
+          if (dialog?.kind !== 'ref') return;
+          close();
+          say(editor.apply((r) => replaceNode(r, dialog.node.id, makeNode('ref', dialog.node.name, { $ref: id }))));
+        }}
+        onClose={close}
+      />
+      <SelectPropertyDialog
+        open={dialog?.kind === 'property'}
+        reference={dialog?.kind === 'property' ? String(dialog.node.options.$ref ?? '') : ''}
+        onSelect={(ref) => {
+          if (dialog?.kind !== 'property') return;
+          close();
+          say(editor.apply((r) => setOption(r, dialog.node.id, '$ref', ref)));
+        }}
+        onClose={close}
+      />
+      <Drawer title="Show UI" size="large" open={dialog?.kind === 'ui'} onClose={close} destroyOnHidden>
+        {dialog?.kind === 'ui' && <SchemaFormPreview schema={treeToJson(tree)} />}
+      </Drawer>
+    </div>
+  );
+}
+
+/** The hidden file pickers of Import schema (one JSON file) and Import several schemas (JSON files). */
+function FileInputs({
+  doc,
+  importInput,
+  severalInput,
+}: {
+  doc: SchemaDocumentState;
+  importInput: React.RefObject<HTMLInputElement | null>;
+  severalInput: React.RefObject<HTMLInputElement | null>;
+}) {
+  return (
+    <>
+      <input
+        ref={importInput}
+        type="file"
+        accept=".json,application/json"
+        className="gdb-sr-only"
+        aria-label="Import schema file"
+        tabIndex={-1}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (file) void doc.importSchema(file);
+        }}
+      />
+      <input
+        ref={severalInput}
+        type="file"
+        multiple
+        accept=".json,application/json"
+        className="gdb-sr-only"
+        aria-label="Import several schema files"
+        tabIndex={-1}
+        onChange={(e) => {
+          const files = [...(e.target.files ?? [])];
+          e.target.value = '';
+          if (files.length > 0) void doc.importSeveral(files);
+        }}
+      />
+    </>
+  );
+}
