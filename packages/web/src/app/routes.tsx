@@ -6,6 +6,7 @@ import * as account from '../features/account/index.ts';
 import * as consult from '../features/consult/index.ts';
 import * as exporting from '../features/export/index.ts';
 import * as importing from '../features/import/index.ts';
+import * as schemas from '../features/schemas/index.ts';
 import * as testing from '../features/testing/index.ts';
 import * as users from '../features/users/index.ts';
 import { guardLoader } from './guard.ts';
@@ -23,6 +24,7 @@ const PAGES: Record<string, Lazy> = {
   ...consult.pages,
   ...exporting.pages,
   ...importing.pages,
+  ...schemas.pages,
   ...testing.pages,
   ...users.pages,
   '/unauthorized/index': () => import('./pages/UnauthorizedPage.tsx').then((m) => ({ Component: m.UnauthorizedPage })),
