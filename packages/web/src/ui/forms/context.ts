@@ -1,0 +1,59 @@
+import type { Modal } from 'antd';
+import { type ComponentType, createContext, useCallback, useContext, useSyncExternalStore } from 'react';
+import type { FieldSchema } from './schema.ts';
+import type { FieldResult, FormStore, Path } from './store.ts';
+
+type HookAPI = ReturnType<typeof Modal.useModal>[0];
+
+/** What a widget (a built-in one, or a named component of a COMP field) receives. */
+export interface WidgetProps {
+  id: string;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  field: FieldSchema;
+  path: Path;
+  disabled: boolean;
+  readOnly: boolean;
+  placeholder: string;
+  config: Record<string, unknown>;
+  invalid: boolean;
+}
+export type Widget = ComponentType<WidgetProps>;
+
+export interface FormContextValue {
+  store: FormStore;
+  name: string;
+  /** Named components for COMP fields and custom widgets. */
+  widgets: Record<string, Widget>;
+  modal: HookAPI;
+  /** The host's edit action for a data model chosen in a picker. */
+  onEditSchema?: (id: string) => void;
+  disabled: boolean;
+}
+
+export const FormContext = createContext<FormContextValue | null>(null);
+
+export function useForm(): FormContextValue {
+  const ctx = useContext(FormContext);
+  if (!ctx) throw new Error('A form field must be drawn inside a DynamicForm');
+  return ctx;
+}
+
+export function useFieldValue(store: FormStore, path: Path): unknown {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is compared by its text
+  const subscribe = useCallback((l: () => void) => store.subscribe(path, l), [store, path.join('.')]);
+  return useSyncExternalStore(subscribe, () => store.get(path));
+}
+
+export function useFieldResult(store: FormStore, path: Path): FieldResult {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is compared by its text
+  const subscribe = useCallback((l: () => void) => store.subscribe(path, l), [store, path.join('.')]);
+  return useSyncExternalStore(subscribe, () => store.result(path));
+}
+
+const noSubscribe = () => () => {};
+/** Re-renders at every change of the form when `on` (fields whose options are expressions). */
+export function useRevision(store: FormStore, on: boolean): number {
+  const subscribe = useCallback((l: () => void) => store.subscribeAny(l), [store]);
+  return useSyncExternalStore(on ? subscribe : noSubscribe, () => (on ? store.revision : 0));
+}

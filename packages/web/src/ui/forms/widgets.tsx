@@ -1,0 +1,218 @@
+import { Checkbox, Input, Radio, Select, Switch } from 'antd';
+import { useEffect, useState } from 'react';
+import { SchemaPicker } from '../versions/SchemaPicker.tsx';
+import { useForm, type Widget, type WidgetProps } from './context.ts';
+import type { PreviewOption } from './schema.ts';
+
+/** A number typed in an integer or number field: the number, or '' when the text is not one. */
+export function parseNumberInput(text: string, type: 'integer' | 'number'): number | '' {
+  const trimmed = text.trim();
+  if (trimmed === '') return '';
+  const n = type === 'integer' ? Number.parseInt(trimmed, 10) : Number.parseFloat(trimmed);
+  return Number.isFinite(n) ? n : '';
+}
+
+const text = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+function NumberInput({ id, value, onChange, field, disabled, readOnly, placeholder, invalid }: WidgetProps) {
+  const [typed, setTyped] = useState(text(value));
+  const type = field.type === 'integer' ? 'integer' : 'number';
+  // A value set from outside (reset, a template) replaces what was typed.
+  useEffect(() => {
+    setTyped((t) => (parseNumberInput(t, type) === value ? t : text(value)));
+  }, [value, type]);
+  return (
+    <Input
+      id={id}
+      inputMode={type === 'integer' ? 'numeric' : 'decimal'}
+      value={typed}
+      disabled={disabled}
+      readOnly={readOnly}
+      placeholder={placeholder}
+      aria-invalid={invalid}
+      onChange={(e) => {
+        setTyped(e.target.value);
+        onChange(parseNumberInput(e.target.value, type));
+      }}
+    />
+  );
+}
+
+function Preview({ preview, value }: { preview: PreviewOption; value: unknown }) {
+  const url = preview.value ?? text(value);
+  if (!/^https?:\/\//i.test(url)) return null;
+  if (preview.type === 'image') return <img className="gdb-form-preview" src={url} alt="Preview" />;
+  return (
+    <a className="gdb-form-preview" href={url} target="_blank" rel="noopener noreferrer">
+      {url}
+    </a>
+  );
+}
+
+function TextInput(props: WidgetProps) {
+  const { id, value, onChange, field, disabled, readOnly, placeholder, invalid } = props;
+  if (field.type === 'number' || field.type === 'integer') return <NumberInput {...props} />;
+  return (
+    <>
+      <Input
+        id={id}
+        type={props.config.type === 'password' ? 'password' : 'text'}
+        value={text(value)}
+        disabled={disabled}
+        readOnly={readOnly}
+        placeholder={placeholder}
+        aria-invalid={invalid}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {field.ui.preview ? <Preview preview={field.ui.preview} value={value} /> : null}
+    </>
+  );
+}
+
+function TextArea({ id, value, onChange, disabled, readOnly, placeholder, invalid, config }: WidgetProps) {
+  return (
+    <Input.TextArea
+      id={id}
+      value={text(value)}
+      disabled={disabled}
+      readOnly={readOnly}
+      placeholder={placeholder}
+      aria-invalid={invalid}
+      autoSize={{ minRows: Number(config.rows ?? 2), maxRows: 12 }}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
+
+/** Code (a script, or the JSON of an object or array field), in a monospaced box. */
+function CodeInput({ id, value, onChange, field, disabled, readOnly, placeholder, invalid }: WidgetProps) {
+  const structured = field.type === 'object' || field.type === 'array';
+  const shown = structured ? JSON.stringify(value ?? (field.type === 'array' ? [] : {}), null, 4) : text(value);
+  const [typed, setTyped] = useState(shown);
+  const [bad, setBad] = useState(false);
+  useEffect(() => {
+    setTyped((t) => {
+      if (!structured) return shown;
+      try {
+        return JSON.stringify(JSON.parse(t)) === JSON.stringify(value) ? t : shown;
+      } catch {
+        return t;
+      }
+    });
+  }, [shown, structured, value]);
+  return (
+    <Input.TextArea
+      id={id}
+      className="gdb-form-code"
+      spellCheck={false}
+      value={typed}
+      disabled={disabled}
+      readOnly={readOnly}
+      placeholder={placeholder}
+      aria-invalid={invalid || bad}
+      status={bad ? 'error' : undefined}
+      autoSize={{ minRows: 4, maxRows: 24 }}
+      onChange={(e) => {
+        setTyped(e.target.value);
+        if (!structured) return onChange(e.target.value);
+        try {
+          onChange(JSON.parse(e.target.value));
+          setBad(false);
+        } catch {
+          setBad(true);
+        }
+      }}
+    />
+  );
+}
+
+interface Option {
+  value: string | number | boolean;
+  label: string;
+}
+function optionsOf(props: WidgetProps): Option[] {
+  const source = props.config.enumSource ?? props.field.enum ?? props.field.items?.enum;
+  if (!Array.isArray(source)) return [];
+  return source.map((o) =>
+    o && typeof o === 'object'
+      ? { value: (o as Option).value, label: String((o as Option).label ?? (o as Option).value) }
+      : { value: o as string, label: String(o) },
+  );
+}
+
+function SelectInput(props: WidgetProps) {
+  const { id, value, onChange, field, disabled, readOnly, placeholder, invalid } = props;
+  const multiple = field.type === 'array';
+  const options = optionsOf(props);
+  return (
+    <Select
+      id={id}
+      style={{ width: '100%' }}
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      mode={multiple ? (options.length === 0 ? 'tags' : 'multiple') : undefined}
+      value={multiple ? ((value as string[]) ?? []) : value === '' || value === null ? undefined : (value as string)}
+      disabled={disabled || readOnly}
+      placeholder={placeholder}
+      status={invalid ? 'error' : undefined}
+      onChange={(next) => onChange(next ?? (multiple ? [] : ''))}
+      options={options.map((o) => ({ value: o.value as string, label: o.label }))}
+    />
+  );
+}
+
+const TRUE_FALSE: Option[] = [
+  { value: true, label: 'True' },
+  { value: false, label: 'False' },
+];
+
+function RadioInput(props: WidgetProps) {
+  const { id, value, onChange, field, disabled, readOnly } = props;
+  const options = field.type === 'boolean' && optionsOf(props).length === 0 ? TRUE_FALSE : optionsOf(props);
+  return (
+    <Radio.Group
+      id={id}
+      value={value}
+      disabled={disabled || readOnly}
+      onChange={(e) => onChange(e.target.value)}
+      options={options.map((o) => ({ value: o.value, label: o.label }))}
+    />
+  );
+}
+
+function CheckboxInput({ id, value, onChange, disabled, readOnly, field }: WidgetProps) {
+  return (
+    <Checkbox id={id} checked={Boolean(value)} disabled={disabled || readOnly} onChange={(e) => onChange(e.target.checked)}>
+      {field.ui.label}
+    </Checkbox>
+  );
+}
+
+function SwitchInput({ id, value, onChange, disabled, readOnly }: WidgetProps) {
+  return <Switch id={id} checked={Boolean(value)} disabled={disabled || readOnly} onChange={(v) => onChange(v)} />;
+}
+
+function SchemaInput({ value, onChange, disabled, readOnly }: WidgetProps) {
+  const { onEditSchema } = useForm();
+  return (
+    <SchemaPicker
+      value={typeof value === 'string' && value ? value : null}
+      onChange={(id) => onChange(id ?? '')}
+      readOnly={disabled || readOnly}
+      {...(onEditSchema ? { onEdit: onEditSchema } : {})}
+    />
+  );
+}
+
+export const BUILT_IN_WIDGETS: Record<string, Widget> = {
+  input: TextInput,
+  text: TextInput,
+  number: NumberInput,
+  textarea: TextArea,
+  code: CodeInput,
+  select: SelectInput,
+  radio: RadioInput,
+  checkbox: CheckboxInput,
+  switch: SwitchInput,
+  schema: SchemaInput,
+};
