@@ -1,0 +1,179 @@
+import '../../../test/dom.ts';
+import type { TreeNode } from '@gdb/shared/folders/folders.schemas';
+import type { Tag } from '@gdb/shared/tags/tags.schemas';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { type Handler, ok, signedInAs } from '../../../test/fake-api.ts';
+import { button, confirmation, dialog } from '../../../test/queries.ts';
+import { renderWidget } from '../../../test/render-widget.tsx';
+import { Explorer, type ExplorerProps } from './Explorer.tsx';
+import { sampleTree } from './explorer-fixtures.ts';
+
+const TAGS: Tag[] = [
+  { _id: 't1', name: 'Paris', type: 'project', color: null, isHidden: false, isMetadata: false, metadata: null },
+  { _id: 't9', name: 'Lyon', type: 'project', color: null, isHidden: false, isMetadata: false, metadata: null },
+];
+
+function show(roles: string[], props: Partial<ExplorerProps> = {}, routes: Record<string, Handler> = {}, tree?: TreeNode[]) {
+  const server = signedInAs(roles, {
+    'GET /folders/tree': () => ok(tree ?? sampleTree()),
+    'GET /tags/list': () => ok(TAGS),
+    ...routes,
+  });
+  const onOpen = vi.fn();
+  renderWidget(<Explorer kind="schema" onOpen={onOpen} {...props} />);
+  return { server, onOpen };
+}
+
+const treeEl = () => screen.getByRole('tree', { name: 'Data model folders' });
+const item = (label: string) => {
+  const found = [...document.querySelectorAll<HTMLElement>('[role=treeitem]')].find(
+    (el) => el.querySelector('.gdb-explorer-label')?.textContent === label,
+  );
+  if (!found) throw new Error(`No tree item ${label}`);
+  return found;
+};
+const labels = () => [...document.querySelectorAll('.gdb-explorer-label')].map((el) => el.textContent);
+
+async function menuOf(label: string, entry: string) {
+  fireEvent.click(within(item(label)).getByRole('button', { name: `Actions for ${label}` }));
+  const found = await waitFor(() => {
+    const e = [...document.querySelectorAll<HTMLElement>('.ant-dropdown-menu-item')].find((m) => m.textContent === entry);
+    expect(e).toBeDefined();
+    return e as HTMLElement;
+  });
+  fireEvent.click(found);
+}
+
+const menuEntries = () =>
+  [...document.querySelectorAll('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item')].map((m) => m.textContent);
+
+describe('explorer, tree mode', () => {
+  it('says it is loading while the tree is empty, then shows every folder open with the ?id item highlighted', async () => {
+    let answer: () => void = () => {};
+    const wait = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const later = async () => {
+      await wait;
+      return ok(sampleTree());
+    };
+    show(['manager'], { selectedId: 'orders-v1' }, { 'GET /folders/tree': later });
+    await screen.findByText('Please wait while we are loading this tree ...');
+    answer();
+    await waitFor(() => expect(labels()).toEqual(['Data models', 'Alpha', 'Orders', 'Beta', 'Gamma', 'Prices', 'Secret']));
+    expect(treeEl()).toBeDefined();
+    expect(item('Orders').getAttribute('aria-selected')).toBe('true');
+    expect(item('Prices').getAttribute('aria-selected')).toBe('false');
+    expect(item('Beta').getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('filters on the label ignoring case, and the clear button shows everything again', async () => {
+    show(['manager']);
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    const filter = screen.getByPlaceholderText('Filter');
+    fireEvent.change(filter, { target: { value: 'GAM' } });
+    await waitFor(() => expect(labels()).toEqual(['Data models', 'Beta', 'Gamma']));
+    fireEvent.click(document.querySelector('.gdb-explorer-filter .ant-input-clear-icon') as HTMLElement);
+    await waitFor(() => expect(labels()).toHaveLength(7));
+  });
+
+  it('opens a document on click', async () => {
+    const { onOpen } = show(['manager']);
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    fireEvent.click(item('Prices').querySelector('.ant-tree-node-content-wrapper') as HTMLElement);
+    expect(onOpen).toHaveBeenCalledWith('prices');
+  });
+
+  it('creates a folder from the menu: Create waits for a name, Enter confirms, and the tree is read again', async () => {
+    const { server } = show(
+      ['manager'],
+      {},
+      { 'POST /folders': () => ok({ id: 'n', name: 'New', kind: 'schema', parent: 'beta' }) },
+    );
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    await menuOf('Beta', 'New folder');
+    const modal = await dialog('New folder');
+    expect(button('Create', modal).disabled).toBe(true);
+    const name = within(modal).getByLabelText('Name');
+    fireEvent.change(name, { target: { value: '  ' } });
+    expect(button('Create', modal).disabled).toBe(true);
+    fireEvent.change(name, { target: { value: ' Drafts ' } });
+    fireEvent.keyDown(name, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(server.count('POST /folders')).toBe(1));
+    expect(server.calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Drafts', kind: 'schema', parent: 'beta' });
+    await waitFor(() => expect(server.count('GET /folders/tree')).toBe(2));
+  });
+
+  it('asks before deleting a folder, then deletes it with what it holds', async () => {
+    const { server } = show(['manager'], {}, { 'DELETE /folders': () => ok({ folders: ['beta', 'gamma'], documents: 0 }) });
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    await menuOf('Beta', 'Delete folder');
+    const question = await confirmation();
+    expect(question.textContent).toContain('Delete folder Beta ?');
+    fireEvent.click(button('Yes', question));
+    await waitFor(() => expect(server.count('DELETE /folders')).toBe(1));
+    expect(server.calls.find((c) => c.method === 'DELETE')?.body).toEqual({
+      id: 'beta',
+      kind: 'schema',
+      withFolders: true,
+      withDocuments: true,
+    });
+  });
+
+  it('renames a folder inline on double-click, Enter saving the new name', async () => {
+    const { server } = show(
+      ['manager'],
+      {},
+      { 'POST /folders/rename': () => ok({ id: 'beta', name: 'Bêta', kind: 'schema', parent: 'root' }) },
+    );
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    fireEvent.doubleClick(item('Beta').querySelector('.gdb-explorer-label') as HTMLElement);
+    const field = await screen.findByLabelText('New name of Beta');
+    fireEvent.change(field, { target: { value: 'Bêta' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await waitFor(() => expect(server.count('POST /folders/rename')).toBe(1));
+    expect(server.calls.find((c) => c.path === '/folders/rename')?.body).toEqual({ id: 'beta', name: 'Bêta' });
+  });
+
+  it('gives a manager no menu on a document they may neither write nor version', async () => {
+    show(['manager']);
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    expect(within(item('Secret')).queryByRole('button')).toBeNull();
+    expect(within(item('Prices')).queryByRole('button', { name: 'Actions for Prices' })).not.toBeNull();
+  });
+
+  it('shows admins the badge expressions and lets them set a folder read badges', async () => {
+    const { server } = show(['admin'], {}, { 'POST /tags/update-document-tags': () => ok(null) });
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    await waitFor(() => expect(within(item('Alpha')).getByText('W: Paris')).toBeDefined());
+    fireEvent.click(within(item('Beta')).getByRole('button', { name: 'Actions for Beta' }));
+    await waitFor(() => expect(menuEntries()).toEqual(['New folder', 'Manage badges']));
+    await menuOf('Beta', 'Manage badges');
+    const modal = await dialog('Manage badges of Beta');
+    const read = within(modal).getByRole('group', { name: 'Read badges' });
+    fireEvent.click(within(read).getByRole('checkbox', { name: 'Paris' }));
+    await act(async () => {
+      fireEvent.click(button('Save', modal));
+    });
+    await waitFor(() => expect(server.count('POST /tags/update-document-tags')).toBe(1));
+    expect(server.calls.find((c) => c.path === '/tags/update-document-tags')?.body).toEqual({
+      id: 'beta',
+      tags: { read: [['t1']], write: [] },
+      metadataTags: [],
+      type: 'folder',
+    });
+  });
+});
+
+describe('explorer, cascader mode', () => {
+  it("is a 'Select a {kind}' select showing only the last level of the chosen document", async () => {
+    show(['manager'], { mode: 'cascader', selectedId: 'orders' });
+    await waitFor(() => expect(document.querySelector('.ant-select-content')?.textContent).toBe('Orders'));
+  });
+
+  it('says Select a schema when nothing is chosen', async () => {
+    show(['manager'], { mode: 'cascader' });
+    await screen.findByText('Select a schema');
+  });
+});

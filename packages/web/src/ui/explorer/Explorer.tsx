@@ -1,0 +1,115 @@
+import type { FolderKind, TreeNode } from '@gdb/shared/folders/folders.schemas';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { folderTreeQuery, listenFolderTreeChanges } from '../../ground/calls/folders.ts';
+import { useSessionUser } from '../../ground/session/session.ts';
+import { tagListQuery } from '../tags/api.ts';
+import { ExplorerCascader } from './ExplorerCascader.tsx';
+import { ExplorerTree } from './ExplorerTree.tsx';
+import { type ExplorerUser, seesBadges } from './explorer-rules.ts';
+import { type FailureReport, useExplorerCalls } from './useExplorerCalls.ts';
+import './explorer.css';
+
+export interface ExplorerProps {
+  /** Which tree: pipeline, schema, component or sdk. */
+  kind: FolderKind;
+  /** 'tree' (the default): the draggable tree with its menus; 'cascader': a select of the documents. */
+  mode?: 'tree' | 'cascader';
+  /** The document the page shows (the route's `id`), highlighted; any version of it. */
+  selectedId?: string | null;
+  /** A document was chosen: the id of its newest version, or of the version chosen. */
+  onOpen: (id: string) => void;
+  /** Cascader mode: the choice was cleared. */
+  onClear?: () => void;
+  /** Offers 'New {kind}': the host creates a document named `name` in the folder `folderId`. */
+  onCreateDocument?: (name: string, folderId: string) => Promise<void>;
+  /** Leaves out the documents the page does not offer (folders stay). */
+  keepLeaf?: (node: TreeNode) => boolean;
+  /** How failed calls are told: a toast by default. */
+  onFailure?: FailureReport;
+  /** Height of the tree's list, in pixels (the list is virtual). */
+  height?: number;
+  /** The accessible name of the tree or select. */
+  label?: string;
+}
+
+const DEFAULT_HEIGHT = 560;
+
+const LABELS: Readonly<Record<FolderKind, string>> = {
+  pipeline: 'Pipeline folders',
+  schema: 'Data model folders',
+  component: 'Component folders',
+  sdk: 'SDK function folders',
+};
+
+/** The user's tree of one kind, kept per kind for the page and cleared by any change in any tab. */
+export function useFolderTree(kind: FolderKind) {
+  const queryClient = useQueryClient();
+  useEffect(() => listenFolderTreeChanges(queryClient), [queryClient]);
+  return useQuery(folderTreeQuery(kind));
+}
+
+/**
+ * The folder explorer of one kind: a tree (filter, every folder open, drag and drop, node menus,
+ * inline rename, badges for admins) or a cascader ('Select a {kind}').
+ */
+export function Explorer({
+  kind,
+  mode = 'tree',
+  selectedId,
+  onOpen,
+  onClear,
+  onCreateDocument,
+  keepLeaf,
+  onFailure,
+  height = DEFAULT_HEIGHT,
+  label = LABELS[kind],
+}: ExplorerProps) {
+  const sessionUser = useSessionUser();
+  const user: ExplorerUser = useMemo(
+    () => ({ roles: sessionUser?.roles.map((r) => r.name) ?? [], tags: sessionUser?.tags ?? [] }),
+    [sessionUser],
+  );
+  const tree = useFolderTree(kind);
+  const calls = useExplorerCalls(kind, onFailure);
+  const badges = seesBadges(user) && mode === 'tree';
+  const tags = useQuery({ ...tagListQuery(), enabled: badges });
+  const tagNames = useMemo(() => (badges ? new Map((tags.data ?? []).map((t) => [t._id, t.name])) : null), [badges, tags.data]);
+  const roots = tree.data ?? [];
+
+  // A failed read is told once, like any other call of the explorer.
+  const { report } = calls;
+  useEffect(() => {
+    if (tree.error) report(tree.error);
+  }, [tree.error, report]);
+
+  if (mode === 'cascader') {
+    return (
+      <ExplorerCascader
+        kind={kind}
+        roots={roots}
+        selectedId={selectedId}
+        onOpen={onOpen}
+        onClear={onClear}
+        keepLeaf={keepLeaf}
+        label={label}
+        loading={tree.isLoading}
+      />
+    );
+  }
+  return (
+    <ExplorerTree
+      kind={kind}
+      roots={roots}
+      user={user}
+      selectedId={selectedId}
+      onOpen={onOpen}
+      onCreateDocument={onCreateDocument}
+      keepLeaf={keepLeaf}
+      height={height}
+      label={label}
+      calls={calls}
+      tagNames={tagNames}
+    />
+  );
+}

@@ -1,0 +1,63 @@
+import { Button, Form, Input, Modal } from 'antd';
+import { useEffect, useId, useState } from 'react';
+import { CSP_SAFE_MODAL } from '../tags/confirmation.ts';
+
+export interface NameDialogProps {
+  open: boolean;
+  title: string;
+  /** Create or Rename. */
+  confirmText: string;
+  initial?: string;
+  /** Takes the trimmed name; a rejection keeps the dialog open. */
+  onConfirm: (name: string) => Promise<void>;
+  onCancel: () => void;
+}
+
+/** The create or rename dialog: a Name field, the confirm button disabled while it is empty, Enter confirms. */
+export function NameDialog({ open, title, confirmText, initial = '', onConfirm, onCancel }: NameDialogProps) {
+  const id = useId();
+  const [name, setName] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const clean = name.trim();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each opening starts from the name given
+  useEffect(() => {
+    if (open) setName(initial);
+  }, [open]);
+
+  const confirm = async () => {
+    if (!clean || busy) return;
+    setBusy(true);
+    try {
+      await onConfirm(clean);
+    } catch {
+      // Said by the caller; the dialog stays open.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      {...CSP_SAFE_MODAL}
+      open={open}
+      title={title}
+      onCancel={onCancel}
+      destroyOnHidden
+      footer={[
+        <Button key="cancel" onClick={onCancel}>
+          Cancel
+        </Button>,
+        <Button key="confirm" type="primary" disabled={!clean} loading={busy} onClick={() => void confirm()}>
+          {confirmText}
+        </Button>,
+      ]}
+    >
+      <Form layout="vertical" component="div">
+        <Form.Item label="Name" htmlFor={id} required>
+          <Input id={id} value={name} autoFocus onChange={(e) => setName(e.target.value)} onPressEnter={() => void confirm()} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
