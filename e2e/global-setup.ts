@@ -18,13 +18,15 @@ const root = path.resolve(import.meta.dirname, '..');
 export default async function setup(project: TestProject) {
   // Screenshots of failed tests from an earlier run would only mislead.
   fs.rmSync(path.join(root, 'e2e/.artifacts'), { recursive: true, force: true });
-  if (!fs.existsSync(path.join(root, 'packages/web/dist/index.html'))) {
+  // WEB_DIST names a build made elsewhere; without it the build of packages/web/dist is used (made when missing).
+  const built = process.env.WEB_DIST ?? path.join(root, 'packages/web/dist');
+  if (!process.env.WEB_DIST && !fs.existsSync(path.join(built, 'index.html'))) {
     const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
   }
   // The server reads its own copy of the build, so a rebuild during the run changes nothing.
   const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-e2e-web-'));
-  fs.cpSync(path.join(root, 'packages/web/dist'), webDist, { recursive: true });
+  fs.cpSync(built, webDist, { recursive: true });
   const server = await startSpecServer({ TFA_REQUIRED: 'none', WEB_DIST: webDist });
   project.provide('baseUrl', server.baseUrl);
 
