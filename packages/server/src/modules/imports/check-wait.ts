@@ -1,8 +1,10 @@
 import type { RunUpload, UploadsService } from '../uploads/uploads.service.ts';
 import type { Say } from './run-context.ts';
-import { sleep } from './sleep.ts';
 
-/** How often a run looks again at the uploads whose check it waits for. */
+/**
+ * How often a run looks again at the uploads whose check it waits for, at the latest: it looks at
+ * once when a check of this instance ends, so this bounds only the wait for other instances' checks.
+ */
 const CHECK_POLL_MS = 200;
 
 const stillChecking = (u: RunUpload) => u.status === 'pending' || u.status === 'processing';
@@ -21,11 +23,11 @@ export function skipReason(upload: RunUpload | undefined, waitedSeconds: number)
 /**
  * Waits for the checks of a data source's uploads still being checked, until `run.deadline`, the
  * run's stop or the end of every check; answers them as they are then, each skipped one said in
- * the import's logs with its reason. It polls between plain reads: no transaction is held and
- * the event loop stays free.
+ * the import's logs with its reason. It reads them again when a check of this instance ends, and
+ * at least every CHECK_POLL_MS: no transaction is held and the event loop stays free.
  */
 export async function waitForChecks(
-  uploads: Pick<UploadsService, 'current'>,
+  uploads: Pick<UploadsService, 'current' | 'checkEnded'>,
   checking: readonly RunUpload[],
   kind: string,
   run: { say: Say; signal: AbortSignal; deadline: number },
@@ -40,7 +42,7 @@ export async function waitForChecks(
     for (const u of found) now.set(u._id, u);
     waiting = found.filter(stillChecking).map((u) => u._id);
     if (waiting.length === 0 || Date.now() >= run.deadline) break;
-    await sleep(Math.min(CHECK_POLL_MS, Math.max(0, run.deadline - Date.now())), run.signal);
+    await uploads.checkEnded(Math.min(CHECK_POLL_MS, Math.max(0, run.deadline - Date.now())), run.signal);
   }
   run.signal.throwIfAborted();
   for (const u of checking) {

@@ -46,8 +46,14 @@ export interface Runner extends RunScope {
 
 type LogLevel = LogLine['level'];
 
-/** Appends one line to the import's logs. */
-export type Say = (level: LogLevel, message: string, dataSubKind?: string | null) => Promise<void>;
+/** One line of an import's logs: its level, its text and the data source or sink it concerns. */
+export type SaidLine = [level: LogLevel, message: string, dataSubKind?: string | null];
+
+/** Appends one line to the import's logs; `all`, when there, appends several in one write, in order. */
+export interface Say {
+  (...line: SaidLine): Promise<void>;
+  all?: (lines: readonly SaidLine[]) => Promise<void>;
+}
 
 /** A line of an import's logs. */
 export function logLine(importId: string, level: LogLevel, message: string, dataSubKind?: string | null): LogLine {
@@ -56,5 +62,13 @@ export function logLine(importId: string, level: LogLevel, message: string, data
 
 /** Writes lines to one import's logs as they happen. */
 export function sayTo(logs: Pick<LogsService, 'append'>, importId: string): Say {
-  return (level, message, dataSubKind) => logs.append(logLine(importId, level, message, dataSubKind));
+  const say: Say = (level, message, dataSubKind) => logs.append(logLine(importId, level, message, dataSubKind));
+  say.all = (lines) => logs.append(lines.map((l) => logLine(importId, ...l)));
+  return say;
+}
+
+/** Appends these lines in order: in one write when `say` can, else one after the other. */
+export async function sayAll(say: Say, lines: readonly SaidLine[]): Promise<void> {
+  if (say.all) return say.all(lines);
+  for (const line of lines) await say(...line);
 }

@@ -5,6 +5,7 @@ import type { RunUpload } from '../uploads/uploads.service.ts';
 import { skipReason } from './check-wait.ts';
 import { gatherInputs, type InputDeps } from './run-inputs.ts';
 import { runAuth } from './run-steps.ts';
+import { sleep } from './sleep.ts';
 
 // Gathering a run's inputs without a database: the uploads service, the pipelines and the file store are stand-ins.
 
@@ -35,7 +36,7 @@ function upload(id: string, status: RunUpload['status'], extra: Partial<RunUploa
 }
 
 /** Stand-ins: `listed` is what the run takes; `checks` answers the uploads' states at each later look. */
-function depsOf(listed: RunUpload[], checks: RunUpload[][] = [], waitForChecksMs = 1000) {
+function depsOf(listed: RunUpload[], checks: RunUpload[][] = [], waitForChecksMs = 1000, checkEnded = sleep) {
   const looks: string[][] = [];
   const deps: InputDeps = {
     waitForChecksMs,
@@ -47,6 +48,7 @@ function depsOf(listed: RunUpload[], checks: RunUpload[][] = [], waitForChecksMs
         const now = checks[Math.min(looks.length - 1, checks.length - 1)] ?? [];
         return now.filter((u) => ids.includes(u._id));
       },
+      checkEnded,
       fetchRealtime: async () => [],
     },
     files: { get: async (key) => Buffer.from(storedRowsJson([tableJson([{ code: key.replace('rows-', '') }])])) },
@@ -82,6 +84,44 @@ describe('gatherInputs', () => {
     expect(lines[0]).toBe('Waiting up to 1 s for the check of b.csv, c.csv.');
     expect(looks).toEqual([['b', 'c'], ['b']]);
     expect(codes()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('looks again as soon as a check of this instance ends, not a poll later', async () => {
+    let ended: () => void = () => {};
+    const checkEnded = (ms: number, signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        ended = resolve;
+        void sleep(ms, signal).then(resolve);
+      });
+    const { deps, looks } = depsOf(
+      [upload('b', 'processing')],
+      [[upload('b', 'processing')], [upload('b', 'valid')]],
+      60_000,
+      checkEnded,
+    );
+    setTimeout(() => ended(), 20);
+    const started = Date.now();
+    const { codes } = await gather(deps);
+    expect(codes()).toEqual(['b']);
+    expect(looks).toEqual([['b'], ['b']]);
+    expect(Date.now() - started).toBeLessThan(150);
+  });
+
+  it('writes the lines of the uploads it takes in one go, in order, when the logs can', async () => {
+    const listed = Array.from({ length: 20 }, (_, i) => upload(`u${i}`, 'valid'));
+    const writes: string[][] = [];
+    const say = Object.assign(async (_l: string, m: string) => void writes.push([m]), {
+      all: async (lines: readonly (readonly [string, string, (string | null)?])[]) => void writes.push(lines.map((l) => l[1])),
+    });
+    const inputs = await gatherInputs(
+      depsOf(listed).deps,
+      pipeline,
+      runAuth({ user_id: null }),
+      say,
+      new AbortController().signal,
+    );
+    expect(inputs.rowCount).toBe(20);
+    expect(writes).toEqual([listed.map((u) => `Input prices: 1 rows from ${u._id}.csv.`)]);
   });
 
   it('skips, saying why, the uploads found invalid, switched off or still being checked when the wait ends', async () => {

@@ -5,16 +5,18 @@ import { storedTablesText } from '../../platform/files/row-tables.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
 import type { RunUpload, UploadsService } from '../uploads/uploads.service.ts';
 import { waitForChecks } from './check-wait.ts';
-import type { Say } from './run-context.ts';
+import { type SaidLine, type Say, sayAll } from './run-context.ts';
 import { RunStepError } from './run-errors.ts';
 import { sleep } from './sleep.ts';
 
 /** How long a run waits for a real-time source's file to be checked. */
 const REALTIME_CHECK_MS = 10 * 60_000;
+/** Stored rows files a run reads at once. */
+const READS_AT_ONCE = 8;
 
 export interface InputDeps {
   pipelines: Pick<PipelinesService, 'stored'>;
-  uploads: Pick<UploadsService, 'runUploads' | 'current' | 'fetchRealtime'>;
+  uploads: Pick<UploadsService, 'runUploads' | 'current' | 'checkEnded' | 'fetchRealtime'>;
   files: Pick<FileStore, 'get'>;
   /** How long the run waits, in all, for the uploads still being checked when it starts (ms). */
   waitForChecksMs: number;
@@ -78,6 +80,20 @@ async function manualUploads(deps: InputDeps, pipeline: PipelineView, kind: stri
   return used;
 }
 
+/** The stored rows of these uploads as text, in their order, READS_AT_ONCE files read at a time. */
+async function readRows(files: InputDeps['files'], uploads: readonly RunUpload[], signal: AbortSignal): Promise<string[]> {
+  const texts: string[] = new Array(uploads.length);
+  let next = 0;
+  const reader = async () => {
+    for (let i = next++; i < uploads.length; i = next++) {
+      signal.throwIfAborted();
+      texts[i] = (await files.get(uploads[i]?.rowsKey ?? '')).toString('utf8');
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, uploads.length) }, reader));
+  return texts;
+}
+
 /** What the steps of gathering know of the run: its logs, its stop signal and when waiting for checks ends. */
 interface RunOf {
   say: Say;
@@ -120,12 +136,14 @@ export async function gatherInputs(
   for (const source of pipeline.dataSources) {
     signal.throwIfAborted();
     const kind = source.dataSubKind;
-    const texts: string[] = [];
-    for (const upload of await sourceUploads(deps, pipeline, source, auth, run)) {
-      texts.push((await deps.files.get(upload.rowsKey ?? '')).toString('utf8'));
+    const uploads = await sourceUploads(deps, pipeline, source, auth, run);
+    const texts = await readRows(deps.files, uploads, signal);
+    const lines: SaidLine[] = [];
+    for (const upload of uploads) {
       rowCount += upload.rowCount ?? 0;
-      await say('info', `Input ${kind}: ${upload.rowCount ?? 0} rows from ${upload.originalFilename ?? upload._id}.`, kind);
+      lines.push(['info', `Input ${kind}: ${upload.rowCount ?? 0} rows from ${upload.originalFilename ?? upload._id}.`, kind]);
     }
+    await sayAll(say, lines);
     entries.push(`${JSON.stringify(kind)}:${joinTables(texts)}`);
   }
   return { inputJson: `{${entries.join(',')}}`, rowCount };

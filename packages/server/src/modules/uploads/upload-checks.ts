@@ -110,12 +110,35 @@ export function uploadChecks(ctx: AppContext, deps: UploadsDeps) {
   const repo = uploadsRepo(ctx.db.kysely);
   let watcher: NodeJS.Timeout | undefined;
   const running = new Set<Promise<void>>();
+  /** Who waits for the next check of this instance to end (`nextEnd`). */
+  const waiting = new Set<() => void>();
 
   /** Parses an upload in the background; failures are logged and the upload is left to resume. */
   function schedule(id: string, started?: Promise<CheckOutcome>): void {
     const task = parseOne(ctx, deps, id, started).catch(() => undefined);
     running.add(task);
-    void task.finally(() => running.delete(task));
+    void task.finally(() => {
+      running.delete(task);
+      for (const wake of [...waiting]) wake();
+    });
+  }
+
+  /**
+   * Resolves when a check of this instance next ends (its result recorded), after `ms` at the
+   * latest (a check on another instance is seen only by reading), or when the signal aborts.
+   */
+  function nextEnd(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        waiting.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      waiting.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
   }
 
   /**
@@ -135,6 +158,7 @@ export function uploadChecks(ctx: AppContext, deps: UploadsDeps) {
   return {
     schedule,
     resume,
+    nextEnd,
 
     /** Looks for unfinished checks every `intervalMs` until the app closes, so a live instance takes over a dead one's. */
     watch(intervalMs = CLAIM_STALE_MS / 2): void {

@@ -76,6 +76,8 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     watch: checks.watch,
     unwatch: checks.unwatch,
     settled: checks.settled,
+    /** Resolves when a check of this instance next ends, after `ms` at the latest, or when the signal aborts. */
+    checkEnded: checks.nextEnd,
   };
 }
 
