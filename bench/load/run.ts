@@ -122,12 +122,20 @@ async function waitChecked(server: BenchServer, token: string, ids: string[], de
 }
 
 /** The states of imports, read from the logbook (the last 100) every 200 ms by one user. */
+interface ImportRecord {
+  _id: string;
+  state: string;
+  createdAt: string;
+  startedAt: string | null;
+  endAt: string | null;
+}
+
 function importWatcher(server: BenchServer, token: string) {
-  const states = new Map<string, { state: string; endAt: string | null }>();
+  const states = new Map<string, ImportRecord>();
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
-      const page = await call<{ records: { _id: string; state: string; endAt: string | null }[] }>(
+      const page = await call<{ records: ImportRecord[] }>(
         server.baseUrl,
         'GET',
         '/imports/listAll?pageNumber=0&nbItemsPerPage=100&time=past',
@@ -136,13 +144,14 @@ function importWatcher(server: BenchServer, token: string) {
         console.error(`logbook read failed: ${error instanceof Error ? error.message : String(error)}`);
         return { records: [] };
       });
-      for (const r of page.records) states.set(r._id, { state: r.state, endAt: r.endAt });
+      for (const r of page.records) states.set(r._id, r);
       await sleep(200);
     }
   })();
   const ended = (id: string) => ['done', 'failed', 'aborted'].includes(states.get(id)?.state ?? '');
   return {
     state: (id: string) => states.get(id)?.state,
+    records: () => [...states.values()],
     async waitEnded(id: string, deadline: number): Promise<string> {
       while (!ended(id) && Date.now() < deadline) await sleep(50);
       return states.get(id)?.state ?? 'unknown';
@@ -188,15 +197,58 @@ async function uploadAndRun(server: BenchServer, user: User, pipelineId: string,
   const checkedMs = performance.now() - t0;
   const run = await runNow(server, user, pipelineId, deadline);
   const state = await watcher.waitEnded(run.id, deadline);
-  return { state, refused: run.refused, checkedMs, totalMs: performance.now() - t0 };
+  return { id: run.id, state, refused: run.refused, checkedMs, totalMs: performance.now() - t0 };
+}
+
+/**
+ * Where the time of the imports went, from their records: the first created after the start
+ * (uploads checked), the runs themselves, and the pipeline idle between one run's end and the
+ * next one's start.
+ */
+function timeline(records: ImportRecord[], startedAt: number) {
+  const ms = (iso: string | null) => (iso ? Date.parse(iso) : Number.NaN);
+  const runs = records.filter((r) => r.startedAt && r.endAt).sort((a, b) => ms(a.startedAt) - ms(b.startedAt));
+  const first = Math.min(...records.map((r) => ms(r.createdAt)));
+  let running = 0;
+  let idle = 0;
+  let waitingToStart = 0;
+  for (const [i, r] of runs.entries()) {
+    running += ms(r.endAt) - ms(r.startedAt);
+    waitingToStart += ms(r.startedAt) - ms(r.createdAt);
+    const before = runs[i - 1];
+    if (before) idle += Math.max(0, ms(r.startedAt) - ms(before.endAt));
+  }
+  const s = (v: number) => Math.round(v / 100) / 10;
+  return {
+    firstImportCreatedAfterS: s(first - startedAt),
+    runsS: s(running),
+    runMeanS: s(running / Math.max(1, runs.length)),
+    idleBetweenRunsS: s(idle),
+    createdToStartedMeanS: s(waitingToStart / Math.max(1, runs.length)),
+  };
+}
+
+/** BENCH_VERBOSE: the log of the longest run, each line with its time from the run's start, on stderr. */
+async function printSlowestRun(server: BenchServer, token: string, records: ImportRecord[]) {
+  const took = (r: ImportRecord) => Date.parse(r.endAt ?? '') - Date.parse(r.startedAt ?? '');
+  const slowest = records.filter((r) => r.startedAt && r.endAt).sort((a, b) => took(b) - took(a))[0];
+  if (!slowest) return;
+  const lines = await call<{ logDate: string; message: string }[]>(server.baseUrl, 'GET', `/logs/jobs?id=${slowest._id}`, {
+    token,
+  });
+  const start = Date.parse(slowest.startedAt ?? '');
+  console.error(`The longest run, ${took(slowest)} ms:`);
+  for (const l of lines) console.error(`  +${Date.parse(l.logDate) - start} ms  ${l.message.slice(0, 120)}`);
 }
 
 async function importsMode(server: BenchServer, users: User[]) {
   const watcher = importWatcher(server, managerOf(users).token);
   const t0 = performance.now();
+  const wallStart = Date.now();
   const results = await Promise.all(
     users.map((user, i) =>
       uploadAndRun(server, user, user.country._id, dealersCsv({ rows: 100, seed: i * 100 }), watcher).catch((error: unknown) => ({
+        id: '',
         state: `error: ${error instanceof Error ? error.message : String(error)}`,
         refused: 0,
         checkedMs: 0,
@@ -205,7 +257,12 @@ async function importsMode(server: BenchServer, users: User[]) {
     ),
   );
   const allSeconds = (performance.now() - t0) / 1000;
+  await sleep(300);
   await watcher.stop();
+  const ids = new Set(results.map((r) => r.id));
+  const records = watcher.records().filter((r) => ids.has(r._id));
+  const spent = timeline(records, wallStart);
+  if (process.env.BENCH_VERBOSE) await printSlowestRun(server, managerOf(users).token, records);
   const failed = results.filter((r) => r.state !== 'done');
   const totals = summarise(
     results.map((r) => r.totalMs),
@@ -219,6 +276,7 @@ async function importsMode(server: BenchServer, users: User[]) {
     failures: [...new Set(failed.map((r) => r.state))],
     perUserSeconds: { p50: totals.p50 / 1000, p95: totals.p95 / 1000, max: totals.max / 1000 },
     refusedWhileBusy: results.reduce((n, r) => n + r.refused, 0),
+    timeline: spent,
   };
 }
 
