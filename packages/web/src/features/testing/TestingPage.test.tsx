@@ -27,6 +27,36 @@ const PIPELINES = {
   ],
 };
 
+const leafOf = (id: string, label: string) => ({
+  value: id,
+  label,
+  type: 'leaf',
+  children: [],
+  versions: [{ _id: id, version: 3, vLocked: true }],
+  tags: { read: [], write: [] },
+  metadataTags: [],
+});
+
+let folders: { value: string; label: string }[] = [];
+
+/** The pipeline tree: the root with the folders made so far, then the three pipelines. */
+const pipelineTree = () => [
+  {
+    value: 'root',
+    label: 'Pipelines',
+    type: 'folder',
+    children: [
+      ...folders.map((f) => ({ ...leafOf(f.value, f.label), type: 'folder', versions: [] })),
+      leafOf(A, 'Country A'),
+      leafOf('00000000-0000-4000-8000-000000000003', 'Master'),
+      leafOf('00000000-0000-4000-8000-000000000002', 'Other brand'),
+    ],
+    versions: [],
+    tags: { read: [], write: [] },
+    metadataTags: [],
+  },
+];
+
 const log = (id: string, uploadId: string, message: string, level = 'info') => ({
   _id: id,
   logDate: '2026-11-22T08:00:00.000Z',
@@ -69,7 +99,7 @@ const socket = () => {
 };
 
 beforeEach(() => {
-  vi.spyOn(console, 'info').mockImplementation(() => {});
+  folders = [];
 });
 
 afterEach(() => {
@@ -79,6 +109,7 @@ afterEach(() => {
 async function open(extra: Record<string, Handler> = {}) {
   const server = signedInAs(['user'], {
     'GET /users/pipelines': () => ok(PIPELINES),
+    'GET /folders/tree': () => ok(pipelineTree()),
     ...extra,
   });
   const app = renderApp('/testing/index');
@@ -119,10 +150,11 @@ async function serveInit(collectionName: string, filter: Record<string, unknown>
 }
 
 describe('Testing view', () => {
-  it('lists the pipelines under one root, masters first, and the filters narrow the list', async () => {
-    await open();
-    const titles = () => [...tree().querySelectorAll('.ant-tree-title')].map((t) => t.textContent);
-    expect(titles()).toEqual(['Pipelines', 'Mastermaster', 'Country A', 'Other brand']);
+  it('shows the pipeline folder tree, and the filters narrow the pipelines it shows', async () => {
+    const server = await open();
+    const titles = () => [...tree().querySelectorAll('.gdb-explorer-label')].map((t) => t.textContent);
+    expect(titles()).toEqual(['Pipelines', 'Country A', 'Master', 'Other brand']);
+    expect(new URLSearchParams(server.calls.find((c) => c.path === '/folders/tree')?.search).get('kind')).toBe('pipeline');
     await pick('Brand', 'Brand Two');
     await waitFor(() => expect(titles()).toEqual(['Pipelines', 'Other brand']));
     expect(screen.getByText('Choose a pipeline to send files.')).toBeDefined();
@@ -205,8 +237,14 @@ describe('Testing view', () => {
     expect(button('Send').disabled).toBe(false);
   });
 
-  it('creates a folder under the root: Validate waits for a name, and the selected pipeline is cleared', async () => {
-    await open();
+  it('creates a folder in the root: Validate waits for a name, the tree is read again and the selected pipeline is cleared', async () => {
+    const server = await open({
+      'POST /folders': (call) => {
+        const name = (call.body as { name: string }).name;
+        folders.push({ value: '00000000-0000-4000-8000-0000000000f1', label: name });
+        return ok({ id: '00000000-0000-4000-8000-0000000000f1', name, kind: 'pipeline', parent: 'root' });
+      },
+    });
     fireEvent.click(within(tree()).getByText('Country A'));
     await screen.findByLabelText('main');
     fireEvent.click(button('Create Folder'));
@@ -224,7 +262,21 @@ describe('Testing view', () => {
     fireEvent.change(name, { target: { value: 'Drafts' } });
     fireEvent.click(button('Validate', again));
     await within(tree()).findByText('Drafts');
+    expect(server.calls.find((c) => c.method === 'POST' && c.path === '/folders')?.body).toEqual({
+      name: 'Drafts',
+      kind: 'pipeline',
+    });
     expect(screen.getByText('Choose a pipeline to send files.')).toBeDefined();
-    expect(console.info).toHaveBeenCalledTimes(1);
+  });
+
+  it('only logs a folder error: no message shows', async () => {
+    const failure = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await open({ 'POST /folders': () => envelope(40300, 'You are not allowed to change this folder.', null, 403) });
+    fireEvent.click(button('Create Folder'));
+    const modal = await dialog('Create Folder');
+    fireEvent.change(within(modal).getByLabelText('Folder name'), { target: { value: 'Drafts' } });
+    fireEvent.click(button('Validate', modal));
+    await waitFor(() => expect(failure).toHaveBeenCalledWith('cannot create folder', expect.any(Error)));
+    expect(screen.queryByText('You are not allowed to change this folder.')).toBeNull();
   });
 });

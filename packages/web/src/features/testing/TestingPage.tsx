@@ -1,14 +1,16 @@
 import { FolderAddOutlined } from '@ant-design/icons';
+import type { TreeNode } from '@gdb/shared/folders/folders.schemas';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Col, Empty, Row, Space } from 'antd';
-import { useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import { createFolder, folderTreeChanged } from '../../ground/calls/folders.ts';
 import { useUserPipelines } from '../../ground/calls/pipelines.ts';
 import { uploadFiles } from '../../ground/calls/uploads.ts';
-import { useSessionUser } from '../../ground/session/session.ts';
+import { Explorer } from '../../ui/explorer/index.ts';
 import { PipelineFilters } from '../../ui/pipelines/PipelinePicker.tsx';
 import { EMPTY_FILTER, filterPipelines, type PipelineFilter } from '../../ui/pipelines/pipeline-filter.ts';
 import { CreateFolderDialog } from './CreateFolderDialog.tsx';
-import { PipelineTree } from './PipelineTree.tsx';
 import { SentUploads } from './SentUploads.tsx';
 import { SourceFiles } from './SourceFiles.tsx';
 import './testing.css';
@@ -20,11 +22,13 @@ interface Sent {
 }
 
 /** The testing view (docs/product.md §14): pick a pipeline in the folder tree, send files, follow their logs. */
+/** Folder errors on this page are only logged. */
+const logFolderFailure = (error: unknown) => console.error('cannot create folder', error);
+
 export function TestingPage() {
-  const roles = useSessionUser()?.roles.map((r) => r.name) ?? [];
+  const queryClient = useQueryClient();
   const [filter, setFilter] = useState<PipelineFilter>(EMPTY_FILTER);
   const [pipelineId, setPipelineId] = useState<string | null>(null);
-  const [folders, setFolders] = useState<string[]>([]);
   const [creating, setCreating] = useState(false);
   const [chosen, setChosen] = useState<Map<string, File>>(new Map());
   const [sent, setSent] = useState<Sent>({ pipelineId: null, ids: [] });
@@ -33,7 +37,10 @@ export function TestingPage() {
   const [inputsKey, setInputsKey] = useState(0);
 
   const pipelines = useUserPipelines();
-  const list = filterPipelines(pipelines.data?.pipelines ?? [], filter);
+  const list = useMemo(() => filterPipelines(pipelines.data?.pipelines ?? [], filter), [pipelines.data, filter]);
+  const offered = useMemo(() => new Set(list.map((p) => p._id)), [list]);
+  // The tree shows the pipelines the filters keep, by any version of them.
+  const keepLeaf = useCallback((node: TreeNode) => node.versions.some((v) => offered.has(v._id)), [offered]);
   const pipeline = pipelines.data?.pipelines.find((p) => p._id === pipelineId) ?? null;
   const sentIds = sent.pipelineId === pipelineId ? sent.ids : [];
 
@@ -51,11 +58,23 @@ export function TestingPage() {
       return next;
     });
 
-  const createFolder = (name: string) => {
-    setFolders((f) => [...f, name]);
+  const open = (_id: string, node: TreeNode) => {
+    const versions = new Set(node.versions.map((v) => v._id));
+    const chosen = list.find((p) => versions.has(p._id));
+    if (chosen) select(chosen);
+  };
+
+  /** A folder in the root of the pipelines; creating closes the dialog and clears the selected pipeline. */
+  const addFolder = async (name: string) => {
     setCreating(false);
     select(null);
-    console.info(`Folder '${name}' is shown on this page only: folders are kept by the explorer.`);
+    try {
+      await createFolder({ name, kind: 'pipeline' });
+    } catch (error) {
+      logFolderFailure(error);
+    } finally {
+      await folderTreeChanged(queryClient, 'pipeline');
+    }
   };
 
   const send = async () => {
@@ -85,13 +104,13 @@ export function TestingPage() {
               Create Folder
             </Button>
           </div>
-          <PipelineTree
-            pipelines={list}
-            folders={folders}
-            loading={pipelines.isLoading}
-            roles={roles}
+          <Explorer
+            kind="pipeline"
             selectedId={pipelineId}
-            onSelect={select}
+            onOpen={open}
+            keepLeaf={keepLeaf}
+            onFailure={logFolderFailure}
+            height={480}
           />
         </Card>
       </Col>
@@ -118,7 +137,7 @@ export function TestingPage() {
           </Card>
         )}
       </Col>
-      <CreateFolderDialog open={creating} onCreate={createFolder} onCancel={() => setCreating(false)} />
+      <CreateFolderDialog open={creating} onCreate={(name) => void addFolder(name)} onCancel={() => setCreating(false)} />
     </Row>
   );
 }

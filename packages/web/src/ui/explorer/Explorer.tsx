@@ -17,8 +17,8 @@ export interface ExplorerProps {
   mode?: 'tree' | 'cascader';
   /** The document the page shows (the route's `id`), highlighted; any version of it. */
   selectedId?: string | null;
-  /** A document was chosen: the id of its newest version, or of the version chosen. */
-  onOpen: (id: string) => void;
+  /** A document was chosen: the id of its newest version, or of the version chosen, and its node. */
+  onOpen: (id: string, node: TreeNode) => void;
   /** Cascader mode: the choice was cleared. */
   onClear?: () => void;
   /** Offers 'New {kind}': the host creates a document named `name` in the folder `folderId`. */

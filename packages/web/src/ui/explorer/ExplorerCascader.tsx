@@ -8,7 +8,7 @@ export interface ExplorerCascaderProps {
   kind: FolderKind;
   roots: readonly TreeNode[];
   selectedId: string | null | undefined;
-  onOpen: (id: string) => void;
+  onOpen: (id: string, node: TreeNode) => void;
   onClear: (() => void) | undefined;
   keepLeaf: ((node: TreeNode) => boolean) | undefined;
   label: string;
@@ -49,7 +49,7 @@ export function ExplorerCascader({ kind, roots, selectedId, onOpen, onClear, kee
           return;
         }
         const node = index.byId.get(String(last));
-        if (node?.type === 'leaf') onOpen(node.value);
+        if (node?.type === 'leaf') onOpen(node.value, node);
       }}
     />
   );

@@ -39,7 +39,7 @@ export interface ExplorerTreeProps {
   roots: readonly TreeNode[];
   user: ExplorerUser;
   selectedId: string | null | undefined;
-  onOpen: (id: string) => void;
+  onOpen: (id: string, node: TreeNode) => void;
   onCreateDocument: ((name: string, folderId: string) => Promise<void>) | undefined;
   keepLeaf: ((node: TreeNode) => boolean) | undefined;
   height: number;
@@ -128,7 +128,7 @@ export function ExplorerTree(props: ExplorerTreeProps) {
       const action = node.type === 'folder' ? 'deleteFolder' : 'deleteDocument';
       if (actionsOf(node).includes(action)) dialogs.run(action, node);
     } else if (e.key === 'Enter' && node.type === 'leaf') {
-      onOpen(node.value);
+      onOpen(node.value, node);
     }
   };
 
@@ -181,7 +181,7 @@ export function ExplorerTree(props: ExplorerTreeProps) {
         }}
         onSelect={(_keys, info) => {
           const node = nodeOf(info.node);
-          if (node?.type === 'leaf') onOpen(node.value);
+          if (node?.type === 'leaf') onOpen(node.value, node);
         }}
         onDoubleClick={(_e, data) => {
           const node = nodeOf(data);

@@ -20,7 +20,7 @@ interface DialogsInput {
   kind: FolderKind;
   index: TreeIndex;
   calls: ExplorerCalls;
-  onOpen: (id: string) => void;
+  onOpen: (id: string, node: TreeNode) => void;
   onCreateDocument: ((name: string, folderId: string) => Promise<void>) | undefined;
 }
 
@@ -114,7 +114,7 @@ export function useExplorerDialogs({ kind, index, calls, onOpen, onCreateDocumen
           open
           path={KIND_PATHS[kind]}
           currentId={node.value}
-          onSelect={(id) => onOpen(id)}
+          onSelect={(id) => onOpen(id, node)}
           onClose={close}
         />
       ) : null}
