@@ -2,7 +2,6 @@ import { Button, Space, Table } from 'antd';
 import { useRef, useState } from 'react';
 import { askConfirmation } from '../tags/confirmation.ts';
 import { useFieldResult, useFieldValue, useForm } from './context.ts';
-import { Field } from './Field.tsx';
 import { randomId } from './form-names.ts';
 import type { FieldSchema } from './schema.ts';
 import { type Path, pathKey } from './store.ts';
@@ -42,7 +41,7 @@ function useItemKeys(length: number) {
  * `array-table`), with Add, Delete All, and per item Del, Up and Down; deleting asks first.
  */
 export function ArrayField({ field, path, disabled, readOnly }: ArrayFieldProps) {
-  const { store, modal } = useForm();
+  const { store, modal, Field } = useForm();
   const raw = useFieldValue(store, path);
   const result = useFieldResult(store, path);
   const list = Array.isArray(raw) ? raw : [];
@@ -210,6 +209,7 @@ interface TableProps {
 }
 
 function ArrayTable({ field, path, list, keys, disabled, readOnly, actions }: TableProps) {
+  const { Field } = useForm();
   const object = field.type === 'object' && field.properties;
   const cell = (child: FieldSchema, at: Path) => (
     <Field field={child} path={at} inheritedDisabled={disabled} inheritedReadOnly={readOnly} bare />

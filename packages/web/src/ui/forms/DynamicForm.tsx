@@ -122,6 +122,8 @@ function FormBody({
       widgets: widgets ?? {},
       modal,
       disabled: Boolean(disabled),
+      Field,
+      NestedForm: DynamicForm,
       ...(onEditSchema ? { onEditSchema } : {}),
     }),
     [store, formName, widgets, modal, disabled, onEditSchema],

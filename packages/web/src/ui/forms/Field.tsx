@@ -2,7 +2,7 @@ import { QuestionCircleOutlined } from '@ant-design/icons';
 import { Alert, Col, Form, Row, Tooltip } from 'antd';
 import { memo, useCallback } from 'react';
 import { ArrayField } from './ArrayField.tsx';
-import { useFieldResult, useFieldValue, useForm, useRevision } from './context.ts';
+import { type FieldProps, useFieldResult, useFieldValue, useForm, useRevision } from './context.ts';
 import { isExpression } from './expression.ts';
 import { fieldId } from './form-names.ts';
 import { SafeHtml } from './SafeHtml.tsx';
@@ -18,16 +18,6 @@ const isDynamic = (field: FieldSchema) =>
   isExpression(field.ui.readonly) ||
   isExpression(field.rules.required) ||
   isExpression((field.rules.required as { value?: unknown } | undefined)?.value);
-
-export interface FieldProps {
-  field: FieldSchema;
-  path: Path;
-  /** Disabled or read-only because a parent is. */
-  inheritedDisabled?: boolean;
-  inheritedReadOnly?: boolean;
-  /** Drawn in a table cell: no label. */
-  bare?: boolean;
-}
 
 function HelpIcon({ field }: { field: FieldSchema }) {
   const help = field.ui.help;

@@ -5,8 +5,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../../ground/request/api.ts';
 import { showFailure } from '../../ground/request/failure.ts';
 import { askConfirmation, CSP_SAFE_MODAL } from '../tags/confirmation.ts';
-import type { WidgetProps } from './context.ts';
-import { DynamicForm } from './DynamicForm.tsx';
+import { useForm, type WidgetProps } from './context.ts';
 import { parseNumberInput } from './widgets.tsx';
 
 /**
@@ -66,6 +65,7 @@ function ValueEditor({
   draft: unknown;
   onDraft: (v: unknown) => void;
 }) {
+  const { NestedForm: DynamicForm } = useForm();
   if (type === 'object') return <DynamicForm schema={schema} value={draft} name="schema-ref" onChange={(v) => onDraft(v)} />;
   if (type === 'array' || type === 'enum') {
     const wrapped = { type: 'object', properties: { [property]: schema } };

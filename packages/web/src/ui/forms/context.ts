@@ -3,6 +3,24 @@ import { type ComponentType, createContext, useCallback, useContext, useSyncExte
 import type { FieldSchema } from './schema.ts';
 import type { FieldResult, FormStore, Path } from './store.ts';
 
+export interface FieldProps {
+  field: FieldSchema;
+  path: Path;
+  /** Disabled or read-only because a parent is. */
+  inheritedDisabled?: boolean;
+  inheritedReadOnly?: boolean;
+  /** Drawn in a table cell or an array item: no legend or label. */
+  bare?: boolean;
+}
+
+/** A form inside a field (the dialog of a data model reference), given without importing the form. */
+export interface NestedFormProps {
+  schema: unknown;
+  value?: unknown;
+  name?: string;
+  onChange?: (value: Record<string, unknown>) => void;
+}
+
 type HookAPI = ReturnType<typeof Modal.useModal>[0];
 
 /** What a widget (a built-in one, or a named component of a COMP field) receives. */
@@ -29,6 +47,9 @@ export interface FormContextValue {
   /** The host's edit action for a data model chosen in a picker. */
   onEditSchema?: (id: string) => void;
   disabled: boolean;
+  /** The field renderer, for layouts that draw fields (arrays). */
+  Field: ComponentType<FieldProps>;
+  NestedForm: ComponentType<NestedFormProps>;
 }
 
 export const FormContext = createContext<FormContextValue | null>(null);
