@@ -1,5 +1,6 @@
 import { Alert, App, Drawer, Empty, type MenuProps, Spin, Tabs } from 'antd';
 import { useMemo, useRef, useState } from 'react';
+import { FormPreview } from '../../ui/forms/index.ts';
 import { VersionBar } from '../../ui/versions/VersionBar.tsx';
 import { EditJsonDialog } from './EditJsonDialog.tsx';
 import { ImportExampleDialog } from './ImportExampleDialog.tsx';
@@ -218,7 +219,7 @@ export function SchemaEditorPage() {
         onClose={close}
       />
       <Drawer title="Show UI" size="large" open={dialog?.kind === 'ui'} onClose={close} destroyOnHidden>
-        {dialog?.kind === 'ui' && <SchemaFormPreview schema={treeToJson(tree)} />}
+        {dialog?.kind === 'ui' && <UiPreview schema={treeToJson(tree)} />}
       </Drawer>
     </div>
   );
@@ -265,4 +266,9 @@ function FileInputs({
       />
     </>
   );
+}
+
+/** The form of an object data model (with Validate and Reset); the field summary of any other root. */
+function UiPreview({ schema }: { schema: Record<string, unknown> }) {
+  return schema.type === 'object' ? <FormPreview schema={schema} /> : <SchemaFormPreview schema={schema} />;
 }
