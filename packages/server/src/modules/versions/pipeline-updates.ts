@@ -1,0 +1,119 @@
+import type {
+  BulkError,
+  MovedJob,
+  PipelineUpdateAnswer,
+  PipelineUpdateData,
+} from '@gdb/shared/pipelines/pipeline-versions.schemas';
+import { VERSION_MESSAGES } from '@gdb/shared/versions/versions.schemas';
+import type { AuthContext } from '../../platform/auth/access-control.ts';
+import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
+import { AppError, badRequest } from '../../platform/http/errors.ts';
+import { newestPerFamily, type PipelineJobs } from './pipeline-reports.ts';
+import { pipelineVersionsRepo } from './pipeline-versions.repo.ts';
+import { type DependencyGraph, dependencyGraph, updateEntries } from './version-graph.ts';
+import { applyUpdate, chosenMoves } from './version-update.ts';
+import type { VersionedRow, VersionsRepo } from './versions.repo.ts';
+import type { VersionsService } from './versions.service.ts';
+
+/** What the pipeline version calls work with: the database, the engine and the jobs. */
+export interface PipelineScope {
+  db: Executor;
+  repo: VersionsRepo;
+  versions: VersionsService;
+  jobs: PipelineJobs;
+}
+
+/** A refusal of one pipeline in a bulk call, kept as an error entry; anything else is not the caller's and is thrown. */
+export function bulkError(row: { name: string; version: number | null }, error: unknown): BulkError {
+  if (!(error instanceof AppError) || error.status >= 500) throw error;
+  return { name: row.name, version: row.version, error: error.message };
+}
+
+/** The moves an update would make, found by walking it without writing (new versions get stand-in ids). */
+async function plannedMoves(graph: DependencyGraph, chosen: ReadonlyMap<string, string>) {
+  const { moves } = await applyUpdate(graph, chosen, {
+    check: async () => {},
+    copy: async (n) => ({ ...n.row, id: `planned:${n.row.id}` }),
+    patch: async () => undefined,
+  });
+  return moves;
+}
+
+/** The moves of a master's update that concern a country (those of versions in its graph). */
+const movesFor = (graph: DependencyGraph, moves: ReadonlyMap<string, string>) =>
+  new Map([...moves].filter(([id]) => graph.nodes.has(id)));
+
+/** The country pipelines of a master version (each family's newest pointing at it), by name; none for a country. */
+export async function countriesOf(db: Executor, master: VersionedRow): Promise<VersionedRow[]> {
+  return master.is_master === true ? newestPerFamily(await pipelineVersionsRepo(db).countriesOf([master.id])) : [];
+}
+
+/**
+ * Updating a pipeline version: new versions pointing at the chosen newer dependencies; with
+ * `updateCountries` (a master) its country pipelines follow the new master and the same moves;
+ * with `updateJobs` the jobs of each updated pipeline move to its new version. One transaction;
+ * a country the write check refuses is left as it was and named in `errors`.
+ */
+export function pipelineUpdater({ db, repo, versions, jobs }: PipelineScope) {
+  /** The countries an update with `updateCountries` takes: those named in pipelinesToUpdate, else all. */
+  async function countriesToUpdate(row: VersionedRow, data: PipelineUpdateData) {
+    if (!data.updateCountries) return [];
+    const all = await countriesOf(db, row);
+    const named = all.filter((c) => data.pipelinesToUpdate?.includes(c.id));
+    return named.length > 0 ? named : all;
+  }
+
+  /** The countries' graphs, each checked against the master's planned moves; refused ones become errors. */
+  async function checkedCountries(auth: AuthContext, countries: VersionedRow[], planned: ReadonlyMap<string, string>) {
+    const ready: DependencyGraph[] = [];
+    const errors: BulkError[] = [];
+    for (const country of countries) {
+      const graph = await dependencyGraph(repo, 'pipeline', country);
+      try {
+        await versions.checkUpdate(auth, graph, movesFor(graph, planned));
+        ready.push(graph);
+      } catch (error) {
+        errors.push(bulkError({ name: String(country.name), version: country.version }, error));
+      }
+    }
+    return { ready, errors };
+  }
+
+  /** Moves the jobs of each updated pipeline to its new version, in the update's transaction. */
+  async function moveJobs(trx: Executor, moved: readonly { from: VersionedRow; to: string; toVersion: number }[]) {
+    const out: MovedJob[] = [];
+    for (const { from, to, toVersion } of moved) {
+      for (const id of await jobs.moveSchedules(from.id, to, trx)) {
+        out.push({ _id: id, fromId: from.id, fromName: String(from.name), fromVersion: from.version, toId: to, toVersion });
+      }
+    }
+    return out;
+  }
+
+  return async function update(auth: AuthContext, data: PipelineUpdateData): Promise<PipelineUpdateAnswer> {
+    if (!data.id) throw badRequest(VERSION_MESSAGES.missingId);
+    const row = await versions.load('pipeline', data.id);
+    const graph = await dependencyGraph(repo, 'pipeline', row);
+    const chosen = chosenMoves(await updateEntries(repo, graph), data);
+    if (chosen.size === 0) return { success: [], jobs: [], errors: [] };
+    await versions.checkUpdate(auth, graph, chosen);
+    const planned = await plannedMoves(graph, chosen);
+    const { ready, errors } = await checkedCountries(auth, await countriesToUpdate(row, data), planned);
+    return inTransaction(db, async (trx) => {
+      const main = await versions.applyIn(trx, auth, graph, chosen);
+      const success = [...main.success];
+      const moved: { from: VersionedRow; to: string; toVersion: number }[] = [];
+      const record = (from: VersionedRow, newId: string | undefined, made: typeof success) => {
+        const entry = made.find((s) => s.newId === newId);
+        if (newId && entry) moved.push({ from, to: newId, toVersion: entry.new_version });
+      };
+      record(row, main.moves.get(row.id), main.success);
+      for (const country of ready) {
+        const done = await versions.applyIn(trx, auth, country, movesFor(country, main.moves));
+        success.push(...done.success);
+        record(country.root.row, done.moves.get(country.root.row.id), done.success);
+      }
+      return { success, jobs: data.updateJobs ? await moveJobs(trx, moved) : [], errors };
+    });
+  };
+}

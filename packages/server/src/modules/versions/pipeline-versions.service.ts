@@ -1,0 +1,119 @@
+import type {
+  MassComputeAnswer,
+  MassComputeEntry,
+  MassComputeKind,
+  MassLockAnswer,
+  PipelineUpdateAnswer,
+  PipelineUpdateData,
+  PipelineUpdateReport,
+} from '@gdb/shared/pipelines/pipeline-versions.schemas';
+import type { LockAnswer } from '@gdb/shared/versions/versions.schemas';
+import type { AuthContext } from '../../platform/auth/access-control.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { newestPerFamily, type PipelineJobs, pipelineReports } from './pipeline-reports.ts';
+import { bulkError, countriesOf, type PipelineScope, pipelineUpdater } from './pipeline-updates.ts';
+import { pipelineVersionsRepo } from './pipeline-versions.repo.ts';
+import { docOf } from './version-graph.ts';
+import type { VersionedRow } from './versions.repo.ts';
+import { versionsRepo } from './versions.repo.ts';
+import type { VersionsService } from './versions.service.ts';
+
+export type { PipelineJobs } from './pipeline-reports.ts';
+
+const entryOf = (r: VersionedRow, report: PipelineUpdateReport | null): MassComputeEntry => ({
+  doc: docOf('pipeline', r),
+  isMaster: r.is_master === true,
+  masterPipeline: typeof r.master_pipeline === 'string' ? r.master_pipeline : null,
+  report,
+});
+
+/**
+ * The lists of the update and lock screen, from each family's newest version: `update` those whose
+ * dependencies have newer versions (a country once its master needs no update), `lock` the drafts
+ * (a country once its master is locked).
+ */
+async function massList({ db, repo, jobs }: PipelineScope, kind: MassComputeKind): Promise<MassComputeAnswer> {
+  const newest = newestPerFamily(await pipelineVersionsRepo(db).newestOfEveryFamily());
+  let listed: MassComputeEntry[];
+  if (kind === 'lock') {
+    const masters = new Map(
+      (
+        await repo.byIds('pipelines', [...new Set(newest.flatMap((r) => (r.master_pipeline ? [String(r.master_pipeline)] : [])))])
+      ).map((m) => [m.id, m]),
+    );
+    const masterLocked = (r: VersionedRow) => !r.master_pipeline || masters.get(String(r.master_pipeline))?.v_locked === true;
+    listed = newest.filter((r) => !r.v_locked && (r.is_master === true || masterLocked(r))).map((r) => entryOf(r, null));
+  } else {
+    const reports = await pipelineReports(db, repo, jobs, newest);
+    const masterPending = (r: VersionedRow) => reports.get(String(r.master_pipeline))?.needUpdate === true;
+    listed = newest
+      .filter((r) => reports.get(r.id)?.needUpdate && (r.is_master === true || !masterPending(r)))
+      .map((r) => entryOf(r, reports.get(r.id) ?? null));
+  }
+  return { pipelines: { masters: listed.filter((e) => e.isMaster), country: listed.filter((e) => !e.isMaster) }, errors: [] };
+}
+
+/**
+ * The pipeline version calls (docs/product.md §18.1, §18.6): the engine's, with a master's country
+ * pipelines (lock with `country`, compute, update with `updateCountries`), the jobs that follow an
+ * update (`updateJobs`), and the bulk calls of the update and lock screen.
+ */
+export function pipelineVersionsService(ctx: AppContext, versions: VersionsService, jobs: PipelineJobs) {
+  const db = ctx.db.kysely;
+  const scope: PipelineScope = { db, repo: versionsRepo(db), versions, jobs };
+  const load = (id: string) => versions.load('pipeline', id);
+  const update = pipelineUpdater(scope);
+
+  return {
+    /** Locks a pipeline version; with `force` the drafts it depends on, with `country` (a master) its country pipelines too. */
+    async lock(auth: AuthContext, id: string, force = false, country = false): Promise<LockAnswer> {
+      const row = await load(id);
+      return versions.lockVersions('pipeline', auth, [row, ...(country ? await countriesOf(db, row) : [])], force);
+    },
+
+    /** The update report of a pipeline version, with its country pipelines (a master) and its jobs. */
+    async compute(id: string): Promise<PipelineUpdateReport> {
+      const row = await load(id);
+      return (await pipelineReports(db, scope.repo, jobs, [row])).get(row.id) as PipelineUpdateReport;
+    },
+
+    update,
+
+    massCompute: (kind: MassComputeKind) => massList(scope, kind),
+
+    /** Locks pipelines one after the other; each refusal is an error entry, the others go on. */
+    async massLock(auth: AuthContext, ids: readonly string[], force = false): Promise<MassLockAnswer> {
+      const answer: MassLockAnswer = { success: [], errors: [] };
+      for (const id of ids) {
+        let row: VersionedRow | undefined;
+        try {
+          row = await load(id);
+          await versions.lockVersions('pipeline', auth, [row], force);
+          answer.success.push({ name: String(row.name), version: row.version });
+        } catch (error) {
+          answer.errors.push(bulkError({ name: row ? String(row.name) : id, version: row?.version ?? null }, error));
+        }
+      }
+      return answer;
+    },
+
+    /** Applies update payloads one after the other, each in its own transaction; each refusal is an error entry. */
+    async massUpdate(auth: AuthContext, payloads: readonly PipelineUpdateData[]): Promise<PipelineUpdateAnswer> {
+      const answer: PipelineUpdateAnswer = { success: [], jobs: [], errors: [] };
+      for (const data of payloads) {
+        try {
+          const done = await update(auth, data);
+          answer.success.push(...done.success);
+          answer.jobs.push(...done.jobs);
+          answer.errors.push(...done.errors);
+        } catch (error) {
+          const row = data.id ? await scope.repo.byId('pipelines', data.id) : undefined;
+          answer.errors.push(bulkError({ name: row ? String(row.name) : (data.id ?? ''), version: row?.version ?? null }, error));
+        }
+      }
+      return answer;
+    },
+  };
+}
+
+export type PipelineVersionsService = ReturnType<typeof pipelineVersionsService>;
