@@ -40,6 +40,8 @@ import { uploadsService } from './modules/uploads/uploads.service.ts';
 import { userAdminService } from './modules/users/user-admin.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { usersService } from './modules/users/users.service.ts';
+import { pipelineVersionRoutes } from './modules/versions/pipeline-versions.routes.ts';
+import { pipelineVersionsService } from './modules/versions/pipeline-versions.service.ts';
 import { versionRoutes } from './modules/versions/versions.routes.ts';
 import { versionsService } from './modules/versions/versions.service.ts';
 import { type RegisteredRoute, registerAccessControl } from './platform/auth/access-control.ts';
@@ -125,6 +127,7 @@ export function buildServices(ctx: AppContext) {
     datastore,
     imports,
     versions,
+    pipelineVersions: pipelineVersionsService(ctx, versions, imports),
     schemas,
     sdk,
     components,
@@ -298,6 +301,8 @@ async function registerApiRoutes(app: FastifyInstance, config: Config, services:
       await api.register(schemasRoutes(services.schemas, intake));
       await api.register(versionRoutes(services.versions, 'schema', '/schemas'));
       await api.register(versionRoutes(services.versions, 'component', '/components'));
+      await api.register(versionRoutes(services.versions, 'sdk', '/sdk'));
+      await api.register(pipelineVersionRoutes(services.versions, services.pipelineVersions));
     },
     { prefix: config.basePath },
   );
