@@ -103,6 +103,11 @@ export const API_ACCESS = {
   'GET /pipelines/masters': ALL,
   'GET /pipelines/pipelinesOfMaster': ALL,
   'GET /users/pipelines': ALL,
+  // Pipeline versions: the pipelines screen and the update and lock screen (docs/product.md §18.6).
+  ...versionRouteKeys('/pipelines', () => AUTHORS),
+  'GET /pipelines/version/mass-compute': AUTHORS,
+  'POST /pipelines/version/mass-lock': AUTHORS,
+  'POST /pipelines/version/mass-update': AUTHORS,
   // Components (docs/product.md §16.6): manager and super-admin; the js code and cancelling a test are super-admin's (§16.5).
   'GET /components/find': ['manager', 'super-admin'],
   'GET /components/list': ['manager', 'super-admin'],
@@ -121,6 +126,7 @@ export const API_ACCESS = {
   'POST /sdk': ['super-admin'],
   'DELETE /sdk': ['super-admin'],
   'POST /sdk/:name/execute': ['super-admin'],
+  ...versionRouteKeys('/sdk', () => ['super-admin'] as const),
   // Data models (docs/product.md §18.2): manager and super-admin, like the editor.
   'GET /schemas/byname': AUTHORS,
   'GET /schemas': AUTHORS,

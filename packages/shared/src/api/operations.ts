@@ -445,6 +445,43 @@ export const API_OPERATIONS = {
     returns: 'The result and the logs of the test run.',
     errors: [404, 429],
   },
+  ...versionOperations('/sdk', 'SdkFunction', 'SDK function'),
+  ...versionOperations('/pipelines', 'Pipeline', 'pipeline'),
+  'POST /pipelines/version/lock': {
+    operationId: 'lockPipelineVersion',
+    summary:
+      'Lock a version of a pipeline; with force, lock the drafts it depends on too; with country, lock the country pipelines of a master too',
+    returns: 'The versions locked.',
+    errors: [403, 404, 409],
+  },
+  'GET /pipelines/version/compute': {
+    operationId: 'computePipelineUpdate',
+    summary: 'Report which dependencies of a pipeline version have newer versions, its country pipelines and its jobs',
+    returns: 'The update report, with the country pipelines of a master and the scheduled and repeat jobs.',
+    errors: [404],
+  },
+  'POST /pipelines/version/update': {
+    operationId: 'updatePipelineVersion',
+    summary:
+      'Make new versions of a pipeline and what it depends on, pointing at the chosen newer dependencies; its country pipelines and jobs may follow',
+    returns: 'The new versions made, the jobs moved and the country pipelines left as they were.',
+    errors: [400, 403, 404, 409],
+  },
+  'GET /pipelines/version/mass-compute': {
+    operationId: 'listPipelinesToUpdateOrLock',
+    summary: 'List the pipelines that can be updated (with their reports) or locked now, masters and countries apart',
+    returns: 'The master and country pipelines, and the pipelines whose report failed.',
+  },
+  'POST /pipelines/version/mass-lock': {
+    operationId: 'lockPipelineVersions',
+    summary: 'Lock pipeline versions one after the other',
+    returns: 'The pipelines locked and those refused, with the reason.',
+  },
+  'POST /pipelines/version/mass-update': {
+    operationId: 'updatePipelineVersions',
+    summary: 'Apply pipeline update payloads one after the other',
+    returns: 'The new versions made, the jobs moved and the pipelines refused, with the reason.',
+  },
   'GET /schemas/byname': {
     operationId: 'getSchemaByName',
     summary: 'Read the data model of a name (its newest locked version, else its newest)',
