@@ -137,6 +137,9 @@ export async function createJob(s: JobsScope, auth: AuthContext, body: CreateImp
   const pipeline = await s.pipelines.byId(auth, body.pipelineId);
   checkRunnable(pipeline);
   const countries = schedule.kind === 'sequential' ? await countriesFor(s, auth, pipeline, body.listPipelines) : [];
+  // A busy pipeline is refused without queueing for its lock (many callers trying again at once
+  // would each hold a connection while they wait); an idle one is checked again under the lock.
+  await checkIdle(s.db, pipeline._id, IMPORT_MESSAGES.running);
   return writeJob(s, async (trx) => {
     // One request at a time per pipeline decides whether it is idle: two cannot both get in.
     await sql`select pg_advisory_xact_lock(hashtextextended(${`import:${pipeline._id}`}, 0))`.execute(trx);
