@@ -81,8 +81,8 @@ describe('explorer, tree mode', () => {
   it('opens a document on click', async () => {
     const { onOpen } = show(['manager']);
     await waitFor(() => expect(labels()).toHaveLength(7));
-    fireEvent.click(item('Prices').querySelector('.ant-tree-node-content-wrapper') as HTMLElement);
-    expect(onOpen).toHaveBeenCalledWith('prices');
+    fireEvent.click(within(item('Prices')).getByText('Prices'));
+    expect(onOpen).toHaveBeenCalledWith('prices', expect.objectContaining({ label: 'Prices' }));
   });
 
   it('creates a folder from the menu: Create waits for a name, Enter confirms, and the tree is read again', async () => {
