@@ -77,6 +77,20 @@ describe('parse pool', () => {
     expect(pool.counts()).toEqual({ files: 51, sliced: 0, workers: 2 });
   });
 
+  it('ends a worker that read a large file once it answers, and gives small files to the same worker', async () => {
+    const pool = createParsePool({ concurrency: 1, csvSlices: 1, spareDelayMs: 60_000 });
+    const small = () => pool.parse({ bytes: enc('a\n1\n'), group: 'csv', dataModel: null });
+    expect((await small()).status).toBe('valid');
+    expect((await small()).status).toBe('valid');
+    expect(pool.counts().workers).toBe(1);
+    const large = enc(`a\n${'1234567\n'.repeat(300_000)}`);
+    expect((await pool.parse({ bytes: large, group: 'csv', dataModel: null })).rowCount).toBe(300_000);
+    expect(pool.counts().workers).toBe(1);
+    // The worker that read 2.3 MB is gone: the next file boots one with a new, small heap.
+    expect((await small()).status).toBe('valid');
+    expect(pool.counts().workers).toBe(2);
+  });
+
   it('answers invalid when a parse exceeds its memory cap, and keeps working', async () => {
     const pool = createParsePool({ concurrency: 1, maxMemoryMb: 32 });
     const wide = `a,b,c,d,e\n${'aaaaaaaaaa,bbbbbbbbbb,cccccccccc,dddddddddd,eeeeeeeeee\n'.repeat(400_000)}`;
