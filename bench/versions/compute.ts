@@ -1,0 +1,116 @@
+// The update report of a master pipeline (GET /pipelines/version/compute's work, the service call
+// without HTTP): a data model family of 200 versions, a component using version 1 of it, the
+// master running that component with a source of that data model, and 500 country pipelines of
+// the master (the dependents the report lists, each with its own dependencies read). Target:
+// 200 ms. Each run is timed; the fastest and the median are shown, with the bulk update list of
+// the same pipelines for information.
+//   node --no-node-snapshot --import tsx bench/versions/compute.ts
+//   BENCH_RUNS (20), BENCH_VERSIONS (200), BENCH_DEPENDENTS (500),
+//   BENCH_DATABASE_URL (a PostgreSQL server: a fresh database is made on it and dropped; PGlite otherwise)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../packages/server/src/app.ts';
+import type { AuthContext } from '../../packages/server/src/platform/auth/access-control.ts';
+import { loadConfig } from '../../packages/server/src/platform/config.ts';
+import { createTestDb } from '../../packages/server/test/test-db.ts';
+
+const runCount = Number(process.env.BENCH_RUNS ?? 20);
+const versionCount = Number(process.env.BENCH_VERSIONS ?? 200);
+const dependentCount = Number(process.env.BENCH_DEPENDENTS ?? 500);
+const TARGET_MS = 200;
+
+if (process.env.BENCH_DATABASE_URL) process.env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
+const testDb = await createTestDb();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-bench-versions-'));
+const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', TFA_REQUIRED: 'none' });
+const { app, services, ctx } = await buildApp(config, { db: testDb.db, web: false });
+
+const boss = await services.users.create({
+  firstName: 'bench',
+  lastName: 'versions',
+  userName: 'bench.versions',
+  email: 'bench.versions@example.test',
+  roles: ['super-admin'],
+  password: 'Bench!Passw0rd',
+});
+const auth: AuthContext = { userId: boss.id, sessionId: 'bench', userName: boss.user_name, roles: ['super-admin'] };
+
+const setupStarted = performance.now();
+const schema = await services.schemas.create({
+  name: 'bench prices',
+  jsonSchema: { type: 'object', properties: { sku: { type: 'string' }, price: { type: 'number' } } },
+  userId: boss.id,
+});
+await services.versions.lock('schema', auth, schema._id);
+let last = schema._id;
+for (let v = 2; v <= versionCount; v++) last = (await services.versions.newVersion('schema', auth, last))._id;
+const component = await services.components.save(
+  {
+    name: 'bench pass',
+    kind: 'instruction',
+    inputs: [{ name: 'rows', inputSchema: schema._id }],
+    outputs: [{ name: 'out', outputSchema: schema._id }],
+    jsCode: 'ctx.output.out = ctx.input.rows;',
+  },
+  boss.id,
+);
+const common = {
+  component: component._id,
+  dataSources: [
+    {
+      dataSubKind: 'rows',
+      connectorType: 'manual' as const,
+      dataFromMaster: false,
+      contentType: 'csv' as const,
+      dataModel: schema._id,
+    },
+  ],
+  dataSinks: [{ name: 'out', format: 'CSV' as const, target: null }],
+};
+const master = await services.pipelines.create({ name: 'bench master', isMaster: true, ...common });
+for (let i = 0; i < dependentCount; i++) {
+  await services.pipelines.create({
+    name: `bench country ${String(i).padStart(4, '0')}`,
+    isMaster: false,
+    masterPipeline: master,
+    ...common,
+  });
+}
+await services.pipelineVersions.lock(auth, master, true, true);
+console.log(
+  `${ctx.db.engine}: ${versionCount} versions of a data model, ${dependentCount} country pipelines, set up in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s; load average ${os.loadavg()[0]?.toFixed(1)}`,
+);
+
+/** Times `work` runCount times (after one warm-up run); answers the fastest and the median in ms. */
+async function timed(work: () => Promise<unknown>): Promise<{ fastest: number; median: number }> {
+  await work();
+  const times: number[] = [];
+  for (let run = 0; run < runCount; run++) {
+    const start = performance.now();
+    await work();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { fastest: times[0] ?? 0, median: times[Math.floor(times.length / 2)] ?? 0 };
+}
+
+const report = await services.pipelineVersions.compute(master);
+const [schemaEntry] = report.data.schemas;
+if (report.data.pipelines.length !== dependentCount || schemaEntry?.newVersionNumber !== versionCount) {
+  throw new Error(
+    `unexpected report: ${report.data.pipelines.length} countries, data model to v${schemaEntry?.newVersionNumber}`,
+  );
+}
+const compute = await timed(() => services.pipelineVersions.compute(master));
+const list = await timed(() => services.pipelineVersions.massCompute('update'));
+console.log(
+  `compute: fastest ${compute.fastest.toFixed(0)} ms, median ${compute.median.toFixed(0)} ms of ${runCount} runs (target ${TARGET_MS} ms): ${compute.median <= TARGET_MS ? 'met' : 'missed'}; load average ${os.loadavg()[0]?.toFixed(1)}`,
+);
+console.log(
+  `mass-compute update list of the ${dependentCount + 1} pipelines: fastest ${list.fastest.toFixed(0)} ms, median ${list.median.toFixed(0)} ms`,
+);
+
+await app.close();
+await testDb.drop();
+fs.rmSync(dataDir, { recursive: true, force: true });
