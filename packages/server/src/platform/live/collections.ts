@@ -27,6 +27,11 @@ export interface CollectionDef {
   fromKeys(id: string, keys: Readonly<Record<string, unknown>>): LiveDoc;
   /** The read rule: whether the caller may find or subscribe to what the filter names. */
   mayRead(caller: AuthContext, filter: NormalFilter): Promise<boolean>;
+  /**
+   * Which of these documents the caller may be sent, when that depends on each document (their
+   * badges): the others are left out of what they find, of the initial documents and of the changes.
+   */
+  visible?(caller: AuthContext, docs: readonly LiveDoc[]): Promise<LiveDoc[]>;
 }
 
 /** A date of a row (a Date, or ISO text in a notification) as ISO text. */

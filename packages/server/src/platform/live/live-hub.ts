@@ -428,7 +428,8 @@ export class LiveHub {
 
   async #find(client: Client, raw: unknown): Promise<void> {
     const p = await this.#prepare(client, raw);
-    const docs = await p.def.read(p.filter, this.#limits.readLimit[p.def.name]);
+    const found = await p.def.read(p.filter, this.#limits.readLimit[p.def.name]);
+    const docs = p.def.visible ? await p.def.visible(p.caller, found) : found;
     const data = packHex(docs.map((d) => applyProjection(d, p.projection)));
     client.queue.push('find', envelopePrefixHex(p.id) + data);
   }
@@ -463,6 +464,7 @@ export class LiveHub {
     try {
       await this.#feed.start();
       docs = await def.read(sub.filter, this.#limits.readLimit[sub.collection]);
+      if (def.visible) docs = await def.visible(sub.caller, docs);
     } catch (error) {
       if (!this.#current(sub, generation)) return;
       this.#log.error({ err: error, collection: sub.collection }, 'live: init failed');
@@ -527,7 +529,11 @@ export class LiveHub {
     const resolving = this.#resolve(def, n.op, id, n.row, n.keys ?? {});
     this.#then(async () => {
       const prepared = await resolving;
-      if (prepared) for (const sub of this.#index.matching(def.name, prepared.doc)) this.#deliver(sub, prepared);
+      if (!prepared) return;
+      for (const sub of this.#index.matching(def.name, prepared.doc)) {
+        if (def.visible && (await def.visible(sub.caller, [prepared.doc])).length === 0) continue;
+        this.#deliver(sub, prepared);
+      }
     });
   }
 
