@@ -37,6 +37,11 @@ export function pipelinesRepo(k: Kysely<Database>) {
       ids.length === 0
         ? Promise.resolve([])
         : k.selectFrom('pipelines').select(['id', 'family_id']).where('id', 'in', ids).execute(),
+    /** The folder and badges of these pipeline versions, for the document access check. */
+    badgesOfIds: (ids: readonly string[]) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : k.selectFrom('pipelines').select(['id', 'folder_id', 'tags']).where('id', 'in', ids).execute(),
     /** The families of pipeline ids that are version ids or family ids. */
     familiesOf: (ids: readonly string[]) =>
       ids.length === 0
@@ -50,7 +55,7 @@ export function pipelinesRepo(k: Kysely<Database>) {
     families: () =>
       k
         .selectFrom('pipelines')
-        .select(['family_id', 'name', 'version', 'is_master', 'brand', 'locale', 'product_line', 'datakind'])
+        .select(['family_id', 'name', 'version', 'is_master', 'brand', 'locale', 'product_line', 'datakind', 'folder_id', 'tags'])
         .distinctOn('family_id')
         .orderBy('family_id')
         .orderBy('version', 'desc')

@@ -1,4 +1,3 @@
-import { canAccessDocument } from '@gdb/shared/access/document-access';
 import { hasAnyRole } from '@gdb/shared/auth/roles';
 import {
   type DataSink,
@@ -14,9 +13,10 @@ import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/http/errors.ts';
 import { isUuid, newId } from '../../platform/ids.ts';
+import { allowEverything, type DocumentAccess } from '../access/access.service.ts';
 import type { ReferenceService } from '../reference/reference.service.ts';
 import type { UsersService } from '../users/users.service.ts';
-import { type FilterPipelines, pipelineReadRule } from './pipeline-access.ts';
+import { type FilterPipelines, pipelineBadges, pipelineReadRule } from './pipeline-access.ts';
 import { type FamilyRow, type PipelineFilter, type PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
 
 /** The reference data a pipeline names, by id. */
@@ -126,8 +126,13 @@ export interface NewPipeline {
   createdBy?: string | null;
 }
 
-export function pipelinesService(ctx: AppContext, deps: { users: UsersService; reference: ReferenceService }) {
+export function pipelinesService(
+  ctx: AppContext,
+  deps: { users: UsersService; reference: ReferenceService; access?: DocumentAccess },
+) {
   const repo = pipelinesRepo(ctx.db.kysely);
+  const access: DocumentAccess = deps.access ?? (async () => allowEverything);
+  const { readableIds, liveVisible } = pipelineBadges(repo.badgesOfIds, access);
   const views = async (rows: readonly PipelineRow[]) => {
     const ref = await referencesOf(deps.reference);
     return rows.map((r) => toView(r, ref));
@@ -139,9 +144,7 @@ export function pipelinesService(ctx: AppContext, deps: { users: UsersService; r
     // Read with the caller's session (and kept with it in the session cache) when it carries it.
     const user = await deps.users.callerProfile(auth);
     if (!user) return [];
-    const readable = views.filter((p) =>
-      canAccessDocument({ roles: auth.roles, project_tags: user.badges }, { tags: p.tags }, 'read'),
-    );
+    const readable = await (await access(auth)).filter('read', 'pipeline', views, (p) => ({ folder: p.folder, tags: p.tags }));
     if (hasAnyRole(auth.roles, ['manager', 'admin'])) return readable;
     const families = new Set(user.assignedFamilies);
     const assigned = readable.filter((p) => families.has(p.familyId) && !p.isHidden);
@@ -152,9 +155,19 @@ export function pipelinesService(ctx: AppContext, deps: { users: UsersService; r
   return {
     /** The read rule of a live collection whose documents belong to pipelines (`pipelinesOf` finds those a filter reaches). */
     liveReadRule: (pipelinesOf: FilterPipelines) =>
-      pipelineReadRule({ familiesOfIds: repo.familiesOfIds, assignedFamilies: deps.users.assignedFamilies }, pipelinesOf),
-    /** The newest version of every pipeline family, as the list of pipelines to assign shows it. */
-    assignable: async (): Promise<AssignablePipeline[]> => (await repo.families()).map(toAssignable),
+      pipelineReadRule(
+        { familiesOfIds: repo.familiesOfIds, assignedFamilies: deps.users.assignedFamilies, readableIds },
+        pipelinesOf,
+      ),
+    liveVisible,
+    /** The newest version of every pipeline family the caller's badges open, as the list of pipelines to assign shows it. */
+    assignable: async (auth: AuthContext): Promise<AssignablePipeline[]> => {
+      const readable = (await access(auth)).filter('read', 'pipeline', await repo.families(), (r) => ({
+        folder: r.folder_id,
+        tags: r.tags,
+      }));
+      return (await readable).map(toAssignable);
+    },
     /** The family of each id named (a version id or a family id); unknown ids are left out. */
     familiesOf: async (ids: readonly string[]): Promise<Map<string, string>> => familyMap(await repo.familiesOf(ids)),
     /** The name and version of each of these pipelines that exists (all versions, whoever asks), by id. */

@@ -70,6 +70,7 @@ export interface AccountActions {
 
 /** What user management reads of the pipelines: the families to assign, and the family of an id. */
 export interface PipelineFamilies {
-  assignable(): Promise<readonly AssignablePipeline[]>;
+  /** The pipeline families the caller may read. */
+  assignable(caller: AuthContext): Promise<readonly AssignablePipeline[]>;
   familiesOf(ids: readonly string[]): Promise<ReadonlyMap<string, string>>;
 }

@@ -58,7 +58,7 @@ function userViews(repo: UsersRepo, access: AdminAccess, pipelines: PipelineFami
       const user = await repo.byId(id);
       if (!user) throw notFound('User not found.');
       if (!canSeeUser(actor, scopeOf(user))) throw forbidden(SCOPE_MESSAGES.outOfScope);
-      const families = [...(await pipelines.assignable())].sort(byName);
+      const families = [...(await pipelines.assignable(caller))].sort(byName);
       const active = new Map((await repo.assignments([user.id])).map((a) => [a.pipeline_family, a.is_active]));
       return {
         userPipelines: families.filter((p) => active.has(p._id)).map((p) => ({ ...p, isActive: active.get(p._id) ?? false })),
