@@ -28,7 +28,7 @@ export function schemasRepo(k: Kysely<Database>) {
     list: () =>
       k
         .selectFrom('schemas')
-        .select(['id', 'family_id', 'name', 'version', 'v_locked', 'folder_id'])
+        .select(['id', 'family_id', 'name', 'version', 'v_locked', 'folder_id', 'tags'])
         .orderBy(sql`lower(name)`)
         .orderBy('version')
         .execute(),

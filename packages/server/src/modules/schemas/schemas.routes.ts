@@ -31,7 +31,7 @@ export function schemasRoutes(schemas: SchemasService, budget: IntakeBudget) {
     app.get(
       '/schemas/byname',
       { schema: { tags, querystring: schemaByNameQuerySchema, response: { 200: envelope(schemaByNameSchema) } } },
-      async (req) => ok(await schemas.byName(req.query.name)),
+      async (req) => ok(await schemas.byName(req.query.name, requireAuth(req))),
     );
     app.get(
       '/schemas',
@@ -43,8 +43,8 @@ export function schemasRoutes(schemas: SchemasService, budget: IntakeBudget) {
       { schema: { tags, querystring: schemaFindQuerySchema, response: { 200: envelope(schemaDocumentSchema) } } },
       async (req) => ok(await schemas.find(req.query.id, requireAuth(req))),
     );
-    app.get('/schemas/list', { schema: { tags, response: { 200: envelope(z.array(schemaListEntrySchema)) } } }, async () =>
-      ok(await schemas.list()),
+    app.get('/schemas/list', { schema: { tags, response: { 200: envelope(z.array(schemaListEntrySchema)) } } }, async (req) =>
+      ok(await schemas.list(requireAuth(req))),
     );
     app.post(
       '/schemas',

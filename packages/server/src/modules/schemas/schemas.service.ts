@@ -7,6 +7,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { versionFields } from '../../platform/db/versioned-row.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { ACCESS_MESSAGES, allowEverything, type DocumentAccess } from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { lockedSchemaCache } from './schema-cache.ts';
 import { type SchemaRow, schemasRepo } from './schemas.repo.ts';
@@ -23,8 +24,14 @@ function toDocument(row: SchemaRow, viewer?: AuthContext): SchemaDocument {
 
 const cannotLoad = (what: string) => notFound(`Cannot load schema ${what} from server`);
 
+/** A data model as the document access check sees it: its folder and badges. */
+const accessed = (row: { folder_id: string | null; tags: SchemaRow['tags'] }) => ({ folder: row.folder_id, tags: row.tags });
+
+/** Without a check wired (a service built on its own), every data model is open. */
+const openToAll: DocumentAccess = async () => allowEverything;
+
 /** Data models (docs/product.md §18.2): the editor's calls, and the runtime's reads; versions go through the engine. */
-export function schemasService(ctx: AppContext, versions: VersionsService) {
+export function schemasService(ctx: AppContext, versions: VersionsService, access: DocumentAccess = openToAll) {
   const repo = schemasRepo(ctx.db.kysely);
   const cache = lockedSchemaCache();
 
@@ -59,6 +66,9 @@ export function schemasService(ctx: AppContext, versions: VersionsService) {
     if (body.sys_version === undefined) throw badRequest('Update : Missing sys_version in document');
     const current = await versions.load('schema', body._id);
     await assertNameFree(body.name, current.family_id);
+    if (body.folder !== undefined && body.folder !== current.folder_id) {
+      await (await access(auth)).assert('write', 'schema', { folder: body.folder, tags: null }, ACCESS_MESSAGES.write);
+    }
     const row = await versions.saveDraft('schema', auth, body._id, body.sys_version, {
       name: body.name,
       json_schema: JSON.stringify(body.jsonSchema),
@@ -74,12 +84,15 @@ export function schemasService(ctx: AppContext, versions: VersionsService) {
     async find(id: string, viewer?: AuthContext): Promise<SchemaDocument> {
       const row = isId(id) ? await repo.byId(id) : undefined;
       if (!row) throw cannotLoad(id);
+      if (viewer) await (await access(viewer)).assert('read', 'schema', accessed(row), ACCESS_MESSAGES.read);
       return toDocument(row, viewer);
     },
 
     /** The data model versions among these ids that exist, in the order asked, read from the database. */
     async many(ids: readonly string[], viewer?: AuthContext): Promise<SchemaDocument[]> {
-      const byId = new Map((await repo.byIds(ids.filter(isId))).map((r) => [r.id, toDocument(r, viewer)]));
+      const rows = await repo.byIds(ids.filter(isId));
+      const readable = viewer ? await (await access(viewer)).filter('read', 'schema', rows, accessed) : rows;
+      const byId = new Map(readable.map((r) => [r.id, toDocument(r, viewer)]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
 
@@ -94,14 +107,15 @@ export function schemasService(ctx: AppContext, versions: VersionsService) {
     },
 
     /** The version a name reads (the newest locked, else the newest), or 'Cannot load schema {name} from server'. */
-    async byName(name: string): Promise<SchemaByName> {
+    async byName(name: string, viewer?: AuthContext): Promise<SchemaByName> {
       const row = await repo.byName(name);
       if (!row) throw cannotLoad(name);
+      if (viewer) await (await access(viewer)).assert('read', 'schema', accessed(row), ACCESS_MESSAGES.read);
       return { _id: row.id, name: row.name, version: row.version, jsonSchema: row.json_schema };
     },
 
-    /** Every version, by name ignoring case, for pickers. */
-    async list(): Promise<SchemaListEntry[]> {
+    /** Every version the caller may read, by name ignoring case, for pickers. */
+    async list(viewer: AuthContext): Promise<SchemaListEntry[]> {
       const entry = ({ id, family_id, name, version, v_locked, folder_id }: Awaited<ReturnType<typeof repo.list>>[number]) => ({
         _id: id,
         familyId: family_id,
@@ -110,7 +124,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService) {
         vLocked: v_locked,
         folder: folder_id,
       });
-      return (await repo.list()).map(entry);
+      return (await (await access(viewer)).filter('read', 'schema', await repo.list(), accessed)).map(entry);
     },
 
     /** Creates a data model (version 1), or saves a draft refusing a save made on an older copy (409). */
@@ -118,6 +132,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService) {
       if (body._id) return saveDraft(auth, { ...body, _id: body._id });
       if (body.sys_version !== undefined) throw badRequest(VERSION_MESSAGES.missingId);
       await assertNameFree(body.name, null);
+      await (await access(auth)).assert('write', 'schema', { folder: body.folder ?? null, tags: null }, ACCESS_MESSAGES.write);
       return create({ name: body.name, jsonSchema: body.jsonSchema, folder: body.folder ?? null, userId: auth.userId });
     },
 
