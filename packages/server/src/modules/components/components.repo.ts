@@ -11,7 +11,7 @@ export function componentsRepo(k: Kysely<Database>) {
     list: () =>
       k
         .selectFrom('components')
-        .select(['id', 'family_id', 'name', 'version', 'v_locked', 'kind', 'folder_id', 'description'])
+        .select(['id', 'family_id', 'name', 'version', 'v_locked', 'kind', 'folder_id', 'description', 'tags'])
         .orderBy(sql`lower(name)`)
         .orderBy('version')
         .execute(),

@@ -25,20 +25,22 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
     app.get(
       '/components/find',
       { schema: { tags, querystring: idQuerySchema, response: { 200: envelope(componentSchema) } } },
-      async (req) => ok(await components.find(req.query.id)),
+      async (req) => ok(await components.find(req.query.id, requireAuth(req))),
     );
-    app.get('/components/list', { schema: { tags, response: { 200: envelope(z.array(componentListEntrySchema)) } } }, async () =>
-      ok(await components.list()),
+    app.get(
+      '/components/list',
+      { schema: { tags, response: { 200: envelope(z.array(componentListEntrySchema)) } } },
+      async (req) => ok(await components.list(requireAuth(req))),
     );
     app.get(
       '/components',
       { schema: { tags, querystring: idsQuerySchema, response: { 200: envelope(z.array(componentSchema)) } } },
-      async (req) => ok(await components.byIds(req.query.ids)),
+      async (req) => ok(await components.byIds(req.query.ids, requireAuth(req))),
     );
     app.post(
       '/components',
       { schema: { tags, body: componentSaveBodySchema, response: { 200: envelope(componentSchema) } } },
-      async (req) => ok(await components.save(req.body, requireAuth(req).userId), 'Component saved'),
+      async (req) => ok(await components.save(req.body, requireAuth(req).userId, requireAuth(req)), 'Component saved'),
     );
     app.delete(
       '/components',
@@ -54,7 +56,7 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
     app.get(
       '/components/documentation',
       { schema: { tags, response: { 200: envelope(z.array(sdkListEntrySchema)) } } },
-      async () => ok(await sdk.list()),
+      async (req) => ok(await sdk.list(requireAuth(req))),
     );
     app.get(
       '/components/:id/js-code',

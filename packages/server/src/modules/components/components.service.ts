@@ -5,12 +5,23 @@ import type { AppContext } from '../../platform/context.ts';
 import { assertWritable } from '../../platform/db/versioned-row.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { ACCESS_MESSAGES, allowEverything, type DocumentAccess } from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { type Body, componentFields, sameSet, toComponent } from './component-fields.ts';
 import { type ComponentRow, componentsRepo } from './components.repo.ts';
 
+/** A component as the document access check sees it: its folder and badges. */
+const accessed = (row: { folder_id: string | null; tags: ComponentRow['tags'] }) => ({ folder: row.folder_id, tags: row.tags });
+
+/** Without a check wired (a service built on its own), every component is open. */
+const openToAll: DocumentAccess = async () => allowEverything;
+
 /** Components: reusable blocks of code or of instances joined by links (docs/product.md §16). */
-export function componentsService(ctx: AppContext, versions: Pick<VersionsService, 'remove'>) {
+export function componentsService(
+  ctx: AppContext,
+  versions: Pick<VersionsService, 'remove'>,
+  access: DocumentAccess = openToAll,
+) {
   const repo = componentsRepo(ctx.db.kysely);
 
   async function load(id: string): Promise<ComponentRow> {
@@ -24,21 +35,25 @@ export function componentsService(ctx: AppContext, versions: Pick<VersionsServic
   return {
     /** The component versions whose code lists this SDK function version, by name. */
     usingSdkFunction: (id: string): Promise<{ name: string; version: number }[]> => repo.usingSdkFunction(id),
-    /** One component version. */
-    async find(id: string): Promise<Component> {
-      return toComponent(await load(id));
+    /** One component version (with a viewer, one they may read). */
+    async find(id: string, viewer?: AuthContext): Promise<Component> {
+      const row = await load(id);
+      if (viewer) await (await access(viewer)).assert('read', 'component', accessed(row), ACCESS_MESSAGES.read);
+      return toComponent(row);
     },
 
-    /** The component versions among these ids that exist, in the order asked. */
-    async byIds(ids: readonly string[]): Promise<Component[]> {
-      const rows = await repo.byIds(sameSet(ids.filter(isId)));
+    /** The component versions among these ids that exist (with a viewer, that they may read), in the order asked. */
+    async byIds(ids: readonly string[], viewer?: AuthContext): Promise<Component[]> {
+      const found = await repo.byIds(sameSet(ids.filter(isId)));
+      const rows = viewer ? await (await access(viewer)).filter('read', 'component', found, accessed) : found;
       const byId = new Map(rows.map((r) => [r.id, toComponent(r)]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
 
-    /** Every component version for pickers, by name then version. */
-    async list(): Promise<ComponentListEntry[]> {
-      return (await repo.list()).map((r) => ({
+    /** Every component version the caller may read, for pickers, by name then version. */
+    async list(viewer: AuthContext): Promise<ComponentListEntry[]> {
+      const rows = await (await access(viewer)).filter('read', 'component', await repo.list(), accessed);
+      return rows.map((r) => ({
         _id: r.id,
         familyId: r.family_id,
         name: r.name,
@@ -55,8 +70,10 @@ export function componentsService(ctx: AppContext, versions: Pick<VersionsServic
      * links take the data models of the ports they join, and a save made on an older copy
      * than the stored one is refused.
      */
-    async save(body: Body, userId: string | null): Promise<Component> {
+    async save(body: Body, userId: string | null, auth?: AuthContext): Promise<Component> {
+      const caller = auth ? await access(auth) : allowEverything;
       if (!body._id) {
+        await caller.assert('write', 'component', { folder: body.folder ?? null, tags: null }, ACCESS_MESSAGES.write);
         const id = newId();
         const row = await repo.insert({
           id,
@@ -70,6 +87,10 @@ export function componentsService(ctx: AppContext, versions: Pick<VersionsServic
       }
       const before = await load(body._id);
       assertWritable(before, 'component');
+      await caller.assert('write', 'component', accessed(before), ACCESS_MESSAGES.write);
+      if (body.folder != null && body.folder !== before.folder_id) {
+        await caller.assert('write', 'component', { folder: body.folder, tags: null }, ACCESS_MESSAGES.write);
+      }
       if (body.sys_version !== undefined && body.sys_version !== before.sys_version) {
         throw conflict('This component was saved by someone else since you opened it; reload it.');
       }
