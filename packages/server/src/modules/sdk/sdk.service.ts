@@ -7,10 +7,12 @@ import {
 } from '@gdb/shared/sdk/sdk.schemas';
 import { isId } from '@gdb/shared/users/users.schemas';
 import { z } from 'zod';
+import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { assertWritable, versionFields } from '../../platform/db/versioned-row.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { allowEverything, type DocumentAccess } from '../access/access.service.ts';
 import { type SdkRow, sdkRepo } from './sdk.repo.ts';
 
 const modulesSchema = z.array(sdkModuleSchema).catch([]);
@@ -40,7 +42,10 @@ export interface SdkFunctionUsers {
   usingSdkFunction(id: string): Promise<readonly { name: string; version: number }[]>;
 }
 
-export function sdkService(ctx: AppContext, components: SdkFunctionUsers) {
+/** Without a check wired (a service built on its own), every SDK function is open. */
+const openToAll: DocumentAccess = async () => allowEverything;
+
+export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access: DocumentAccess = openToAll) {
   const repo = sdkRepo(ctx.db.kysely);
 
   async function load(id: string): Promise<SdkRow> {
@@ -54,9 +59,13 @@ export function sdkService(ctx: AppContext, components: SdkFunctionUsers) {
   }
 
   return {
-    /** Every SDK function version, by name then version (without code). */
-    async list(): Promise<SdkListEntry[]> {
-      return (await repo.list()).map(toListEntry);
+    /** Every SDK function version (with a viewer, that they may read), by name then version (without code). */
+    async list(viewer?: AuthContext): Promise<SdkListEntry[]> {
+      const rows = await repo.list();
+      const readable = viewer
+        ? await (await access(viewer)).filter('read', 'sdk', rows, (r) => ({ folder: r.folder_id, tags: r.tags }))
+        : rows;
+      return readable.map(toListEntry);
     },
 
     /** One SDK function version with its code. */
