@@ -81,15 +81,15 @@ export function buildServices(ctx: AppContext) {
   const tags = tagsService(ctx, users);
   // The document access check reads the caller's badges and each kind's folders (built below).
   const documentAccess = documentAccessService({
-    badgesOf: async (caller) => (await users.byId(caller.userId))?.project_tags,
+    badgesOf: async (caller) => (await users.callerProfile(caller))?.badges,
     foldersOf: (kind) => folders.chainsOf(kind),
   });
   const { badgeWriteCheck, explorerCheck } = accessHooks(documentAccess);
   const versions = versionsService(ctx, { badgeWriteCheck });
   const folders = foldersService(ctx, versions, { documentAccess: explorerCheck });
-  const schemas = schemasService(ctx, versions);
-  const components = componentsService(ctx, versions);
-  const sdk = sdkService(ctx, components);
+  const schemas = schemasService(ctx, versions, documentAccess);
+  const components = componentsService(ctx, versions, documentAccess);
+  const sdk = sdkService(ctx, components, documentAccess);
   const runtime = runtimeService({
     settings: ctx.config.runtime,
     log: ctx.log,
@@ -100,7 +100,7 @@ export function buildServices(ctx: AppContext) {
     },
   });
   const logs = logsService(ctx);
-  const pipelines = pipelinesService(ctx, { users, reference });
+  const pipelines = pipelinesService(ctx, { users, reference, access: documentAccess });
   const files = openFileStore(ctx.config.fileStore, ctx.db, ctx.config.dataDir, ctx.config.fileCacheBytes);
   const uploads = uploadsService(ctx, {
     pipelines,
@@ -160,8 +160,10 @@ export type Services = ReturnType<typeof buildServices>;
 export function registerLiveCollections(hub: Pick<LiveHub, 'register'>, db: Db, services: Services): void {
   const k = db.kysely;
   const { pipelines } = services;
-  hub.register(uploadsLiveCollection(k, pipelines));
-  hub.register(importsLiveCollection(k, pipelines));
+  // What the caller's badges do not open is left out of what they are sent.
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  hub.register({ ...uploadsLiveCollection(k, pipelines), visible: pipelines.liveVisible((d) => text(d.pipelineId)) });
+  hub.register({ ...importsLiveCollection(k, pipelines), visible: pipelines.liveVisible((d) => text(d.pipeline)) });
   hub.register(
     logsLiveCollection(services.logs, pipelines, {
       uploads: (ids) => pipelinesOfUploads(k, ids),
