@@ -89,7 +89,17 @@ export function familyWrites(access: VersionAccess) {
 }
 
 /** The update report of a version's dependencies, and the new versions that take the newer ones. */
-export function dependencyUpdates({ db, repo, load, assertCanWrite, copy }: VersionAccess) {
+export function dependencyUpdates({ db, repo, load, loadReadable, readable, assertCanWrite, copy }: VersionAccess) {
+  /** The entries of documents the viewer may read: the others are left out of the report. */
+  async function readableEntries<E extends { doc: { _id: string; kind: VersionKind } }>(viewer: AuthContext, entries: E[]) {
+    const kept = new Set<string>();
+    for (const kind of new Set(entries.map((e) => e.doc.kind))) {
+      const ids = entries.filter((e) => e.doc.kind === kind).map((e) => e.doc._id);
+      for (const row of await readable(viewer, kind, await repo.byIds(adapterOf(kind).table, ids))) kept.add(row.id);
+    }
+    return entries.filter((e) => kept.has(e.doc._id));
+  }
+
   /**
    * The write check of every version an update would copy, found by walking it without writing:
    * it runs before the transaction, as the badge check reads the database itself.
@@ -116,9 +126,10 @@ export function dependencyUpdates({ db, repo, load, assertCanWrite, copy }: Vers
 
   return {
     /** The update report: for every dependency, whether a newer version exists and which to take. */
-    async compute(kind: VersionKind, id: string): Promise<UpdateReport> {
-      const row = await load(kind, id);
-      const entries = await updateEntries(repo, await dependencyGraph(repo, kind, row));
+    async compute(kind: VersionKind, id: string, viewer?: AuthContext): Promise<UpdateReport> {
+      const row = await loadReadable(viewer, kind, id);
+      const all = await updateEntries(repo, await dependencyGraph(repo, kind, row));
+      const entries = viewer ? await readableEntries(viewer, all) : all;
       const of = (k: VersionKind) => entries.filter((e) => e.doc.kind === k);
       const needUpdate = entries.some((e) => e.needUpdate);
       return {

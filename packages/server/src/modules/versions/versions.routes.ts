@@ -27,7 +27,7 @@ export function versionRoutes(versions: VersionsService, kind: VersionKind, path
     app.get(
       `${path}/version`,
       { schema: { tags, querystring: versionIdQuerySchema, response: { 200: envelope(z.array(versionRecordSchema)) } } },
-      async (req) => ok(await versions.versions(kind, req.query.id)),
+      async (req) => ok(await versions.versions(kind, req.query.id, requireAuth(req))),
     );
     app.post(
       `${path}/version/lock`,
@@ -47,7 +47,7 @@ export function versionRoutes(versions: VersionsService, kind: VersionKind, path
     app.get(
       `${path}/version/compute`,
       { schema: { tags, querystring: versionIdQuerySchema, response: { 200: envelope(updateReportSchema) } } },
-      async (req) => ok(await versions.compute(kind, req.query.id)),
+      async (req) => ok(await versions.compute(kind, req.query.id, requireAuth(req))),
     );
     app.post(
       `${path}/version/update`,

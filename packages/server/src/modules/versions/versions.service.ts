@@ -3,13 +3,13 @@ import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { conflict } from '../../platform/http/errors.ts';
-import { type BadgeWriteCheck, plural, versionAccess } from './version-access.ts';
+import { type BadgeReadFilter, type BadgeWriteCheck, plural, versionAccess } from './version-access.ts';
 import { type FolderedDocument, familiesOf } from './version-folders.ts';
 import { adapterOf } from './version-graph.ts';
 import { dependencyUpdates, familyWrites } from './version-writes.ts';
 import { type VersionedRow, versionsRepo } from './versions.repo.ts';
 
-export type { BadgeWriteCheck } from './version-access.ts';
+export type { BadgeReadFilter, BadgeWriteCheck } from './version-access.ts';
 export type { FolderedDocument } from './version-folders.ts';
 export type { VersionedRow } from './versions.repo.ts';
 
@@ -17,8 +17,11 @@ export type { VersionedRow } from './versions.repo.ts';
 const noBadgeCheckYet: BadgeWriteCheck = async () => {};
 
 /** One version engine for schemas, components, SDK functions and pipelines (docs/product.md §18.1). */
-export function versionsService(ctx: AppContext, options: { badgeWriteCheck?: BadgeWriteCheck } = {}) {
-  const access = versionAccess(ctx, options.badgeWriteCheck ?? noBadgeCheckYet);
+export function versionsService(
+  ctx: AppContext,
+  options: { badgeWriteCheck?: BadgeWriteCheck; badgeReadFilter?: BadgeReadFilter } = {},
+) {
+  const access = versionAccess(ctx, options.badgeWriteCheck ?? noBadgeCheckYet, options.badgeReadFilter);
   const { repo, load, assertCanWrite, usedBy } = access;
 
   return {
@@ -79,9 +82,9 @@ export function versionsService(ctx: AppContext, options: { badgeWriteCheck?: Ba
       return ids.size;
     },
 
-    /** The family's version graph, by version number. */
-    async versions(kind: VersionKind, id: string): Promise<VersionRecord[]> {
-      const row = await load(kind, id);
+    /** The family's version graph, by version number (with a viewer, of a document they may read). */
+    async versions(kind: VersionKind, id: string, viewer?: AuthContext): Promise<VersionRecord[]> {
+      const row = await access.loadReadable(viewer, kind, id);
       return (await repo.family(adapterOf(kind).table, row.family_id)).map((v) => ({
         _id: v.id,
         version: v.version,
