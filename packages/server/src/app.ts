@@ -84,8 +84,8 @@ export function buildServices(ctx: AppContext) {
     badgesOf: async (caller) => (await users.callerProfile(caller))?.badges,
     foldersOf: (kind) => folders.chainsOf(kind),
   });
-  const { badgeWriteCheck, explorerCheck } = accessHooks(documentAccess);
-  const versions = versionsService(ctx, { badgeWriteCheck });
+  const { badgeWriteCheck, badgeReadFilter, explorerCheck } = accessHooks(documentAccess);
+  const versions = versionsService(ctx, { badgeWriteCheck, badgeReadFilter });
   const folders = foldersService(ctx, versions, { documentAccess: explorerCheck });
   const schemas = schemasService(ctx, versions, documentAccess);
   const components = componentsService(ctx, versions, documentAccess);

@@ -107,6 +107,9 @@ export function accessHooks(access: DocumentAccess) {
     /** The version engine's write check: the document's badges and those of the folders above it. */
     badgeWriteCheck: async (auth: AuthContext, kind: FolderKind, row: Badged) =>
       (await access(auth)).assert('write', kind, { folder: row.folder_id, tags: row.tags }, ACCESS_MESSAGES.write),
+    /** The version engine's read filter: the rows of a kind the caller may read. */
+    badgeReadFilter: async <R extends Badged>(auth: AuthContext, kind: FolderKind, rows: readonly R[]) =>
+      (await access(auth)).filter('read', kind, rows, (r) => ({ folder: r.folder_id, tags: r.tags })),
     /** The explorer's check, prepared once per call. */
     explorerCheck: async (auth: AuthContext) => {
       const caller = await access(auth);
