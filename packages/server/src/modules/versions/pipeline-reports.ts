@@ -71,7 +71,13 @@ export async function pipelineReports(
     masters.map((m) => [m.id, newestPerFamily(allCountries.filter((c) => c.master_pipeline === m.id))]),
   );
   const forest = await dependencyForest(repo, 'pipeline', [...rows, ...allCountries]);
-  const newest = await newestOfNodes(repo, [...forest.nodes.values()]);
+  // The newest version of every dependency's family; for the countries only the next number.
+  const depIds = new Set([...forest.nodes.values()].flatMap((n) => n.children));
+  const newest = await newestOfNodes(
+    repo,
+    [...depIds].map((id) => forest.nodes.get(id) as Node),
+  );
+  const nextNumber = await pipelineVersionsRepo(db).nextNumbers([...new Set(allCountries.map((c) => c.family_id))]);
   const pipelineIds = [...rows, ...allCountries].map((r) => r.id);
   const { repeatable, scheduled } = await jobs.schedulesOf([...new Set(pipelineIds)]);
   const [repeatOf, scheduledOf] = [jobsByPipeline(repeatable), jobsByPipeline(scheduled)];
@@ -90,7 +96,7 @@ export async function pipelineReports(
         doc: docOf('pipeline', c),
         needUpdate: needUpdate || entriesOf(c).some((e) => e.needUpdate),
         toUpdate: null,
-        newVersionNumber: (newest.get(c.family_id)?.version ?? c.version) + 1,
+        newVersionNumber: nextNumber.get(c.family_id) ?? c.version + 1,
         newDocIsLocked: false,
       }),
     );

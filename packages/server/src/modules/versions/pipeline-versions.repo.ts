@@ -10,6 +10,17 @@ export function pipelineVersionsRepo(db: Kysely<Database>) {
       masterIds.length === 0
         ? []
         : ((await db.selectFrom('pipelines').selectAll().where('master_pipeline', 'in', masterIds).execute()) as VersionedRow[]),
+    /** The number the next version of each of these pipeline families would get, by family id. */
+    nextNumbers: async (familyIds: readonly string[]) => {
+      if (familyIds.length === 0) return new Map<string, number>();
+      const rows = await db
+        .selectFrom('pipelines')
+        .select((eb) => ['family_id', eb.fn.max('version').as('top')])
+        .where('family_id', 'in', [...familyIds])
+        .groupBy('family_id')
+        .execute();
+      return new Map(rows.map((r) => [r.family_id, Number(r.top) + 1]));
+    },
     /** The newest version (by number) of every pipeline family. */
     newestOfEveryFamily: async () =>
       (await sql`select distinct on (family_id) * from pipelines order by family_id, version desc`.execute(db))
