@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
 
 /** The example files a data model can be generated from. */
-export const EXAMPLE_ACCEPT = '.xlsx,.xls,.xml,.csv,.json';
+const EXAMPLE_ACCEPT = '.xlsx,.xls,.xml,.csv,.json';
 
 export interface ImportExampleDialogProps {
   open: boolean;

@@ -4,7 +4,7 @@ import { jsonText, treeToJson } from './model/schema-json.ts';
 import type { SchemaNode } from './model/schema-nodes.ts';
 
 /** How long after a change the JSON text fills. */
-export const JSON_FILL_DELAY_MS = 250;
+const JSON_FILL_DELAY_MS = 250;
 
 /** The JSON text of the data model (4 spaces), filled 250 ms after the tree last changed. */
 export function JsonView({ root, height }: { root: SchemaNode; height: number }) {

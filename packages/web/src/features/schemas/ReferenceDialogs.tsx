@@ -18,7 +18,7 @@ export function splitRef(ref: string): { target: string; fragment: string } {
 }
 
 /** Reads the data model a reference names: by id, else by name. */
-export async function resolveRef(target: string): Promise<{ _id: string; name: string; jsonSchema: Record<string, unknown> }> {
+async function resolveRef(target: string): Promise<{ _id: string; name: string; jsonSchema: Record<string, unknown> }> {
   if (ID_PATTERN.test(target)) return findSchema(target);
   return schemaByName(target);
 }

@@ -40,7 +40,17 @@ export function SchemaNameDialog({ open, title, initial = '', onConfirm, onCance
     >
       <Form layout="vertical" component="div">
         <Form.Item label="Name" htmlFor={id} required>
-          <Input id={id} value={name} autoFocus onChange={(e) => setName(e.target.value)} onPressEnter={confirm} />
+          <Input
+            id={id}
+            value={name}
+            autoFocus
+            onChange={(e) => setName(e.target.value)}
+            onPressEnter={(e) => {
+              // The key must not reach the button that gets the focus back once the dialog closes.
+              e.preventDefault();
+              confirm();
+            }}
+          />
         </Form.Item>
       </Form>
     </Modal>

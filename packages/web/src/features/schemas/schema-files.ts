@@ -11,8 +11,5 @@ export function downloadJson(name: string, value: unknown): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** Reads a chosen file as text. */
-export const readText = (file: File): Promise<string> => file.text();
-
 /** The file name without its extension: the name of a data model imported from it. */
 export const baseName = (fileName: string): string => fileName.replace(/\.[^.]+$/, '') || fileName;

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 /** The schema editor is the window's height minus 65 px. */
 const OFFSET = 65;
 /** Window resizes are handled 66 ms after the last one. */
-export const RESIZE_DEBOUNCE_MS = 66;
+const RESIZE_DEBOUNCE_MS = 66;
 
 /** The editor's height, following the window (debounced). */
 export function useEditorHeight(): number {

@@ -80,17 +80,15 @@ export function useSchemaDocument() {
       if (next === null) {
         setCurrent(null);
         setParams({});
+        void queryClient.invalidateQueries({ queryKey: schemaKeys.list });
         return;
       }
-      if (next === currentRef.current?._id) void query.refetch();
+      // The list's labels and the shown version may have changed (locked, new, deleted, updated).
+      void queryClient.invalidateQueries({ queryKey: schemaKeys.all });
       setParams({ id: next });
     },
-    [setParams, query],
+    [setParams, queryClient],
   );
-
-  const refresh = useCallback(() => {
-    void queryClient.invalidateQueries({ queryKey: schemaKeys.all });
-  }, [queryClient]);
 
   const startNew = (name: string) => {
     setCurrent(null);
@@ -179,7 +177,7 @@ export function useSchemaDocument() {
       }
     }
     showApart(done, (text) => message.success(text));
-    refresh();
+    void queryClient.invalidateQueries({ queryKey: schemaKeys.list });
   };
 
   const copy = async () => {
@@ -217,7 +215,6 @@ export function useSchemaDocument() {
     loading: query.isFetching && !current,
     mayDrop,
     openVersion,
-    refresh,
     startNew,
     save,
     loadJson,

@@ -37,7 +37,7 @@ function locate(root: SchemaNode, id: string) {
 }
 
 /** A name not yet used among `siblings`: `base`, else `base1`, `base2`… */
-export function freeName(siblings: readonly SchemaNode[], base: string): string {
+function freeName(siblings: readonly SchemaNode[], base: string): string {
   const taken = new Set(siblings.map((s) => s.name));
   if (!taken.has(base)) return base;
   for (let i = 1; ; i++) if (!taken.has(`${base}${i}`)) return `${base}${i}`;

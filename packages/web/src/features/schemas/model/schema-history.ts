@@ -4,7 +4,7 @@
 import type { SchemaNode } from './schema-nodes.ts';
 
 /** Snapshots kept; the oldest go first. */
-export const HISTORY_LIMIT = 200;
+const HISTORY_LIMIT = 200;
 
 export interface History {
   readonly entries: readonly SchemaNode[];

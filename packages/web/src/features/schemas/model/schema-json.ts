@@ -50,7 +50,7 @@ function objectChildren(s: Json): SchemaNode[] {
 }
 
 /** The node of one schema value, named `name` (a property key, a definition key, or a fixed word). */
-export function schemaToNode(value: unknown, name: string): SchemaNode {
+function schemaToNode(value: unknown, name: string): SchemaNode {
   const s: Json = isObject(value) ? value : {};
   if (typeof s.$ref === 'string') return makeNode('ref', name, { ...s });
   for (const combiner of ['allOf', 'anyOf', 'oneOf'] as const) {
@@ -141,7 +141,7 @@ function partsOf(node: SchemaNode): Json {
 }
 
 /** The JSON schema of a node (a schema node; a part node gives its parent's keyword value). */
-export function nodeToJson(node: SchemaNode): unknown {
+function nodeToJson(node: SchemaNode): unknown {
   switch (node.kind) {
     case 'ref':
       return { ...node.options };

@@ -2,25 +2,22 @@
 // the node it touches and shares every other subtree).
 
 /** The primitive and structured types of a JSON schema. */
-export const TYPE_KINDS = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'] as const;
+const TYPE_KINDS = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'] as const;
 export type TypeKind = (typeof TYPE_KINDS)[number];
 
 /** Nodes that combine or point at schemas: each stands where a schema may stand. */
-export const COMBINER_KINDS = ['allOf', 'anyOf', 'oneOf', 'not', 'ref'] as const;
-export type CombinerKind = (typeof COMBINER_KINDS)[number];
+const COMBINER_KINDS = ['allOf', 'anyOf', 'oneOf', 'not', 'ref'] as const;
+type CombinerKind = (typeof COMBINER_KINDS)[number];
 
 /** Everything that may stand where a schema is expected (a property, an item, a definition). */
 export const SCHEMA_KINDS: readonly SchemaKind[] = [...TYPE_KINDS, ...COMBINER_KINDS];
 export type SchemaKind = TypeKind | CombinerKind;
 
 /** Nodes that hold a part of their parent schema rather than a schema. */
-export const PART_KINDS = ['properties', 'required', 'dependencies', 'items', 'enum', 'definitions', 'dependencyItem'] as const;
-export type PartKind = (typeof PART_KINDS)[number];
+const PART_KINDS = ['properties', 'required', 'dependencies', 'items', 'enum', 'definitions', 'dependencyItem'] as const;
+type PartKind = (typeof PART_KINDS)[number];
 
 export type NodeKind = SchemaKind | PartKind | 'jsonSchema';
-
-/** Every node type the editor offers, in the order menus list them. */
-export const NODE_KINDS: readonly NodeKind[] = [...SCHEMA_KINDS, ...PART_KINDS, 'jsonSchema'];
 
 export interface SchemaNode {
   readonly id: string;
@@ -35,7 +32,7 @@ export interface SchemaNode {
 let sequence = 0;
 
 /** A new node id, unique in this page. */
-export function newNodeId(): string {
+function newNodeId(): string {
   sequence += 1;
   return `n${sequence.toString(36)}`;
 }
@@ -80,15 +77,4 @@ export function findWithAncestors(root: SchemaNode, id: string): { node: SchemaN
 
 export function findNode(root: SchemaNode, id: string): SchemaNode | null {
   return findWithAncestors(root, id)?.node ?? null;
-}
-
-export function parentOf(root: SchemaNode, id: string): SchemaNode | null {
-  return findWithAncestors(root, id)?.ancestors.at(-1) ?? null;
-}
-
-/** How many nodes the tree holds. */
-export function countNodes(root: SchemaNode): number {
-  let n = 1;
-  for (const child of root.children) n += countNodes(child);
-  return n;
 }

@@ -74,7 +74,7 @@ const COMMON: OptionField[] = [
 ];
 const DEFAULT: OptionField = { key: 'default', label: 'Default', input: 'json' };
 
-export const STRING_FORMATS = ['date', 'date-time', 'time', 'email', 'hostname', 'ipv4', 'ipv6', 'uri', 'uuid', 'regex'] as const;
+const STRING_FORMATS = ['date', 'date-time', 'time', 'email', 'hostname', 'ipv4', 'ipv6', 'uri', 'uuid', 'regex'] as const;
 
 /** The options the inspector offers for a node kind. */
 export function optionFields(kind: NodeKind): OptionField[] {
@@ -159,7 +159,7 @@ export function optionError(field: OptionField, value: unknown): string | null {
 }
 
 /** Whether a JSON value matches a node type (what an enum value or a default must satisfy). */
-export function matchesType(kind: NodeKind, value: unknown): boolean {
+function matchesType(kind: NodeKind, value: unknown): boolean {
   switch (kind) {
     case 'string':
       return typeof value === 'string';
