@@ -38,14 +38,25 @@ export interface DynamicFormProps {
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
+const textOf = (schema: unknown) => {
+  try {
+    return typeof schema === 'string' ? schema : JSON.stringify(schema);
+  } catch {
+    return String(schema);
+  }
+};
+
+/** The normalised schema, kept while its content is the same (a host may rebuild the object at each render). */
 function useSchema(schema: unknown): { root?: RootSchema; error?: string } {
+  const text = textOf(schema);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the schema is compared by its content
   return useMemo(() => {
     try {
       return { root: normaliseSchema(schema) };
     } catch (error) {
       return { error: (error as Error).message };
     }
-  }, [schema]);
+  }, [text]);
 }
 
 function useFormName(requested: string): string {

@@ -48,7 +48,9 @@ export const Field = memo(function Field({ field, path, inheritedDisabled, inher
     return <SafeHtml className="gdb-form-html" html={typeof field.value === 'string' ? field.value : ''} />;
   }
   const widget =
-    widgets[field.ui.widget] ?? (field.ui.widget === 'schema-ref' ? SchemaRefField : BUILT_IN_WIDGETS[field.ui.widget]);
+    widgets[field.ui.widget] ??
+    (field.ui.widget === 'schema-ref' ? SchemaRefField : BUILT_IN_WIDGETS[field.ui.widget]) ??
+    (field.type === 'COMP' ? undefined : fallbackWidget(field));
   return (
     <LeafField
       field={field}
@@ -61,6 +63,10 @@ export const Field = memo(function Field({ field, path, inheritedDisabled, inher
     />
   );
 });
+
+/** A widget the page did not provide (a picker of documents, say): the plain input of the field's type. */
+const fallbackWidget = (field: FieldSchema) =>
+  field.type === 'array' ? BUILT_IN_WIDGETS.select : field.type === 'object' ? BUILT_IN_WIDGETS.code : BUILT_IN_WIDGETS.input;
 
 interface LeafProps {
   field: FieldSchema;

@@ -153,9 +153,19 @@ function rulesOf(raw: Record<string, unknown>, required: boolean): Record<string
   return rules;
 }
 
+/** Definitions of the schema being normalised, for `$ref: '#/definitions/x'`. */
+let definitions: Record<string, unknown> = {};
+
+function resolved(raw: unknown): unknown {
+  if (!isPlainObject(raw) || typeof raw.$ref !== 'string' || !raw.$ref.startsWith('#/definitions/')) return raw;
+  const { $ref, ...rest } = raw;
+  const target = definitions[$ref.slice('#/definitions/'.length)];
+  return isPlainObject(target) ? { ...target, ...rest } : rest;
+}
+
 function fieldOf(name: string, raw: unknown, required: boolean, depth: number): FieldSchema {
   if (depth > 64) throw new Error('The form schema is nested too deeply');
-  const source = isPlainObject(raw) ? raw : {};
+  const source = isPlainObject(resolved(raw)) ? (resolved(raw) as Record<string, unknown>) : {};
   const type = typeOf(source);
   const ui = isPlainObject(source.ui) ? source.ui : {};
   const label = typeof source.title === 'string' ? source.title : name;
@@ -222,7 +232,9 @@ export function normaliseSchema(input: unknown): RootSchema {
   }
   if (!isPlainObject(raw)) throw new Error(ROOT_NOT_OBJECT);
   if (raw.type !== 'object') throw new Error(ROOT_TYPE_NOT_OBJECT);
+  definitions = isPlainObject(raw.definitions) ? raw.definitions : {};
   const root = fieldOf('', raw, false, 0) as RootSchema;
+  definitions = {};
   root.ui.label = typeof raw.title === 'string' ? raw.title : '';
   root.ui.legend = root.ui.label;
   root.globalConfig = deepMerge(defaultGlobalConfig(), raw.globalConfig);
