@@ -166,6 +166,91 @@ describe('explorer, tree mode', () => {
   });
 });
 
+describe('explorer, keyboard and drag and drop', () => {
+  const active = () => {
+    const id = treeEl().getAttribute('aria-activedescendant');
+    return id ? document.getElementById(id)?.querySelector('.gdb-explorer-label')?.textContent : undefined;
+  };
+  const key = (k: string, extra: Record<string, unknown> = {}) => fireEvent.keyDown(treeEl(), { key: k, ...extra });
+
+  it('moves with the arrows, closes and opens folders, opens a document with Enter, and renames with F2', async () => {
+    const { onOpen } = show(['manager']);
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    expect(treeEl().tabIndex).toBe(0);
+    fireEvent.focus(treeEl());
+    await waitFor(() => expect(active()).toBe('Data models'));
+    key('ArrowDown');
+    key('ArrowDown');
+    key('ArrowDown');
+    await waitFor(() => expect(active()).toBe('Beta'));
+    key('ArrowLeft');
+    await waitFor(() => expect(item('Beta').getAttribute('aria-expanded')).toBe('false'));
+    expect(labels()).not.toContain('Gamma');
+    key('ArrowRight');
+    await waitFor(() => expect(labels()).toContain('Gamma'));
+    key('End');
+    await waitFor(() => expect(active()).toBe('Secret'));
+    key('ArrowUp');
+    key('Enter');
+    expect(onOpen).toHaveBeenCalledWith('prices', expect.objectContaining({ label: 'Prices' }));
+    key('Home');
+    key('ArrowDown');
+    key('ArrowDown');
+    key('ArrowDown');
+    await waitFor(() => expect(active()).toBe('Beta'));
+    key('F2');
+    expect(await screen.findByLabelText('New name of Beta')).toBeDefined();
+  });
+
+  it('opens the node menu with Shift+F10 and asks before deleting with the Delete key', async () => {
+    show(['manager']);
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    fireEvent.focus(treeEl());
+    key('End');
+    key('ArrowUp');
+    await waitFor(() => expect(active()).toBe('Prices'));
+    key('F10', { shiftKey: true });
+    await waitFor(() => expect(menuEntries()).toEqual(['Delete schema', 'Move down']));
+    key('Delete');
+    expect((await confirmation()).textContent).toContain('Delete schema [Prices] ?');
+  });
+
+  const dataTransfer = () => ({ setData: () => {}, getData: () => '', effectAllowed: '', dropEffect: '' });
+
+  it('moves a document dropped inside a folder, and refuses a drop inside a folder the badges close', async () => {
+    const { server } = show(['manager'], {}, { 'POST /schemas/reparent': () => ok({ _id: 'prices', folder: 'gamma' }) });
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    const prices = item('Prices');
+    expect(prices.getAttribute('draggable')).toBe('true');
+    expect(item('Secret').getAttribute('draggable')).toBe('false');
+    expect(item('Data models').getAttribute('draggable')).toBe('false');
+
+    fireEvent.dragStart(prices, { dataTransfer: dataTransfer() });
+    // The middle of a row (rows are 28 px high) is inside it.
+    const refused = fireEvent.dragOver(item('Alpha'), { clientY: 14, dataTransfer: dataTransfer() });
+    expect(refused).toBe(true);
+    const accepted = fireEvent.dragOver(item('Gamma'), { clientY: 14, dataTransfer: dataTransfer() });
+    expect(accepted).toBe(false);
+    fireEvent.drop(item('Gamma'), { clientY: 14, dataTransfer: dataTransfer() });
+    await waitFor(() => expect(server.count('POST /schemas/reparent')).toBe(1));
+    expect(server.calls.find((c) => c.path === '/schemas/reparent')?.body).toEqual({ id: 'prices', parentId: 'gamma' });
+  });
+
+  it("moves a folder dropped before a row into that row's folder", async () => {
+    const { server } = show(
+      ['manager'],
+      {},
+      { 'POST /folders/reparent': () => ok({ id: 'gamma', name: 'Gamma', kind: 'schema', parent: 'root' }) },
+    );
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    fireEvent.dragStart(item('Gamma'), { dataTransfer: dataTransfer() });
+    fireEvent.dragOver(item('Prices'), { clientY: 2, dataTransfer: dataTransfer() });
+    fireEvent.drop(item('Prices'), { clientY: 2, dataTransfer: dataTransfer() });
+    await waitFor(() => expect(server.count('POST /folders/reparent')).toBe(1));
+    expect(server.calls.find((c) => c.path === '/folders/reparent')?.body).toEqual({ id: 'gamma', parentId: 'root' });
+  });
+});
+
 describe('explorer, cascader mode', () => {
   it("is a 'Select a {kind}' select showing only the last level of the chosen document", async () => {
     show(['manager'], { mode: 'cascader', selectedId: 'orders' });
