@@ -298,6 +298,8 @@ async function besideMode(server: BenchServer, users: User[]) {
   const beside = uploadAndRun(server, importer, (importer.big[1] as Pipeline)._id, big, watcher).finally(() => {
     running = false;
   });
+  // Awaited below, once the reads end: a failure before then must not end the bench (and leave its server running).
+  beside.catch(() => undefined);
   const readsBeside = await readLoad(server, users, () => !running);
   const withReads = await beside;
   await watcher.stop();
