@@ -1,0 +1,110 @@
+import '../../../test/dom.ts';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { envelope, ok, signedInAs } from '../../../test/fake-api.ts';
+import { button, confirmation } from '../../../test/queries.ts';
+import { renderApp } from '../../../test/render-app.tsx';
+
+const ID = '00000000-0000-4000-8000-000000000001';
+
+function doc(over: Record<string, unknown> = {}) {
+  return {
+    _id: ID,
+    familyId: ID,
+    name: 'Dealer',
+    version: 1,
+    vLocked: false,
+    vParents: [],
+    read_only: false,
+    write_access: true,
+    sys_version: 3,
+    folder: null,
+    tags: { read: [], write: [] },
+    metadataTags: [],
+    createDate: '2026-11-25T10:00:00.000Z',
+    lastUpdateDate: '2026-11-25T10:00:00.000Z',
+    jsonSchema: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } },
+    ...over,
+  };
+}
+
+const LIST = [{ _id: ID, familyId: ID, name: 'Dealer', version: 1, vLocked: false, folder: null }];
+
+async function openDealer(over: Record<string, unknown> = {}, routes: Parameters<typeof signedInAs>[1] = {}) {
+  const server = signedInAs(['manager'], {
+    'GET /schemas/list': () => ok(LIST),
+    'GET /schemas/find': () => ok(doc(over)),
+    ...routes,
+  });
+  const app = renderApp(`/manage/schemas?id=${ID}`);
+  await screen.findByText('Dealer (v.1 - Draft)'.replace('Draft', over.vLocked ? 'Prod' : 'Draft'), { exact: false });
+  await screen.findByText('code');
+  return { server, app };
+}
+
+const inspectorName = () => screen.getByLabelText('Name') as HTMLInputElement;
+
+describe('Data Models page', () => {
+  it('opens the data model of the address, renames a property, undoes and redoes, and saves after asking', async () => {
+    const { server } = await openDealer(
+      {},
+      { 'POST /schemas': (call) => ok({ ...doc(), ...(call.body as object), sys_version: 4 }) },
+    );
+    fireEvent.click(screen.getByText('code'));
+    await waitFor(() => expect(inspectorName().value).toBe('code'));
+    fireEvent.change(inspectorName(), { target: { value: 'dealerCode' } });
+    fireEvent.keyDown(inspectorName(), { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await screen.findByText('dealerCode');
+    fireEvent.click(button('Undo'));
+    await screen.findByText('code');
+    fireEvent.click(button('Redo'));
+    await screen.findByText('dealerCode');
+
+    fireEvent.click(button('Save'));
+    const question = await confirmation();
+    expect(question.textContent).toContain('Do you want to save schema Dealer ?');
+    fireEvent.click(button('Yes', question));
+    await screen.findByText('Schema saved');
+    expect(server.calls.find((c) => c.method === 'POST' && c.path === '/schemas')?.body).toEqual({
+      _id: ID,
+      name: 'Dealer',
+      folder: null,
+      version: 1,
+      sys_version: 3,
+      jsonSchema: { type: 'object', required: ['dealerCode'], properties: { dealerCode: { type: 'string' } } },
+    });
+  });
+
+  it('shows a locked version read-only: no save, no edits', async () => {
+    await openDealer({ vLocked: true });
+    expect(button('Save').disabled).toBe(true);
+    fireEvent.click(screen.getByText('code'));
+    await waitFor(() => expect(button('Remove').disabled).toBe(true));
+    expect(button('Rename').disabled).toBe(true);
+    expect(inspectorName().disabled).toBe(true);
+  });
+
+  it("says 'Cannot load schema {id} from server' for an unknown version", async () => {
+    const missing = '00000000-0000-4000-8000-000000000009';
+    signedInAs(['manager'], {
+      'GET /schemas/list': () => ok(LIST),
+      'GET /schemas/find': () => envelope(40400, `Cannot load schema ${missing} from server`, null, 404),
+    });
+    renderApp(`/manage/schemas?id=${missing}`);
+    expect((await screen.findAllByText(`Cannot load schema ${missing} from server`)).length).toBeGreaterThan(0);
+  });
+
+  it('asks before a new schema drops unsaved changes, and tells when the clipboard refuses the copy', async () => {
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: () => Promise.reject(new Error('denied')) } });
+    await openDealer();
+    fireEvent.click(button('Copy'));
+    await screen.findByText('Unable copy json schema to clipboard, please press Ctrl/Cmd+C to copy.');
+    fireEvent.click(screen.getByText('code'));
+    await waitFor(() => expect(inspectorName().value).toBe('code'));
+    fireEvent.click(button('Remove'));
+    await waitFor(() => expect(screen.queryByText('code')).toBeNull());
+    fireEvent.click(button('New schema'));
+    const question = await confirmation();
+    expect(question.textContent).toContain('Current schema would be lost, are you sure?');
+  });
+});
