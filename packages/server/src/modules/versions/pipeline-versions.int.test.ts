@@ -350,6 +350,51 @@ describe('the bulk calls of the update and lock screen', () => {
   });
 });
 
+describe('pipelines and dependencies whose badges the caller does not hold', () => {
+  it('refuses their graph and report, and leaves them out of reports and of the bulk lists', async () => {
+    const boss = (await t.signedIn(['super-admin'])).token;
+    const secret = (await post('/tags', { name: `Secret ${newId()}`, type: 'project' }, boss)).body.data._id as string;
+    const badge = (id: string, type: string) =>
+      post('/tags/update-document-tags', { id, type, tags: { read: [[secret]], write: [[secret]] } }, boss);
+    const insider = await t.createUser(['manager']);
+    await t.ctx.db.kysely
+      .updateTable('users')
+      .set({ project_tags: [secret] })
+      .where('id', '=', insider.id)
+      .execute();
+    const insiderToken = await t.login(insider.user_name);
+
+    const { schema, master, france } = await masterFamily();
+    await post('/schemas/version/new', { id: schema._id });
+    expect((await badge(schema._id, 'schema')).status).toBe(200);
+    const schemasIn = async (token: string) =>
+      (await get(`/pipelines/version/compute?id=${master}`, token)).body.data.data.schemas.map(
+        (e: { doc: { _id: string } }) => e.doc._id,
+      );
+    expect(await schemasIn(insiderToken)).toEqual([schema._id]);
+    expect(await schemasIn(manager)).toEqual([]);
+
+    expect((await badge(france, 'pipeline')).status).toBe(200);
+    for (const url of [`/pipelines/version?id=${france}`, `/pipelines/version/compute?id=${france}`]) {
+      expect([url, (await get(url)).status]).toEqual([url, 403]);
+      expect([url, (await get(url, insiderToken)).status]).toEqual([url, 200]);
+    }
+    const countriesIn = async (token: string) =>
+      (await get(`/pipelines/version/compute?id=${master}`, token)).body.data.data.pipelines.map(
+        (e: { doc: { _id: string } }) => e.doc._id,
+      );
+    expect(await countriesIn(insiderToken)).toContain(france);
+    expect(await countriesIn(manager)).not.toContain(france);
+    const lockList = async (token: string) => {
+      const { masters, country } = (await get('/pipelines/version/mass-compute?kind=lock', token)).body.data.pipelines;
+      return [...masters, ...country].map((e: { doc: { _id: string } }) => e.doc._id);
+    };
+    await post('/pipelines/version/lock', { id: master, force: true }, boss);
+    expect(await lockList(insiderToken)).toContain(france);
+    expect(await lockList(manager)).not.toContain(france);
+  });
+});
+
 describe('hostile input to the pipeline version calls', () => {
   it('answers Document not found for ids of another kind or of nothing, and the message for a missing id', async () => {
     const { component } = await masterFamily();

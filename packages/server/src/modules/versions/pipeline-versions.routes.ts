@@ -34,7 +34,7 @@ export function pipelineVersionRoutes(versions: VersionsService, pipelines: Pipe
     app.get(
       '/pipelines/version',
       { schema: { tags, querystring: versionIdQuerySchema, response: { 200: envelope(z.array(versionRecordSchema)) } } },
-      async (req) => ok(await versions.versions('pipeline', req.query.id)),
+      async (req) => ok(await versions.versions('pipeline', req.query.id, requireAuth(req))),
     );
     app.post(
       '/pipelines/version/lock',
@@ -54,7 +54,7 @@ export function pipelineVersionRoutes(versions: VersionsService, pipelines: Pipe
     app.get(
       '/pipelines/version/compute',
       { schema: { tags, querystring: versionIdQuerySchema, response: { 200: envelope(pipelineUpdateReportSchema) } } },
-      async (req) => ok(await pipelines.compute(req.query.id)),
+      async (req) => ok(await pipelines.compute(req.query.id, requireAuth(req))),
     );
     app.post(
       '/pipelines/version/update',
@@ -64,7 +64,7 @@ export function pipelineVersionRoutes(versions: VersionsService, pipelines: Pipe
     app.get(
       '/pipelines/version/mass-compute',
       { schema: { tags, querystring: massComputeQuerySchema, response: { 200: envelope(massComputeAnswerSchema) } } },
-      async (req) => ok(await pipelines.massCompute(req.query.kind)),
+      async (req) => ok(await pipelines.massCompute(req.query.kind, requireAuth(req))),
     );
     app.post(
       '/pipelines/version/mass-lock',

@@ -27,12 +27,32 @@ const entryOf = (r: VersionedRow, report: PipelineUpdateReport | null): MassComp
   report,
 });
 
+/** Leaves out of these reports the documents the viewer's badges do not open (one check per kind for all of them). */
+async function readableOnly(scope: PipelineScope, viewer: AuthContext, reports: PipelineUpdateReport[]) {
+  const lists = (r: PipelineUpdateReport) => [r.data.schemas, r.data.components, r.data.sdk, r.data.pipelines];
+  const all = new Map(reports.flatMap((r) => lists(r).flat()).map((e) => [e.doc._id, e]));
+  const kept = new Set((await scope.versions.readableEntries(viewer, [...all.values()])).map((e) => e.doc._id));
+  for (const r of reports) {
+    const [schemas, components, sdk, pipelines] = lists(r).map((list) => list.filter((e) => kept.has(e.doc._id)));
+    const deps = [schemas, components, sdk, r.isMaster ? [] : pipelines].flatMap((list) => list ?? []);
+    r.needUpdate = deps.some((e) => e.needUpdate);
+    r.data = {
+      schemas: schemas ?? [],
+      components: components ?? [],
+      sdk: sdk ?? [],
+      pipelines: pipelines ?? [],
+      needUpdate: r.needUpdate,
+    };
+  }
+}
+
 /**
  * The lists of the update and lock screen, from each family's newest version: `update` those whose
  * dependencies have newer versions (a country once its master needs no update), `lock` the drafts
  * (a country once its master is locked).
  */
-async function massList({ db, repo, jobs }: PipelineScope, kind: MassComputeKind): Promise<MassComputeAnswer> {
+async function massList(scope: PipelineScope, kind: MassComputeKind, viewer?: AuthContext): Promise<MassComputeAnswer> {
+  const { db, repo, jobs } = scope;
   const newest = newestPerFamily(await pipelineVersionsRepo(db).newestOfEveryFamily());
   let listed: MassComputeEntry[];
   if (kind === 'lock') {
@@ -49,7 +69,9 @@ async function massList({ db, repo, jobs }: PipelineScope, kind: MassComputeKind
     listed = newest
       .filter((r) => reports.get(r.id)?.needUpdate && (r.is_master === true || !masterPending(r)))
       .map((r) => entryOf(r, reports.get(r.id) ?? null));
+    if (viewer) await readableOnly(scope, viewer, [...reports.values()]);
   }
+  if (viewer) listed = await scope.versions.readableEntries(viewer, listed);
   return { pipelines: { masters: listed.filter((e) => e.isMaster), country: listed.filter((e) => !e.isMaster) }, errors: [] };
 }
 
@@ -71,15 +93,20 @@ export function pipelineVersionsService(ctx: AppContext, versions: VersionsServi
       return versions.lockVersions('pipeline', auth, [row, ...(country ? await countriesOf(db, row) : [])], force);
     },
 
-    /** The update report of a pipeline version, with its country pipelines (a master) and its jobs. */
-    async compute(id: string): Promise<PipelineUpdateReport> {
-      const row = await load(id);
-      return (await pipelineReports(db, scope.repo, jobs, [row])).get(row.id) as PipelineUpdateReport;
+    /**
+     * The update report of a pipeline version, with its country pipelines (a master) and its jobs;
+     * with a viewer, of a pipeline they may read, leaving out what their badges do not open.
+     */
+    async compute(id: string, viewer?: AuthContext): Promise<PipelineUpdateReport> {
+      const row = await versions.loadReadable(viewer, 'pipeline', id);
+      const reports = await pipelineReports(db, scope.repo, jobs, [row]);
+      if (viewer) await readableOnly(scope, viewer, [...reports.values()]);
+      return reports.get(row.id) as PipelineUpdateReport;
     },
 
     update,
 
-    massCompute: (kind: MassComputeKind) => massList(scope, kind),
+    massCompute: (kind: MassComputeKind, viewer?: AuthContext) => massList(scope, kind, viewer),
 
     /** Locks pipelines one after the other; each refusal is an error entry, the others go on. */
     async massLock(auth: AuthContext, ids: readonly string[], force = false): Promise<MassLockAnswer> {

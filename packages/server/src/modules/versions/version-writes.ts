@@ -158,5 +158,7 @@ export function dependencyUpdates({ db, repo, load, loadReadable, readable, asse
 
     checkUpdate,
     applyIn,
+    loadReadable,
+    readableEntries,
   };
 }
