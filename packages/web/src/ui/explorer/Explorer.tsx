@@ -43,7 +43,7 @@ const LABELS: Readonly<Record<FolderKind, string>> = {
 };
 
 /** The user's tree of one kind, kept per kind for the page and cleared by any change in any tab. */
-export function useFolderTree(kind: FolderKind) {
+function useFolderTree(kind: FolderKind) {
   const queryClient = useQueryClient();
   useEffect(() => listenFolderTreeChanges(queryClient), [queryClient]);
   return useQuery(folderTreeQuery(kind));

@@ -17,7 +17,7 @@ import { type ExplorerDialogs, useExplorerDialogs } from './useExplorerDialogs.t
 import { VirtualTree } from './VirtualTree.tsx';
 
 /** Said while the tree is empty. */
-export const LOADING_TREE = 'Please wait while we are loading this tree ...';
+const LOADING_TREE = 'Please wait while we are loading this tree ...';
 
 const LEAF_ICONS: Readonly<Record<FolderKind, ReactNode>> = {
   pipeline: <ApartmentOutlined />,

@@ -4,9 +4,9 @@ import { type DragEvent, type KeyboardEvent, type ReactNode, useEffect, useId, u
 import type { DropPosition } from './explorer-rules.ts';
 
 /** Height of a row, in pixels: the list draws only the rows in view. */
-export const ROW_HEIGHT = 28;
+const ROW_HEIGHT = 28;
 /** Each level is indented by 8 px. */
-export const TREE_INDENT = 8;
+const TREE_INDENT = 8;
 /** Rows drawn above and below the view, so scrolling shows no gap. */
 const OVERSCAN = 10;
 
@@ -19,7 +19,7 @@ interface Row {
 }
 
 /** The rows shown: every node whose folders above are open, in order. */
-export function flattenRows(roots: readonly TreeNode[], collapsed: ReadonlySet<string>): Row[] {
+function flattenRows(roots: readonly TreeNode[], collapsed: ReadonlySet<string>): Row[] {
   const rows: Row[] = [];
   const walk = (nodes: readonly TreeNode[], level: number, parent: TreeNode | null) => {
     nodes.forEach((node, i) => {

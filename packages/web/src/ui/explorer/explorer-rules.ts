@@ -33,7 +33,7 @@ export const seesBadges = (user: ExplorerUser) => has(user, 'admin', 'super-admi
 const changesFolders = (user: ExplorerUser) => has(user, 'manager', 'super-admin');
 
 /** Write permission through the badges of the node and of every folder above it. */
-export function canWrite(user: ExplorerUser, index: TreeIndex, node: TreeNode): boolean {
+function canWrite(user: ExplorerUser, index: TreeIndex, node: TreeNode): boolean {
   return canAccessPath({ roles: user.roles, project_tags: user.tags }, chainOf(index, node), 'write');
 }
 
