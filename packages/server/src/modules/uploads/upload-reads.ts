@@ -10,12 +10,6 @@ import type { UploadRow, uploadsRepo } from './uploads.repo.ts';
 
 type UploadsRepo = ReturnType<typeof uploadsRepo>;
 
-/** Uploads of both lists, once each, newest first. */
-function newestFirst(a: readonly UploadRow[], b: readonly UploadRow[]): UploadRow[] {
-  const byId = new Map([...a, ...b].map((r) => [r.id, r]));
-  return [...byId.values()].sort((x, y) => y.created_at.getTime() - x.created_at.getTime() || (x.id < y.id ? 1 : -1));
-}
-
 /** A safe download name: the base name, without control or quote characters. */
 function downloadName(name: string | null, fallback: string): string {
   const base = [...path.basename(name ?? '')]
@@ -78,10 +72,9 @@ export function uploadReads(repo: UploadsRepo, deps: UploadsDeps) {
       const lists: LastList[] = [];
       for (const s of pipeline.dataSources.filter((d) => d.connectorType === 'manual' || d.connectorType === 'real-time')) {
         const owner = await sourcePipeline(deps, pipeline, s.dataSubKind);
-        const last = await repo.lastOf(owner._id, [s.dataSubKind], LAST_LIST_SIZE);
-        // Every upload a run takes is listed, older ones too: none is merged unseen.
-        const taken = s.connectorType === 'manual' ? await runRows(repo, deps, pipeline, s.dataSubKind) : [];
-        lists.push({ dataSubKind: s.dataSubKind, data: newestFirst(last, taken).map(toUploadView) });
+        // Every upload a run takes (runRows) is listed, older ones too: none is merged unseen.
+        const shown = await repo.shownOf(owner._id, s.dataSubKind, LAST_LIST_SIZE, s.connectorType === 'manual');
+        lists.push({ dataSubKind: s.dataSubKind, data: shown.map(toUploadView) });
       }
       return lists;
     },

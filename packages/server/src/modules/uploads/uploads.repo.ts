@@ -72,6 +72,40 @@ function sourceQueries(k: Kysely<Database>) {
             .orderBy('id', 'desc')
             .execute(),
     /**
+     * What the wizard lists of one data source, in one statement: its newest `limit` source
+     * uploads and, when `withRunnable`, every older one a run takes (see `runnableOf`); newest first.
+     */
+    shownOf: (pipelineId: string, dataSubKind: string, limit: number, withRunnable: boolean) =>
+      k
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('uploads')
+            .selectAll()
+            .select(sql<number>`row_number() over (order by created_at desc, id desc)`.as('rank'))
+            .where('pipeline_id', '=', pipelineId)
+            .where('from', '=', 'source')
+            .where('data_sub_kind', '=', dataSubKind)
+            .as('u'),
+        )
+        .selectAll()
+        .where((eb) =>
+          withRunnable
+            ? eb.or([
+                eb('rank', '<=', limit),
+                eb.and([
+                  eb('enabled', '=', true),
+                  eb.or([
+                    eb.and([eb('status', '=', 'valid'), eb('rows_key', 'is not', null)]),
+                    eb('status', 'in', ['pending', 'processing']),
+                  ]),
+                ]),
+              ])
+            : eb('rank', '<=', limit),
+        )
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute(),
+    /**
      * The source uploads of one data source a run takes: the enabled ones that are valid with
      * their checked rows stored, or still being checked; oldest first.
      */
