@@ -68,6 +68,16 @@ describe('explorer, tree mode', () => {
     expect(item('Beta').getAttribute('aria-expanded')).toBe('true');
   });
 
+  it("highlights the document of the page address's id when the page names none", async () => {
+    window.history.pushState({}, '', '/manage/schemas?id=prices');
+    try {
+      show(['manager']);
+      await waitFor(() => expect(item('Prices').getAttribute('aria-selected')).toBe('true'));
+    } finally {
+      window.history.pushState({}, '', '/');
+    }
+  });
+
   it('filters on the label ignoring case, and the clear button shows everything again', async () => {
     show(['manager']);
     await waitFor(() => expect(labels()).toHaveLength(7));

@@ -15,7 +15,7 @@ export interface ExplorerProps {
   kind: FolderKind;
   /** 'tree' (the default): the draggable tree with its menus; 'cascader': a select of the documents. */
   mode?: 'tree' | 'cascader';
-  /** The document the page shows (the route's `id`), highlighted; any version of it. */
+  /** The document the page shows, highlighted (any version of it); by default the page address's `id`; null for none. */
   selectedId?: string | null;
   /** A document was chosen: the id of its newest version, or of the version chosen, and its node. */
   onOpen: (id: string, node: TreeNode) => void;
@@ -76,6 +76,8 @@ export function Explorer({
   const tags = useQuery({ ...tagListQuery(), enabled: badges });
   const tagNames = useMemo(() => (badges ? new Map((tags.data ?? []).map((t) => [t._id, t.name])) : null), [badges, tags.data]);
   const roots = tree.data ?? [];
+  // The page re-renders when its address changes, and with it the explorer.
+  const shownId = selectedId === undefined ? new URLSearchParams(window.location.search).get('id') : selectedId;
 
   // A failed read is told once, like any other call of the explorer.
   const { report } = calls;
@@ -88,7 +90,7 @@ export function Explorer({
       <ExplorerCascader
         kind={kind}
         roots={roots}
-        selectedId={selectedId}
+        selectedId={shownId}
         onOpen={onOpen}
         onClear={onClear}
         keepLeaf={keepLeaf}
@@ -102,7 +104,7 @@ export function Explorer({
       kind={kind}
       roots={roots}
       user={user}
-      selectedId={selectedId}
+      selectedId={shownId}
       onOpen={onOpen}
       onCreateDocument={onCreateDocument}
       keepLeaf={keepLeaf}
