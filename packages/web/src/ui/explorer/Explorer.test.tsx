@@ -261,6 +261,16 @@ describe('explorer, keyboard and drag and drop', () => {
   });
 });
 
+describe('explorer, a failed read', () => {
+  it("says 'error while fetching folder tree' once when the tree comes back empty-handed", async () => {
+    show(['manager'], {}, { 'GET /folders/tree': () => ok(null) });
+    await screen.findByText('error while fetching folder tree');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(screen.getAllByText('error while fetching folder tree')).toHaveLength(1);
+    expect(screen.getByText('Please wait while we are loading this tree ...')).toBeDefined();
+  });
+});
+
 describe('explorer, cascader mode', () => {
   it("is a 'Select a {kind}' select showing only the last level of the chosen document", async () => {
     show(['manager'], { mode: 'cascader', selectedId: 'orders' });

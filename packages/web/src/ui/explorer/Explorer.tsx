@@ -1,6 +1,6 @@
 import type { FolderKind, TreeNode } from '@gdb/shared/folders/folders.schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { folderTreeQuery, listenFolderTreeChanges } from '../../ground/calls/folders.ts';
 import { useSessionUser } from '../../ground/session/session.ts';
 import { tagListQuery } from '../tags/api.ts';
@@ -80,10 +80,11 @@ export function Explorer({
   const shownId = selectedId === undefined ? new URLSearchParams(window.location.search).get('id') : selectedId;
 
   // A failed read is told once, like any other call of the explorer.
-  const { report } = calls;
+  const report = useRef(calls.report);
+  report.current = calls.report;
   useEffect(() => {
-    if (tree.error) report(tree.error);
-  }, [tree.error, report]);
+    if (tree.error) report.current(tree.error);
+  }, [tree.error]);
 
   if (mode === 'cascader') {
     return (

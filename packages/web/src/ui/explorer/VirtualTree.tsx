@@ -167,6 +167,7 @@ export function VirtualTree(props: VirtualTreeProps) {
       ref={box}
       role="tree"
       aria-label={label}
+      aria-keyshortcuts="Shift+F10 F2 Delete"
       tabIndex={0}
       aria-activedescendant={activeIndex >= 0 && active !== null ? rowId(active) : undefined}
       className="gdb-vtree"
