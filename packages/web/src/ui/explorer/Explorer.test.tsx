@@ -261,6 +261,20 @@ describe('explorer, keyboard and drag and drop', () => {
   });
 });
 
+describe('explorer, other tabs', () => {
+  it("reads the tree again when another tab says the kind's tree changed, not for another kind", async () => {
+    const { server } = show(['manager']);
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    const otherTab = new BroadcastChannel('gdb-folder-trees');
+    otherTab.postMessage({ kind: 'pipeline' });
+    otherTab.postMessage({ kind: 'schema' });
+    otherTab.close();
+    await waitFor(() => expect(server.count('GET /folders/tree')).toBe(2));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(server.count('GET /folders/tree')).toBe(2);
+  });
+});
+
 describe('explorer, a failed read', () => {
   it("says 'error while fetching folder tree' once when the tree comes back empty-handed", async () => {
     show(['manager'], {}, { 'GET /folders/tree': () => ok(null) });
