@@ -186,16 +186,16 @@ describe('DynamicForm', () => {
     expect(ref.current?.getValue().full).toBe('pw-abc');
   });
 
-  it('columns: a span of 12 (default 12) on the grid of 24', async () => {
+  it('columns: a span of 12 (default 12)', async () => {
     const schema = {
       type: 'object',
       properties: { a: { type: 'string', title: 'A', ui: { columns: 6 } }, b: { type: 'string', title: 'B' } },
     };
     const { view } = renderWidget(<DynamicForm schema={schema} />);
     await screen.findByLabelText('A');
-    const cols = view.container.querySelectorAll('.gdb-form-object > .ant-row > .ant-col');
-    expect(cols[0]?.className).toContain('ant-col-12');
-    expect(cols[1]?.className).toContain('ant-col-24');
+    const cells = view.container.querySelectorAll('.gdb-form-object > .gdb-form-grid > .gdb-form-cell');
+    expect(cells[0]?.className).toContain('gdb-form-span-6');
+    expect(cells[1]?.className).toContain('gdb-form-span-12');
   });
 
   it('ui options: placeholder, description, help, disabled and readonly (also as expressions), HTML', async () => {

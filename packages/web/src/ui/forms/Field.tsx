@@ -1,5 +1,5 @@
 import { QuestionCircleOutlined } from '@ant-design/icons';
-import { Alert, Col, Form, Row, Tooltip } from 'antd';
+import { Alert, Tooltip } from 'antd';
 import { memo, useCallback } from 'react';
 import { ArrayField } from './ArrayField.tsx';
 import { type FieldProps, useFieldResult, useFieldValue, useForm, useRevision } from './context.ts';
@@ -31,6 +31,14 @@ function HelpIcon({ field }: { field: FieldSchema }) {
 }
 
 /** One field of any type, with its label, description, help and validation message. */
+/** Same field, same path (by its text), same inherited state: nothing to draw again. */
+const sameField = (a: FieldProps, b: FieldProps) =>
+  a.field === b.field &&
+  pathKey(a.path) === pathKey(b.path) &&
+  a.inheritedDisabled === b.inheritedDisabled &&
+  a.inheritedReadOnly === b.inheritedReadOnly &&
+  a.bare === b.bare;
+
 export const Field = memo(function Field({ field, path, inheritedDisabled, inheritedReadOnly, bare }: FieldProps) {
   const { store, name, widgets, disabled: formDisabled } = useForm();
   useRevision(store, isDynamic(field));
@@ -62,7 +70,7 @@ export const Field = memo(function Field({ field, path, inheritedDisabled, inher
       Widget={widget}
     />
   );
-});
+}, sameField);
 
 /** A widget the page did not provide (a picker of documents, say): the plain input of the field's type. */
 const fallbackWidget = (field: FieldSchema) =>
@@ -105,32 +113,30 @@ function LeafField({ field, path, id, disabled, readOnly, bare, Widget }: LeafPr
   const showLabel = !bare && field.ui.showLabel && !field.ui.noLabelSpace && field.ui.widget !== 'checkbox';
   const { invalidFeedbackCls } = store.config.style;
   return (
-    <Form.Item
-      className="gdb-form-field"
+    <div
+      className={`gdb-form-field gdb-form-field--${result.status}`}
       data-field-status={result.status}
       data-field-path={pathKey(path)}
-      htmlFor={id}
-      label={
-        showLabel ? (
-          <>
-            {field.ui.label}
-            <HelpIcon field={field} />
-          </>
-        ) : undefined
-      }
-      required={isRequired(store, field, path)}
-      validateStatus={invalid ? 'error' : result.status === 'validating' ? 'validating' : undefined}
-      help={
-        result.message ? (
-          <span className={invalid ? invalidFeedbackCls || undefined : undefined} role={invalid ? 'alert' : 'status'}>
-            {result.message}
-          </span>
-        ) : undefined
-      }
-      extra={field.ui.description || undefined}
     >
+      {showLabel ? (
+        <div className="gdb-form-label">
+          <label htmlFor={id} className={isRequired(store, field, path) ? 'gdb-form-required' : undefined}>
+            {field.ui.label}
+          </label>
+          <HelpIcon field={field} />
+        </div>
+      ) : null}
       {input}
-    </Form.Item>
+      {result.message ? (
+        <div
+          className={['gdb-form-message', invalid ? invalidFeedbackCls : ''].filter(Boolean).join(' ')}
+          role={invalid ? 'alert' : 'status'}
+        >
+          {result.message}
+        </div>
+      ) : null}
+      {field.ui.description ? <div className="gdb-form-description">{field.ui.description}</div> : null}
+    </div>
   );
 }
 
@@ -147,14 +153,15 @@ export function ObjectField({ field, path, disabled, readOnly, bare }: LayoutPro
   const { store } = useForm();
   const result = useFieldResult(store, path);
   const entries = Object.entries(field.properties ?? {});
+  // A grid of 12 columns drawn by CSS (antd's Row and Col would each follow the screen's breakpoints).
   const body = (
-    <Row gutter={16}>
+    <div className="gdb-form-grid">
       {entries.map(([key, child]) => (
-        <Col key={key} span={child.ui.columns * 2}>
+        <div key={key} className={`gdb-form-cell gdb-form-span-${child.ui.columns}`}>
           <Field field={child} path={[...path, key]} inheritedDisabled={disabled} inheritedReadOnly={readOnly} />
-        </Col>
+        </div>
       ))}
-    </Row>
+    </div>
   );
   const message = result.message ? (
     <div className="gdb-form-group-message" data-field-status={result.status} role="alert">

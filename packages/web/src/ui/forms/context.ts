@@ -68,7 +68,7 @@ export function useFieldValue(store: FormStore, path: Path): unknown {
 
 export function useFieldResult(store: FormStore, path: Path): FieldResult {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is compared by its text
-  const subscribe = useCallback((l: () => void) => store.subscribe(path, l), [store, path.join('.')]);
+  const subscribe = useCallback((l: () => void) => store.subscribeResult(path, l), [store, path.join('.')]);
   return useSyncExternalStore(subscribe, () => store.result(path));
 }
 

@@ -70,11 +70,26 @@ const indexesOf = (path: Path) => path.filter((k): k is number => typeof k === '
 
 type Listener = () => void;
 
+function listen(map: Map<string, Set<Listener>>, key: string, listener: Listener): () => void {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) map.delete(key);
+  };
+}
+
 export class FormStore {
   value: Record<string, unknown>;
   original: Record<string, unknown>;
   private results = new Map<string, FieldResult>();
   private listeners = new Map<string, Set<Listener>>();
+  /** Listeners of one field's validation result only. */
+  private resultListeners = new Map<string, Set<Listener>>();
   /** Listeners of every change (expression-driven options, the dirty state). */
   private anyListeners = new Set<Listener>();
   private pending = new Map<string, AbortController>();
@@ -115,18 +130,14 @@ export class FormStore {
 
   // ---- subscriptions ----
 
+  /** Listens to the value at `path` (changed there, above or below). */
   subscribe(path: Path, listener: Listener): () => void {
-    const key = pathKey(path);
-    let set = this.listeners.get(key);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(key, set);
-    }
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(key);
-    };
+    return listen(this.listeners, pathKey(path), listener);
+  }
+
+  /** Listens to the validation result of the field at `path`. */
+  subscribeResult(path: Path, listener: Listener): () => void {
+    return listen(this.resultListeners, pathKey(path), listener);
   }
 
   subscribeAny(listener: Listener): () => void {
@@ -146,7 +157,7 @@ export class FormStore {
   }
 
   private notifyResult(key: string) {
-    for (const l of this.listeners.get(key) ?? []) l();
+    for (const l of this.resultListeners.get(key) ?? []) l();
   }
 
   // ---- values ----
@@ -176,19 +187,23 @@ export class FormStore {
 
   /** Back to the original value, every result cleared. */
   reset() {
+    const had = [...this.results.keys()];
     for (const c of this.pending.values()) c.abort();
     this.pending.clear();
     this.value = structuredClone(this.original);
     this.results.clear();
+    for (const k of had) this.notifyResult(k);
     this.notify('');
   }
 
   /** Replaces the value (and the original): a new document was loaded into the form. */
   load(value: unknown) {
+    const had = [...this.results.keys()];
     this.value = initialValue(this.schema, value);
     this.applyTemplates();
     this.original = structuredClone(this.value);
     this.results.clear();
+    for (const k of had) this.notifyResult(k);
     this.notify('');
   }
 

@@ -30,6 +30,7 @@ function NumberInput({ id, value, onChange, field, disabled, readOnly, placehold
       readOnly={readOnly}
       placeholder={placeholder}
       aria-invalid={invalid}
+      status={invalid ? 'error' : undefined}
       onChange={(e) => {
         setTyped(e.target.value);
         onChange(parseNumberInput(e.target.value, type));
@@ -62,6 +63,7 @@ function TextInput(props: WidgetProps) {
         readOnly={readOnly}
         placeholder={placeholder}
         aria-invalid={invalid}
+        status={invalid ? 'error' : undefined}
         onChange={(e) => onChange(e.target.value)}
       />
       {field.ui.preview ? <Preview preview={field.ui.preview} value={value} /> : null}
@@ -78,6 +80,7 @@ function TextArea({ id, value, onChange, disabled, readOnly, placeholder, invali
       readOnly={readOnly}
       placeholder={placeholder}
       aria-invalid={invalid}
+      status={invalid ? 'error' : undefined}
       autoSize={{ minRows: Number(config.rows ?? 2), maxRows: 12 }}
       onChange={(e) => onChange(e.target.value)}
     />
