@@ -26,6 +26,8 @@ export interface KindAdapter {
   /** The document's name in messages ('This schema is read-only.'). */
   what: string;
   nameOf(row: VersionedRow): string;
+  /** The column `nameOf` reads, for the queries that read a few columns only (the explorer trees). */
+  nameColumn: string;
   isMaster(row: VersionedRow): boolean;
   /** The versions it depends on directly. */
   refs(row: VersionedRow): Ref[];
@@ -91,6 +93,7 @@ const schemaKind: KindAdapter = {
   table: 'schemas',
   what: 'schema',
   nameOf: (row) => String(row.name),
+  nameColumn: 'name',
   isMaster: () => false,
   refs: (row) => refsOf('schema', schemaRefs(row.json_schema)),
   rewrite(row, moves) {
@@ -105,6 +108,7 @@ const componentKind: KindAdapter = {
   table: 'components',
   what: 'component',
   nameOf: (row) => String(row.name),
+  nameColumn: 'name',
   isMaster: () => false,
   refs: (row) => [
     ...refsOf(
@@ -146,6 +150,7 @@ const sdkKind: KindAdapter = {
   table: 'sdk_functions',
   what: 'SDK function',
   nameOf: (row) => String(row.function_name),
+  nameColumn: 'function_name',
   isMaster: () => false,
   refs: () => [],
   rewrite: () => null,
@@ -157,6 +162,7 @@ const pipelineKind: KindAdapter = {
   table: 'pipelines',
   what: 'pipeline',
   nameOf: (row) => String(row.name),
+  nameColumn: 'name',
   isMaster: (row) => row.is_master === true,
   refs: (row) => [
     ...refsOf('component', [text(row.component)]),

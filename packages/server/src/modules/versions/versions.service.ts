@@ -31,7 +31,8 @@ export function versionsService(
 
     /** Every document of a kind, one per family with its versions, for the explorer trees. */
     async documents(kind: VersionKind): Promise<FolderedDocument[]> {
-      return familiesOf(kind, await repo.inFolders(adapterOf(kind).table));
+      const { table, nameColumn } = adapterOf(kind);
+      return familiesOf(kind, await repo.treeRows(table, nameColumn));
     },
 
     /** Moves a document (every version of its family) into a folder; read-only or the badges refuse it. */
