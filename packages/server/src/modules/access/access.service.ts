@@ -78,11 +78,22 @@ export function documentAccessService(reads: AccessReads, options: { lockedOnly?
       }
       return at;
     };
+    // The verdict of a chain of folders, kept by its nearest folder: the chain above a folder is the same within a call.
+    const chains = new Map<string, boolean>();
+    const chainAllows = (action: DocumentAction, above: AccessItem['above']) => {
+      const nearest = (above[0] as { id?: string } | undefined)?.id;
+      const key = nearest && `${action} ${nearest}`;
+      const known = key ? chains.get(key) : undefined;
+      if (known !== undefined) return known;
+      const verdict = above.every((f) => check({ tags: f.tags }, action));
+      if (key) chains.set(key, verdict);
+      return verdict;
+    };
     const may = async (action: DocumentAction, kind: FolderKind, doc: AccessedDocument) =>
       check(doc, action) && (await folderVerdict(kind, action))(doc.folder);
     return {
       everything: false,
-      allows: (action, item) => check(item, action) && item.above.every((f) => check({ tags: f.tags }, action)),
+      allows: (action, item) => check(item, action) && chainAllows(action, item.above),
       may,
       async filter(action, kind, docs, docOf) {
         if (docs.length === 0) return [];

@@ -3,7 +3,9 @@ import type { FolderedDocument } from '../versions/versions.service.ts';
 import type { FolderRow } from './folders.repo.ts';
 import type { DocumentAccessItem } from './folders.types.ts';
 
-const byLabel = (a: TreeNode, b: TreeNode) => a.label.localeCompare(b.label, undefined, { sensitivity: 'base' });
+/** One collator for every comparison: `localeCompare` with options builds one per call, far too slow for large trees. */
+const collator = new Intl.Collator(undefined, { sensitivity: 'base' });
+const byLabel = (a: TreeNode, b: TreeNode) => collator.compare(a.label, b.label);
 
 /** The folders above a folder, nearest first (a broken chain simply ends). */
 function foldersAbove(byId: ReadonlyMap<string, FolderRow>, id: string | null): FolderRow[] {
@@ -26,9 +28,19 @@ export function folderItem(byId: ReadonlyMap<string, FolderRow>, folder: FolderR
 const folderOf = (byId: ReadonlyMap<string, FolderRow>, doc: FolderedDocument, root: FolderRow) =>
   doc.folder && byId.has(doc.folder) ? doc.folder : root.id;
 
-/** What the access hook is shown of a document in a folder (null: the root). */
-export function documentItem(byId: ReadonlyMap<string, FolderRow>, doc: FolderedDocument, root: FolderRow): DocumentAccessItem {
-  const above = foldersAbove(byId, folderOf(byId, doc, root)).map((f) => ({ id: f.id, tags: f.tags }));
+/** What the access hook is shown of a document in a folder (null: the root); `chains` keeps each folder's chain once built. */
+export function documentItem(
+  byId: ReadonlyMap<string, FolderRow>,
+  doc: FolderedDocument,
+  root: FolderRow,
+  chains = new Map<string, DocumentAccessItem['above']>(),
+): DocumentAccessItem {
+  const home = folderOf(byId, doc, root);
+  let above = chains.get(home);
+  if (!above) {
+    above = foldersAbove(byId, home).map((f) => ({ id: f.id, tags: f.tags }));
+    chains.set(home, above);
+  }
   return { kind: root.kind, type: 'leaf', id: doc.id, tags: doc.tags, metadataTags: doc.metadataTags, above };
 }
 
@@ -59,8 +71,9 @@ export function buildTree(
     };
     nodes.set(f.id, node);
   }
+  const chains = new Map<string, DocumentAccessItem['above']>();
   const leaves: [string, TreeNode][] = docs
-    .filter((d) => visible(documentItem(byId, d, root)))
+    .filter((d) => nodes.has(folderOf(byId, d, root)) && visible(documentItem(byId, d, root, chains)))
     .map((d) => [
       folderOf(byId, d, root),
       {
