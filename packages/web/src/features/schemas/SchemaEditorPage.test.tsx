@@ -29,10 +29,33 @@ function doc(over: Record<string, unknown> = {}) {
 }
 
 const LIST = [{ _id: ID, familyId: ID, name: 'Dealer', version: 1, vLocked: false, folder: null }];
+const OPEN = { read: [], write: [] };
+const TREE = [
+  {
+    value: 'root',
+    label: 'Data models',
+    type: 'folder',
+    versions: [],
+    tags: OPEN,
+    metadataTags: [],
+    children: [
+      {
+        value: ID,
+        label: 'Dealer',
+        type: 'leaf',
+        children: [],
+        versions: [{ _id: ID, version: 1, vLocked: false }],
+        tags: OPEN,
+        metadataTags: [],
+      },
+    ],
+  },
+];
 
 async function openDealer(over: Record<string, unknown> = {}, routes: Parameters<typeof signedInAs>[1] = {}) {
   const server = signedInAs(['manager'], {
     'GET /schemas/list': () => ok(LIST),
+    'GET /folders/tree': () => ok(TREE),
     'GET /schemas/find': () => ok(doc(over)),
     ...routes,
   });
@@ -88,6 +111,7 @@ describe('Data Models page', () => {
     const missing = '00000000-0000-4000-8000-000000000009';
     signedInAs(['manager'], {
       'GET /schemas/list': () => ok(LIST),
+      'GET /folders/tree': () => ok(TREE),
       'GET /schemas/find': () => envelope(40400, `Cannot load schema ${missing} from server`, null, 404),
     });
     renderApp(`/manage/schemas?id=${missing}`);

@@ -1,5 +1,6 @@
 import { Alert, App, Drawer, Empty, type MenuProps, Spin, Tabs } from 'antd';
 import { useMemo, useRef, useState } from 'react';
+import { Explorer } from '../../ui/explorer/index.ts';
 import { FormPreview } from '../../ui/forms/index.ts';
 import { VersionBar } from '../../ui/versions/VersionBar.tsx';
 import { EditJsonDialog } from './EditJsonDialog.tsx';
@@ -11,7 +12,6 @@ import { findWithAncestors, makeNode, type NodeKind, type SchemaNode } from './m
 import { type NodeAction, nodeActions } from './node-menu.ts';
 import { PropertyInspector } from './PropertyInspector.tsx';
 import { SelectPropertyDialog, SelectReferenceDialog, splitRef } from './ReferenceDialogs.tsx';
-import { SchemaBrowser } from './SchemaBrowser.tsx';
 import { SchemaFormPreview } from './SchemaFormPreview.tsx';
 import { SchemaNameDialog } from './SchemaNameDialog.tsx';
 import { SchemaToolbar, SchemaToolbox } from './SchemaToolbox.tsx';
@@ -93,7 +93,14 @@ export function SchemaEditorPage() {
   return (
     <div className="gdb-schema-editor" style={{ minHeight: height }}>
       <aside className="gdb-schema-left" aria-label="Data models">
-        <SchemaBrowser selectedId={current?._id ?? null} onOpen={(id) => void onOpen(id)} />
+        <Explorer
+          kind="schema"
+          label="Data models"
+          selectedId={current?._id ?? null}
+          onOpen={(id) => void onOpen(id)}
+          onCreateDocument={doc.createIn}
+          height={Math.max(240, height - 120)}
+        />
       </aside>
       <section className="gdb-schema-centre" aria-label="Schema editor">
         <SchemaToolbar

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { folderTreeChanged } from '../../ground/calls/folders.ts';
 import { findSchema, generateSchemas, saveSchema, schemaKeys } from '../../ground/calls/schemas.ts';
 import { errorText, showFailure } from '../../ground/request/failure.ts';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';
@@ -81,10 +82,12 @@ export function useSchemaDocument() {
         setCurrent(null);
         setParams({});
         void queryClient.invalidateQueries({ queryKey: schemaKeys.list });
+        void folderTreeChanged(queryClient, 'schema');
         return;
       }
       // The list's labels and the shown version may have changed (locked, new, deleted, updated).
       void queryClient.invalidateQueries({ queryKey: schemaKeys.all });
+      void folderTreeChanged(queryClient, 'schema');
       setParams({ id: next });
     },
     [setParams, queryClient],
@@ -95,6 +98,20 @@ export function useSchemaDocument() {
     setIsNew(true);
     setParams({});
     load(jsonToTree(NEW_SCHEMA, name), false);
+  };
+
+  /** The explorer's New schema: an empty object data model made at once in the folder, then opened. */
+  const createIn = async (name: string, folderId: string) => {
+    if (!(await mayDrop())) throw new Error('kept');
+    try {
+      const made = await saveSchema({ name, folder: folderId, jsonSchema: NEW_SCHEMA });
+      void message.success(SCHEMA_TEXTS.saved);
+      void folderTreeChanged(queryClient, 'schema');
+      openVersion(made._id);
+    } catch (error) {
+      showFailure(error, message.error);
+      throw error;
+    }
   };
 
   const save = async () => {
@@ -123,6 +140,7 @@ export function useSchemaDocument() {
       editor.saved();
       queryClient.setQueryData(schemaKeys.find(saved._id), saved);
       void queryClient.invalidateQueries({ queryKey: schemaKeys.list });
+      if (!shown || shown.name !== saved.name) void folderTreeChanged(queryClient, 'schema');
       if (!shown) setParams({ id: saved._id });
     } catch (error) {
       showFailure(error, message.error);
@@ -178,6 +196,7 @@ export function useSchemaDocument() {
     }
     showApart(done, (text) => message.success(text));
     void queryClient.invalidateQueries({ queryKey: schemaKeys.list });
+    void folderTreeChanged(queryClient, 'schema');
   };
 
   const copy = async () => {
@@ -216,6 +235,7 @@ export function useSchemaDocument() {
     mayDrop,
     openVersion,
     startNew,
+    createIn,
     save,
     loadJson,
     importSchema,
