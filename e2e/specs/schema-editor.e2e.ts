@@ -67,12 +67,9 @@ async function save(page: Page, existing: string | null): Promise<void> {
 
 const versionBar = (page: Page) => page.getByRole('group', { name: 'Version' });
 
-/** Opens a data model from the list on the left. */
+/** Opens a data model from the explorer on the left. */
 async function openFromList(page: Page, name: string): Promise<void> {
-  await page
-    .getByRole('listbox', { name: 'Data models' })
-    .getByRole('option', { name: new RegExp(`^${name} `) })
-    .click();
+  await page.getByRole('tree', { name: 'Data models' }).locator('.gdb-explorer-label').getByText(name, { exact: true }).click();
   await node(page, name).waitFor();
 }
 
