@@ -19,6 +19,9 @@ afterEach(async ({ task }) => {
   for (const t of pages.splice(0)) await closePage(t, task.name, task.result?.state === 'fail');
 });
 
+/** These tests sign in several times and reload: more than the default minute on a busy machine. */
+const SIGN_INS_TIMEOUT = 150_000;
+
 /** A name no earlier run has used. */
 const unique = (name: string) => `${name} ${Date.now().toString(36)}`;
 
@@ -89,92 +92,100 @@ async function folderOf(page: Page, label: string): Promise<string | undefined> 
 }
 
 describe('a manager arranging the pipeline folders', () => {
-  it('creates folders, drags a pipeline into one and back, renames one inline and deletes them after confirming', async () => {
-    const page = await testingView(USERS.manager);
-    await row(page, COUNTRY_PIPELINE).waitFor();
-    const first = unique('E2E shelf');
-    const second = unique('E2E drawer');
-    const renamed = `${second} renamed`;
+  it(
+    'creates folders, drags a pipeline into one and back, renames one inline and deletes them after confirming',
+    async () => {
+      const page = await testingView(USERS.manager);
+      await row(page, COUNTRY_PIPELINE).waitFor();
+      const first = unique('E2E shelf');
+      const second = unique('E2E drawer');
+      const renamed = `${second} renamed`;
 
-    // The testing view's Create Folder makes a folder in the root.
-    await page.getByRole('button', { name: 'Create Folder' }).click();
-    const create = page.getByRole('dialog', { name: 'Create Folder' });
-    await expect.poll(() => create.getByRole('button', { name: 'Validate' }).isDisabled()).toBe(true);
-    await create.getByLabel('Folder name').fill(first);
-    await create.getByRole('button', { name: 'Validate' }).click();
-    await row(page, first).waitFor();
-    expect(await level(page, first)).toBe(2);
+      // The testing view's Create Folder makes a folder in the root.
+      await page.getByRole('button', { name: 'Create Folder' }).click();
+      const create = page.getByRole('dialog', { name: 'Create Folder' });
+      await expect.poll(() => create.getByRole('button', { name: 'Validate' }).isDisabled()).toBe(true);
+      await create.getByLabel('Folder name').fill(first);
+      await create.getByRole('button', { name: 'Validate' }).click();
+      await row(page, first).waitFor();
+      expect(await level(page, first)).toBe(2);
 
-    // The root's menu: New folder, Enter confirms.
-    await menu(page, 'Pipelines', 'New folder');
-    const named = page.getByRole('dialog', { name: 'New folder' });
-    await expect.poll(() => named.getByRole('button', { name: 'Create' }).isDisabled()).toBe(true);
-    await named.getByLabel('Name').fill(second);
-    await named.getByLabel('Name').press('Enter');
-    await row(page, second).waitFor();
+      // The root's menu: New folder, Enter confirms.
+      await menu(page, 'Pipelines', 'New folder');
+      const named = page.getByRole('dialog', { name: 'New folder' });
+      await expect.poll(() => named.getByRole('button', { name: 'Create' }).isDisabled()).toBe(true);
+      await named.getByLabel('Name').fill(second);
+      await named.getByLabel('Name').press('Enter');
+      await row(page, second).waitFor();
 
-    // Drag the pipeline into the first folder, then back to the root.
-    await row(page, COUNTRY_PIPELINE).dragTo(row(page, first));
-    await expect.poll(() => folderOf(page, COUNTRY_PIPELINE)).toBe(first);
-    await page.reload();
-    await row(page, COUNTRY_PIPELINE).waitFor();
-    expect(await folderOf(page, COUNTRY_PIPELINE)).toBe(first);
-    await row(page, COUNTRY_PIPELINE).dragTo(row(page, 'Pipelines'));
-    await expect.poll(() => folderOf(page, COUNTRY_PIPELINE)).toBe('Pipelines');
+      // Drag the pipeline into the first folder, then back to the root.
+      await row(page, COUNTRY_PIPELINE).dragTo(row(page, first));
+      await expect.poll(() => folderOf(page, COUNTRY_PIPELINE)).toBe(first);
+      await page.reload();
+      await row(page, COUNTRY_PIPELINE).waitFor();
+      expect(await folderOf(page, COUNTRY_PIPELINE)).toBe(first);
+      await row(page, COUNTRY_PIPELINE).dragTo(row(page, 'Pipelines'));
+      await expect.poll(() => folderOf(page, COUNTRY_PIPELINE)).toBe('Pipelines');
 
-    // Rename inline: a double-click, the new name, Enter.
-    await row(page, second).locator('.gdb-explorer-label').dblclick();
-    const field = page.getByLabel(`New name of ${second}`);
-    await field.fill(renamed);
-    await field.press('Enter');
-    await row(page, renamed).waitFor();
-    expect(await row(page, second).count()).toBe(0);
+      // Rename inline: a double-click, the new name, Enter.
+      await row(page, second).locator('.gdb-explorer-label').dblclick();
+      const field = page.getByLabel(`New name of ${second}`);
+      await field.fill(renamed);
+      await field.press('Enter');
+      await row(page, renamed).waitFor();
+      expect(await row(page, second).count()).toBe(0);
 
-    // Delete, after the question; No keeps the folder.
-    await menu(page, renamed, 'Delete folder');
-    const question = page.locator('.ant-modal-confirm');
-    await question.getByText(`Delete folder ${renamed} ?`).waitFor();
-    await question.getByRole('button', { name: 'No' }).click();
-    await question.waitFor({ state: 'detached' });
-    expect(await row(page, renamed).count()).toBe(1);
-    await menu(page, renamed, 'Delete folder');
-    await question.getByRole('button', { name: 'Yes' }).click();
-    await row(page, renamed).waitFor({ state: 'detached' });
-    await menu(page, first, 'Delete folder');
-    await question.getByRole('button', { name: 'Yes' }).click();
-    await row(page, first).waitFor({ state: 'detached' });
-  });
+      // Delete, after the question; No keeps the folder.
+      await menu(page, renamed, 'Delete folder');
+      const question = page.locator('.ant-modal-confirm');
+      await question.getByText(`Delete folder ${renamed} ?`).waitFor();
+      await question.getByRole('button', { name: 'No' }).click();
+      await question.waitFor({ state: 'detached' });
+      expect(await row(page, renamed).count()).toBe(1);
+      await menu(page, renamed, 'Delete folder');
+      await question.getByRole('button', { name: 'Yes' }).click();
+      await row(page, renamed).waitFor({ state: 'detached' });
+      await menu(page, first, 'Delete folder');
+      await question.getByRole('button', { name: 'Yes' }).click();
+      await row(page, first).waitFor({ state: 'detached' });
+    },
+    SIGN_INS_TIMEOUT,
+  );
 });
 
 describe('an admin putting a read badge on a folder', () => {
-  it('hides the folder from a manager (and the admin) who do not hold the badge; a super-admin sees its expression', async () => {
-    const boss = await testingView(USERS.superAdmin);
-    const badge = unique('E2E readers');
-    const folder = unique('E2E restricted');
-    await call(boss, 'POST', '/tags', { name: badge, type: 'project', color: '#aa3355' });
-    const made = (await call(boss, 'POST', '/folders', { name: folder, kind: 'pipeline' })) as { id: string };
+  it(
+    'hides the folder from a manager (and the admin) who do not hold the badge; a super-admin sees its expression',
+    async () => {
+      const boss = await testingView(USERS.superAdmin);
+      const badge = unique('E2E readers');
+      const folder = unique('E2E restricted');
+      await call(boss, 'POST', '/tags', { name: badge, type: 'project', color: '#aa3355' });
+      const made = (await call(boss, 'POST', '/folders', { name: folder, kind: 'pipeline' })) as { id: string };
 
-    try {
-      const before = await testingView(USERS.manager);
-      await row(before, folder).waitFor();
+      try {
+        const before = await testingView(USERS.manager);
+        await row(before, folder).waitFor();
 
-      const admin = await testingView(USERS.admin);
-      await menu(admin, folder, 'Manage badges');
-      const dialog = admin.getByRole('dialog', { name: `Manage badges of ${folder}` });
-      await dialog.getByRole('group', { name: 'Read badges' }).getByRole('checkbox', { name: badge }).check();
-      await dialog.getByRole('button', { name: 'Save' }).click();
-      await dialog.waitFor({ state: 'detached' });
-      // The admin does not hold the badge either: the folder leaves their tree too.
-      await row(admin, folder).waitFor({ state: 'detached' });
-      // A super-admin still sees it, with its read expression.
-      await boss.reload();
-      await row(boss, folder).getByText(`R: ${badge}`).waitFor();
+        const admin = await testingView(USERS.admin);
+        await menu(admin, folder, 'Manage badges');
+        const dialog = admin.getByRole('dialog', { name: `Manage badges of ${folder}` });
+        await dialog.getByRole('group', { name: 'Read badges' }).getByRole('checkbox', { name: badge }).check();
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await dialog.waitFor({ state: 'detached' });
+        // The admin does not hold the badge either: the folder leaves their tree too.
+        await row(admin, folder).waitFor({ state: 'detached' });
+        // A super-admin still sees it, with its read expression.
+        await boss.reload();
+        await row(boss, folder).getByText(`R: ${badge}`).waitFor();
 
-      const after = await testingView(USERS.manager);
-      await row(after, COUNTRY_PIPELINE).waitFor();
-      expect(await row(after, folder).count()).toBe(0);
-    } finally {
-      await call(boss, 'DELETE', '/folders', { id: made.id, kind: 'pipeline', withFolders: true, withDocuments: false });
-    }
-  });
+        const after = await testingView(USERS.manager);
+        await row(after, COUNTRY_PIPELINE).waitFor();
+        expect(await row(after, folder).count()).toBe(0);
+      } finally {
+        await call(boss, 'DELETE', '/folders', { id: made.id, kind: 'pipeline', withFolders: true, withDocuments: false });
+      }
+    },
+    SIGN_INS_TIMEOUT,
+  );
 });
