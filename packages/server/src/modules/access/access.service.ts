@@ -4,7 +4,7 @@ import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { forbidden } from '../../platform/http/errors.ts';
 import type { AccessedDocument, AccessFolder, CallerAccess, DocumentAccess } from './access.types.ts';
 
-export type { AccessedDocument, AccessFolder, CallerAccess, DocumentAccess } from './access.types.ts';
+export type { CallerAccess, DocumentAccess } from './access.types.ts';
 
 /** The refusals of the document access check. */
 export const ACCESS_MESSAGES = {

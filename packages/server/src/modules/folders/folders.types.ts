@@ -15,7 +15,7 @@ export interface DocumentAccessItem {
 }
 
 /** The caller's answer for one folder or document and one action. */
-export type DocumentAccessCheck = (action: 'read' | 'write', item: DocumentAccessItem) => boolean;
+type DocumentAccessCheck = (action: 'read' | 'write', item: DocumentAccessItem) => boolean;
 
 /**
  * The one place the explorer asks whether the caller may read or write a folder or document
