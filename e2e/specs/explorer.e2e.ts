@@ -160,7 +160,7 @@ describe('an admin putting a read badge on a folder', () => {
       const boss = await testingView(USERS.superAdmin);
       const badge = unique('E2E readers');
       const folder = unique('E2E restricted');
-      await call(boss, 'POST', '/tags', { name: badge, type: 'project', color: '#aa3355' });
+      const readers = (await call(boss, 'POST', '/tags', { name: badge, type: 'project', color: '#aa3355' })) as { _id: string };
       const made = (await call(boss, 'POST', '/folders', { name: folder, kind: 'pipeline' })) as { id: string };
 
       try {
@@ -184,6 +184,7 @@ describe('an admin putting a read badge on a folder', () => {
         expect(await row(after, folder).count()).toBe(0);
       } finally {
         await call(boss, 'DELETE', '/folders', { id: made.id, kind: 'pipeline', withFolders: true, withDocuments: false });
+        await call(boss, 'DELETE', `/tags?ids=${readers._id}`);
       }
     },
     SIGN_INS_TIMEOUT,
