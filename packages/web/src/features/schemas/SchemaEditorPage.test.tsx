@@ -131,4 +131,54 @@ describe('Data Models page', () => {
     const question = await confirmation();
     expect(question.textContent).toContain('Current schema would be lost, are you sure?');
   });
+
+  it('generates the data model from an example file, and says why when the file is refused', async () => {
+    let refuse = true;
+    const { server } = await openDealer(
+      {},
+      {
+        'POST /schemas/generate': () =>
+          refuse
+            ? envelope(42200, 'Generate schema from file error: the file has no rows.', null, 422)
+            : ok([{ type: 'object', properties: { city: { type: 'string' } } }]),
+      },
+    );
+    const pick = async () => {
+      fireEvent.click(button('Import example'));
+      const input = await waitFor(() => {
+        const found = document.querySelector<HTMLInputElement>('input[type=file][accept=".xlsx,.xls,.xml,.csv,.json"]');
+        expect(found).not.toBeNull();
+        return found as HTMLInputElement;
+      });
+      fireEvent.change(input, { target: { files: [new File(['city\nLyon'], 'dealers.csv', { type: 'text/csv' })] } });
+      fireEvent.click(button('Generate'));
+    };
+    await pick();
+    await screen.findByText('Generate schema from file error: the file has no rows.');
+    refuse = false;
+    fireEvent.click(button('Generate'));
+    await screen.findByText('city');
+    expect(screen.queryByText('code')).toBeNull();
+    expect(server.count('POST /schemas/generate')).toBe(2);
+  });
+
+  it('moves the selection with the arrow keys and opens the node menu with Shift+F10', async () => {
+    await openDealer();
+    const tree = document.querySelector('[role=tree][aria-label="Schema tree"]') as HTMLElement;
+    fireEvent.click(screen.getByText('code'));
+    fireEvent.keyDown(tree, { key: 'ArrowUp' });
+    await waitFor(() =>
+      expect(document.querySelector('[aria-selected="true"] .gdb-schema-node-name')?.textContent).toBe('properties'),
+    );
+    const active = tree.getAttribute('aria-activedescendant') ?? '';
+    expect(document.getElementById(active)?.textContent).toContain('properties');
+    fireEvent.keyDown(tree, { key: 'F10', shiftKey: true });
+    const menu = await waitFor(() => {
+      const found = document.querySelector('.ant-dropdown-menu');
+      expect(found).not.toBeNull();
+      return found as HTMLElement;
+    });
+    expect(menu.textContent).toContain('Select Referenced Schema');
+    expect(menu.textContent).toContain('Move Up');
+  });
 });
