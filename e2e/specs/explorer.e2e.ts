@@ -1,5 +1,6 @@
 // The folder explorer as people work with it: a manager arranges the pipeline folders of the
-// testing view; an admin puts a read badge on a folder and a manager without it no longer sees it.
+// testing view and the data models of their editor; an admin puts a read badge on a folder and a
+// manager without it no longer sees it.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage } from '../support/browser.ts';
@@ -55,7 +56,9 @@ async function call(page: Page, method: string, path: string, body?: unknown): P
   );
 }
 
-const tree = (page: Page) => page.getByRole('tree', { name: 'Pipeline folders' });
+/** The explorer of the page: the testing view's pipeline folders, or the data models of their editor. */
+const tree = (page: Page) =>
+  page.getByRole('tree', { name: new URL(page.url()).pathname === '/manage/schemas' ? 'Data models' : 'Pipeline folders' });
 
 /** The tree row labelled `label`. */
 const row = (page: Page, label: string): Locator =>
@@ -148,6 +151,51 @@ describe('a manager arranging the pipeline folders', () => {
       await menu(page, first, 'Delete folder');
       await question.getByRole('button', { name: 'Yes' }).click();
       await row(page, first).waitFor({ state: 'detached' });
+    },
+    SIGN_INS_TIMEOUT,
+  );
+});
+
+describe('a manager arranging the data models', () => {
+  it(
+    'creates a folder and a data model, drags the data model into the folder, then deletes both after confirming',
+    async () => {
+      const t = await newPage(browser);
+      pages.push(t);
+      const page = t.page;
+      await signIn(page, USERS.manager);
+      await page.goto('/manage/schemas');
+      await waitForPage(page, '/manage/schemas');
+      await row(page, 'Data models').waitFor();
+      const shelf = unique('E2E models');
+      const model = unique('E2E model');
+
+      await menu(page, 'Data models', 'New folder');
+      const named = page.getByRole('dialog', { name: 'New folder' });
+      await named.getByLabel('Name').fill(shelf);
+      await named.getByLabel('Name').press('Enter');
+      await row(page, shelf).waitFor();
+
+      await menu(page, 'Data models', 'New schema');
+      const created = page.getByRole('dialog', { name: 'New schema' });
+      await expect.poll(() => created.getByRole('button', { name: 'Create' }).isDisabled()).toBe(true);
+      await created.getByLabel('Name').fill(model);
+      await created.getByRole('button', { name: 'Create' }).click();
+      await row(page, model).waitFor();
+      expect(await folderOf(page, model)).toBe('Data models');
+
+      await row(page, model).dragTo(row(page, shelf));
+      await expect.poll(() => folderOf(page, model)).toBe(shelf);
+
+      await menu(page, model, 'Delete schema');
+      const question = page.locator('.ant-modal-confirm');
+      await question.getByText(`Delete schema [${model}] ?`).waitFor();
+      await question.getByRole('button', { name: 'Yes' }).click();
+      await row(page, model).waitFor({ state: 'detached' });
+      await menu(page, shelf, 'Delete folder');
+      await question.getByText(`Delete folder ${shelf} ?`).waitFor();
+      await question.getByRole('button', { name: 'Yes' }).click();
+      await row(page, shelf).waitFor({ state: 'detached' });
     },
     SIGN_INS_TIMEOUT,
   );
