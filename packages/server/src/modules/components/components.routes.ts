@@ -71,10 +71,12 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
     app.post(
       '/components/:id/execute',
       { schema: { tags, params: idParamsSchema, body: executeBodySchema, response: { 200: envelope(runResultSchema) } } },
-      async (req) =>
-        ok(
-          await runtime.testComponent(requireAuth(req).userId, req.params.id, req.body.payload ?? {}, req.body.rt_context ?? {}),
-        ),
+      async (req) => {
+        const auth = requireAuth(req);
+        // A component the caller's badges do not open is refused before it runs.
+        await components.find(req.params.id, auth);
+        return ok(await runtime.testComponent(auth.userId, req.params.id, req.body.payload ?? {}, req.body.rt_context ?? {}));
+      },
     );
     app.post(
       '/components/:id/stop',
