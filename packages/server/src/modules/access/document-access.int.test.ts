@@ -129,6 +129,24 @@ describe('a data model whose badges the caller does not hold', () => {
   });
 });
 
+describe('a component whose badges the caller does not hold', () => {
+  it('is refused when opened, run or saved, and absent from the list and the picker by ids', async () => {
+    const made = (await call('POST', '/components', boss, { name: 'Secret component' })).body.data as { _id: string };
+    await badge(made._id, 'component', [[secret]], [[secret]]);
+    const ids = async (url: string, token: string) =>
+      ((await call('GET', url, token)).body.data as { _id: string }[]).map((c) => c._id);
+    expect(await ids('/components/list', outsider)).not.toContain(made._id);
+    expect(await ids('/components/list', insider)).toContain(made._id);
+    expect(await ids(`/components?ids=${made._id}`, outsider)).toEqual([]);
+    expect((await call('GET', `/components/find?id=${made._id}`, outsider)).status).toBe(403);
+    expect((await call('POST', `/components/${made._id}/execute`, outsider, { payload: {} })).status).toBe(403);
+    const found = (await call('GET', `/components/find?id=${made._id}`, insider)).body.data;
+    expect((await call('POST', '/components', outsider, { ...found, description: 'changed' })).status).toBe(403);
+    expect((await call('POST', '/components', insider, { ...found, description: 'changed' })).status).toBe(200);
+    expect(inTree(await tree('component', outsider), made._id)).toBe(false);
+  });
+});
+
 describe('a pipeline whose badges the caller does not hold', () => {
   it('is absent from the lists, the assignable picker and live data, and refused when opened', async () => {
     const { id: hidden } = await buildPipeline(t, { name: 'Secret pipeline', isMaster: true });
@@ -145,7 +163,10 @@ describe('a pipeline whose badges the caller does not hold', () => {
     const user = await t.createUser(['user']);
     // The admin manages users sharing one of their group badges.
     const team = (await t.call('POST', '/tags', { token: boss, body: { name: 'Team', type: 'group' } })).body.data._id;
-    await t.ctx.db.kysely.updateTable('users').set({ admin_tags: [team] }).execute();
+    await t.ctx.db.kysely
+      .updateTable('users')
+      .set({ admin_tags: [team] })
+      .execute();
     const available = (await call('GET', `/users/pipelinesFor?id=${user.id}`, admin)).body.data.availablePipelines as {
       name: string;
     }[];
