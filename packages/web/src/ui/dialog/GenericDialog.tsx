@@ -2,7 +2,7 @@ import { Button, Modal } from 'antd';
 import type { ReactNode } from 'react';
 import { CSP_SAFE_MODAL } from '../tags/confirmation.ts';
 
-export const GENERIC_DIALOG = { title: 'GlobalDB Dialog', width: '30%', ok: 'OK', cancel: 'Cancel' } as const;
+const GENERIC_DIALOG = { title: 'GlobalDB Dialog', width: '30%', ok: 'OK', cancel: 'Cancel' } as const;
 
 export interface GenericDialogProps {
   open: boolean;

@@ -6,7 +6,7 @@ import { randomId } from './form-names.ts';
 import type { FieldSchema } from './schema.ts';
 import { type Path, pathKey } from './store.ts';
 
-export const ARRAY_TEXTS = {
+const ARRAY_TEXTS = {
   add: 'Add',
   deleteAll: 'Delete All',
   del: 'Del',
@@ -19,7 +19,7 @@ export const ARRAY_TEXTS = {
   action: 'Action',
 } as const;
 /** Width of the Action column of the table layout. */
-export const ACTION_COLUMN_WIDTH = 130;
+const ACTION_COLUMN_WIDTH = 130;
 
 interface ArrayFieldProps {
   field: FieldSchema;

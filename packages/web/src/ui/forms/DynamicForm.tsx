@@ -2,7 +2,7 @@ import { Alert, Form, Modal } from 'antd';
 import { type Ref, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { FormContext, type FormContextValue, type Widget } from './context.ts';
 import { Field } from './Field.tsx';
-import { claimFormName, DEFAULT_FORM_NAME, releaseFormName } from './form-names.ts';
+import { claimFormName, DEFAULT_FORM_NAME, formLanguage, releaseFormName } from './form-names.ts';
 import { normaliseSchema, type RootSchema } from './schema.ts';
 import { firstVisibleError, scrollToField } from './scroll.ts';
 import { FormStore, type Path } from './store.ts';
@@ -146,6 +146,7 @@ function FormBody({
         name={formName}
         id={formName}
         noValidate
+        data-language={formLanguage()}
         className={['gdb-dynamic-form', store.config.style.formCls].filter(Boolean).join(' ')}
         onSubmit={(e) => {
           e.preventDefault();

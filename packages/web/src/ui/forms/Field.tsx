@@ -149,7 +149,7 @@ interface LayoutProps {
 }
 
 /** An object: its properties on a grid of 12 columns (each field's `columns`, 12 by default). */
-export function ObjectField({ field, path, disabled, readOnly, bare }: LayoutProps) {
+function ObjectField({ field, path, disabled, readOnly, bare }: LayoutProps) {
   const { store } = useForm();
   const result = useFieldResult(store, path);
   const entries = Object.entries(field.properties ?? {});

@@ -2,7 +2,7 @@ import { Button, Space } from 'antd';
 import { useRef, useState } from 'react';
 import { DynamicForm, type DynamicFormHandle } from './DynamicForm.tsx';
 
-export const PREVIEW_TEXTS = { validate: 'Validate', reset: 'Reset', passed: 'Validation passed' } as const;
+const PREVIEW_TEXTS = { validate: 'Validate', reset: 'Reset', passed: 'Validation passed' } as const;
 
 export interface FormPreviewProps {
   /** The form schema to try: a JSON schema with the form library's field options. */

@@ -14,7 +14,7 @@ import { parseNumberInput } from './widgets.tsx';
  * model's type, edited in a dialog titled with the model's name.
  */
 
-export const REF_TEXTS = {
+const REF_TEXTS = {
   edit: 'Edit',
   cancel: 'Cancel',
   apply: 'Apply',
@@ -22,9 +22,9 @@ export const REF_TEXTS = {
   noRenderer: (type: string) => `No renderer for type ${type}`,
   cannotLoad: (name: string) => `Cannot load schema ${name} from server`,
 } as const;
-export const REF_DIALOG_WIDTH = '60%';
+const REF_DIALOG_WIDTH = '60%';
 /** Longest text shown for a value: the first 100 and the last 100 characters around an ellipsis. */
-export const TRUNCATE_AT = 200;
+const TRUNCATE_AT = 200;
 
 export function truncateText(text: string, max = TRUNCATE_AT): string {
   if (text.length <= max) return text;

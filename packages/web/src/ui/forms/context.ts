@@ -14,7 +14,7 @@ export interface FieldProps {
 }
 
 /** A form inside a field (the dialog of a data model reference), given without importing the form. */
-export interface NestedFormProps {
+interface NestedFormProps {
   schema: unknown;
   value?: unknown;
   name?: string;

@@ -15,9 +15,9 @@ import jsep from 'jsep';
 
 jsep.addBinaryOp('=>', 0.1);
 
-export const EXPRESSION_PREFIX = 'dx:';
+const EXPRESSION_PREFIX = 'dx:';
 /** Steps one evaluation may take: each node visited and each element an array method goes through. */
-export const DEFAULT_STEP_BUDGET = 100_000;
+const DEFAULT_STEP_BUDGET = 100_000;
 const MAX_STRING = 100_000;
 const REFUSED = new Set(['constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__']);
 
@@ -46,7 +46,7 @@ const cache = new Map<string, Node>();
 const CACHE_LIMIT = 2000;
 
 /** Parses once per text (a form re-evaluates the same expressions at every keystroke). */
-export function parseExpression(text: string): Node {
+function parseExpression(text: string): Node {
   const known = cache.get(text);
   if (known) return known;
   let node: Node;

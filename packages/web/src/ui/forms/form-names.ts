@@ -1,8 +1,8 @@
 /** Names of the forms on the page: ids of their fields start with it, so two forms must not share one. */
 
 export const DEFAULT_FORM_NAME = 'dynamic-form';
-export const DEFAULT_ID_LENGTH = 5;
-export const MAX_ID_LENGTH = 10;
+const DEFAULT_ID_LENGTH = 5;
+const MAX_ID_LENGTH = 10;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A random id of `length` characters (5 by default, at most 10). */

@@ -12,7 +12,7 @@ export const REQUIRED_MSG = 'is required';
 export const NUMBER_MSG = "it's not a number.";
 export const URL_MSG = "it's not url";
 export const AJAX_MSG = 'Ajax validation failed';
-export const defaultRuleMessage = (rule: string) => `${rule} validate error`;
+const defaultRuleMessage = (rule: string) => `${rule} validate error`;
 /** A custom rule list that is not an array of `{ script, errMsg }`. */
 export const CUSTOM_RULE_SHAPE_MSG = '【Error】自定义验证规则应为对象数组，每项包含script,errMsg字段。';
 /** A rule name no rule is registered under. */
@@ -21,9 +21,9 @@ export const unknownRuleMessage = (rule: string) => `不存在验证规则${rule
 export const RESERVED_RULE_MSG = 'customRule 注册失败。 customRule为【自定义规则】专用规则名，请更换。';
 /** What a field shows while a delayed rule waits. */
 export const DEFAULT_DELAY_MSG = '异步验证中..';
-export const CUSTOM_RULE = 'customRule';
+const CUSTOM_RULE = 'customRule';
 
-export interface RuleCheckContext {
+interface RuleCheckContext {
   signal?: AbortSignal;
 }
 
@@ -68,7 +68,7 @@ const textTest = (re: RegExp) => ({ check: (v: unknown) => typeof v !== 'string'
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 /** A pattern given as `^a+$` or as `/^a+$/i`. */
-export function patternOf(rule: unknown): RegExp {
+function patternOf(rule: unknown): RegExp {
   if (rule instanceof RegExp) return rule;
   const text = String(rule);
   const literal = /^\/(.*)\/([gimsuy]*)$/s.exec(text);
@@ -185,9 +185,7 @@ export function registerRules(rules: Record<string, Rule>): void {
   Object.assign(registry, rules);
 }
 
-export const ruleNames = () => Object.keys(registry);
-
-export interface RuleOptions {
+interface RuleOptions {
   delay?: number;
   delayMsg?: string;
 }

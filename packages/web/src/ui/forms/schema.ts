@@ -5,9 +5,9 @@
  * data models use (required, minLength, pattern, enum, format …) into rules.
  */
 
-export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'HTML' | 'COMP';
+type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'HTML' | 'COMP';
 
-export interface HelpOption {
+interface HelpOption {
   show?: boolean;
   content?: string;
   text?: string;
@@ -19,12 +19,12 @@ export interface PreviewOption {
   clearable?: boolean;
 }
 
-export interface LinkField {
+interface LinkField {
   fieldPath: string;
   rules?: string[];
 }
 
-export interface FieldUi {
+interface FieldUi {
   label: string;
   legend: string;
   showLabel: boolean;
@@ -65,7 +65,7 @@ export interface ScrollToFailField {
   offset: number;
 }
 
-export interface GlobalConfig {
+interface GlobalConfig {
   style: { formCls: string; invalidFeedbackCls: string };
   validationMsg: Record<string, string>;
   constants: Record<string, unknown>;
@@ -81,9 +81,9 @@ export interface RootSchema extends FieldSchema {
 export const ROOT_NOT_OBJECT = 'fromSchema must be a json object';
 export const ROOT_TYPE_NOT_OBJECT = "fromSchema' root field type must be object";
 export const ROOT_NOT_JSON = 'fromSchema must be a valid json format';
-export const DEFAULT_COLUMNS = 12;
+const DEFAULT_COLUMNS = 12;
 
-export const defaultGlobalConfig = (): GlobalConfig => ({
+const defaultGlobalConfig = (): GlobalConfig => ({
   style: { formCls: '', invalidFeedbackCls: '' },
   validationMsg: {},
   constants: {},
@@ -242,7 +242,7 @@ export function normaliseSchema(input: unknown): RootSchema {
 }
 
 /** The empty value of a type: '' for texts and numbers, false, {} or []. */
-export function emptyOf(type: FieldType): unknown {
+function emptyOf(type: FieldType): unknown {
   if (type === 'boolean') return false;
   if (type === 'object') return {};
   if (type === 'array') return [];

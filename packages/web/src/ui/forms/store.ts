@@ -12,14 +12,14 @@ import { type FieldSchema, initialValue, modelOf, type RootSchema } from './sche
 export type Path = readonly (string | number)[];
 export const pathKey = (path: Path) => path.join('.');
 
-export type FieldStatus = 'valid' | 'invalid' | 'validating';
+type FieldStatus = 'valid' | 'invalid' | 'validating';
 export interface FieldResult {
   status: FieldStatus;
   message: string;
 }
 const VALID: FieldResult = { status: 'valid', message: '' };
 
-export function getIn(value: unknown, path: Path): unknown {
+function getIn(value: unknown, path: Path): unknown {
   let at = value;
   for (const key of path) {
     if (at === null || typeof at !== 'object') return undefined;
@@ -28,7 +28,7 @@ export function getIn(value: unknown, path: Path): unknown {
   return at;
 }
 
-export function setIn(value: unknown, path: Path, next: unknown): unknown {
+function setIn(value: unknown, path: Path, next: unknown): unknown {
   if (path.length === 0) return next;
   const [head, ...rest] = path as [string | number, ...(string | number)[]];
   const base = (value && typeof value === 'object' ? value : typeof head === 'number' ? [] : {}) as Record<
@@ -43,7 +43,7 @@ export function setIn(value: unknown, path: Path, next: unknown): unknown {
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 /** The schema of a value path (array indexes step into `items`). */
-export function fieldAt(root: FieldSchema, path: Path): FieldSchema | undefined {
+function fieldAt(root: FieldSchema, path: Path): FieldSchema | undefined {
   let at: FieldSchema | undefined = root;
   for (const key of path) {
     if (!at) return undefined;
@@ -53,7 +53,7 @@ export function fieldAt(root: FieldSchema, path: Path): FieldSchema | undefined 
 }
 
 /** `a.b[i].c` or `a.b[0].c` as a path, `[i]` taking the indexes of the array items around the field. */
-export function parseFieldPath(text: string, idxChain: readonly number[] = []): Path {
+function parseFieldPath(text: string, idxChain: readonly number[] = []): Path {
   let n = 0;
   const out: (string | number)[] = [];
   for (const part of text.replace(/^\$root\.?/, '').split(/\.|(?=\[)/)) {

@@ -2,8 +2,8 @@ import { type KeyboardEvent, type PointerEvent, type ReactNode, useLayoutEffect,
 import './split.css';
 
 /** Width of the handle, and the least each side keeps. */
-export const SPLIT_HANDLE_PX = 5;
-export const SPLIT_MIN_PX = 10;
+const SPLIT_HANDLE_PX = 5;
+const SPLIT_MIN_PX = 10;
 const KEY_STEP_PX = 10;
 
 export interface SplitPanelProps {
