@@ -285,6 +285,20 @@ describe('DynamicForm', () => {
     await waitFor(() => expect(ref.current?.getValue().dataSources).toEqual([]));
   });
 
+  it('array items fold and expand, one at a time or all together', async () => {
+    const schema = { type: 'object', properties: { dataSources: { ...pipeline.properties.dataSources, value: [{}, {}] } } };
+    renderWidget(<DynamicForm schema={schema} />);
+    await screen.findAllByLabelText('Data sub kind');
+    fireEvent.click(screen.getByRole('button', { name: 'Fold Data sources 1' }));
+    expect(screen.getAllByLabelText('Data sub kind')).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Expand Data sources 1' }));
+    expect(screen.getAllByLabelText('Data sub kind')).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Fold' }));
+    expect(screen.queryAllByLabelText('Data sub kind')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Expand' }));
+    expect(screen.getAllByLabelText('Data sub kind')).toHaveLength(2);
+  });
+
   it('array table layout: an Action column of 130 px', async () => {
     const schema = {
       type: 'object',
