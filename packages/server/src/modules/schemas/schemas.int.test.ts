@@ -2,6 +2,7 @@ import { API_ACCESS } from '@gdb/shared/api/access';
 import { ROLES, type Role } from '@gdb/shared/auth/roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { SYSTEM_SCHEMAS } from '../../platform/db/migrations/20261125T1900_system_schemas.ts';
 import { newId } from '../../platform/ids.ts';
 
 let t: TestApp;
@@ -71,6 +72,16 @@ describe('data model calls', () => {
     await post('/schemas/version/new', { id: a._id });
     const byName = await get(`/schemas/byname?name=${encodeURIComponent(a.name)}`);
     expect(byName.body.data).toEqual({ _id: a._id, name: a.name, version: 1, jsonSchema: { type: 'object' } });
+  });
+
+  it('keeps the order in which the author wrote the properties', async () => {
+    const properties = { zeta: { type: 'string' }, id: { type: 'integer' }, a_much_longer_name: { type: 'string' }, b: {} };
+    const a = await created(unique('Ordered'), { type: 'object', properties, required: ['zeta'] });
+    const found = (await get(`/schemas/find?id=${a._id}`)).body.data;
+    expect(Object.keys(found.jsonSchema)).toEqual(['type', 'properties', 'required']);
+    expect(Object.keys(found.jsonSchema.properties)).toEqual(['zeta', 'id', 'a_much_longer_name', 'b']);
+    const pipeline = (await get('/schemas/byname?name=rt-pipeline')).body.data;
+    expect(Object.keys(pipeline.jsonSchema.properties)).toEqual(Object.keys(SYSTEM_SCHEMAS['rt-pipeline']?.properties as object));
   });
 
   it("says 'Cannot load schema {id} from server' and 'Cannot load schema {name} from server'", async () => {

@@ -180,7 +180,7 @@ const endpointInfo = object(
 );
 const listenerInfo = object('Listener', { pipelineName: text('Pipeline', { readonly: true }, NAME) }, ['pipelineName']);
 
-const SYSTEM_SCHEMAS: Record<string, Json> = {
+export const SYSTEM_SCHEMAS: Record<string, Json> = {
   'rt-sdk-schema': sdkSchema,
   'rt-pipeline': pipelineSchema,
   'rt-component': componentSchema,

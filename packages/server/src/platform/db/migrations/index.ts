@@ -15,6 +15,7 @@ import * as uploadsUnfinishedIdx from './20261125T1700_uploads_unfinished_idx.ts
 import * as systemSchemas from './20261125T1900_system_schemas.ts';
 import * as folders from './20261125T1910_folders.ts';
 import * as usersAccessNotify from './20261125T2100_users_access_notify.ts';
+import * as schemasKeepKeyOrder from './20261125T2200_schemas_keep_key_order.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '20261125T1900_system_schemas': systemSchemas,
   '20261125T1910_folders': folders,
   '20261125T2100_users_access_notify': usersAccessNotify,
+  '20261125T2200_schemas_keep_key_order': schemasKeepKeyOrder,
 };

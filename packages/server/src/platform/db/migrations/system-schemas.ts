@@ -18,7 +18,7 @@ export async function putSystemSchemas(db: Kysely<unknown>, schemas: Record<stri
     await sql`
       insert into schemas (id, family_id, version, v_locked, v_parents, name, json_schema)
       values (${id}, ${newest?.family_id ?? id}, ${(newest?.version ?? 0) + 1}, true,
-        ${newest ? [newest.id] : []}::uuid[], ${name}, ${content}::jsonb)`.execute(db);
+        ${newest ? [newest.id] : []}::uuid[], ${name}, ${content})`.execute(db);
   }
 }
 
