@@ -78,6 +78,7 @@ describe('the form of a data model, in the Show UI drawer', () => {
     await drawer.getByRole('button', { name: 'Validate' }).click();
     await drawer.getByText('Validation passed').waitFor();
     expect(t?.problems.errors).toEqual([]);
+    expect(t?.problems.csp).toEqual([]);
   });
 
   it('rt-pipeline: data sources are added, moved and deleted, deleting after a confirmation', async () => {

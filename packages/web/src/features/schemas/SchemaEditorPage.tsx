@@ -2,6 +2,7 @@ import { Alert, App, Drawer, Empty, type MenuProps, Spin, Tabs } from 'antd';
 import { useMemo, useRef, useState } from 'react';
 import { Explorer } from '../../ui/explorer/index.ts';
 import { FormPreview } from '../../ui/forms/index.ts';
+import { CSP_SAFE_DRAWER } from '../../ui/tags/confirmation.ts';
 import { VersionBar } from '../../ui/versions/VersionBar.tsx';
 import { EditJsonDialog } from './EditJsonDialog.tsx';
 import { ImportExampleDialog } from './ImportExampleDialog.tsx';
@@ -225,7 +226,7 @@ export function SchemaEditorPage() {
         }}
         onClose={close}
       />
-      <Drawer title="Show UI" size="large" open={dialog?.kind === 'ui'} onClose={close} destroyOnHidden>
+      <Drawer title="Show UI" size="large" open={dialog?.kind === 'ui'} onClose={close} destroyOnHidden {...CSP_SAFE_DRAWER}>
         {dialog?.kind === 'ui' && <UiPreview schema={treeToJson(tree)} />}
       </Drawer>
     </div>
