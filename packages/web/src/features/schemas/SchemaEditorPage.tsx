@@ -1,5 +1,6 @@
 import { Alert, App, Drawer, Empty, type MenuProps, Spin, Tabs } from 'antd';
 import { useMemo, useRef, useState } from 'react';
+import { NameDialog } from '../../ui/dialog/NameDialog.tsx';
 import { Explorer } from '../../ui/explorer/index.ts';
 import { FormPreview } from '../../ui/forms/index.ts';
 import { CSP_SAFE_DRAWER } from '../../ui/tags/confirmation.ts';
@@ -14,7 +15,6 @@ import { type NodeAction, nodeActions } from './node-menu.ts';
 import { PropertyInspector } from './PropertyInspector.tsx';
 import { SelectPropertyDialog, SelectReferenceDialog, splitRef } from './ReferenceDialogs.tsx';
 import { SchemaFormPreview } from './SchemaFormPreview.tsx';
-import { SchemaNameDialog } from './SchemaNameDialog.tsx';
 import { SchemaToolbar, SchemaToolbox } from './SchemaToolbox.tsx';
 import { SchemaTree } from './SchemaTree.tsx';
 import { SCHEMA_TEXTS } from './schema-texts.ts';
@@ -165,7 +165,7 @@ export function SchemaEditorPage() {
           <PropertyInspector root={tree} selected={editor.selected} readOnly={readOnly} apply={editor.apply} />
         </section>
       )}
-      <SchemaNameDialog
+      <NameDialog
         open={dialog?.kind === 'new'}
         title={SCHEMA_TEXTS.newTitle}
         onConfirm={(name) => {
@@ -174,7 +174,7 @@ export function SchemaEditorPage() {
         }}
         onCancel={close}
       />
-      <SchemaNameDialog
+      <NameDialog
         open={dialog?.kind === 'rename'}
         title={SCHEMA_TEXTS.renameTitle}
         initial={dialog?.kind === 'rename' ? dialog.node.name : ''}

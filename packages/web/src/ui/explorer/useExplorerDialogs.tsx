@@ -3,12 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { App } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { KIND_PATHS } from '../../ground/calls/folders.ts';
+import { NameDialog } from '../dialog/NameDialog.tsx';
 import { tagListQuery } from '../tags/api.ts';
 import { askConfirmation } from '../tags/confirmation.ts';
 import { DocumentBadgesDialog } from '../tags/DocumentBadgesDialog.tsx';
 import { VersionSelectorDialog } from '../versions/VersionSelectorDialog.tsx';
 import { deleteQuestion, folderAt, KIND_LABELS, type MenuAction, moveTarget } from './explorer-rules.ts';
-import { NameDialog } from './NameDialog.tsx';
 import type { TreeIndex } from './tree-model.ts';
 import type { ExplorerCalls } from './useExplorerCalls.ts';
 

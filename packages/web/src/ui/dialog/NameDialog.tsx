@@ -1,27 +1,42 @@
 import { Button, Form, Input, Modal } from 'antd';
 import { useEffect, useId, useState } from 'react';
-import { CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
+import { CSP_SAFE_MODAL } from '../tags/confirmation.ts';
 
-export interface SchemaNameDialogProps {
+export interface NameDialogProps {
   open: boolean;
   title: string;
+  /** The confirm button's text (Create, Rename); OK by default. */
+  confirmText?: string;
   initial?: string;
-  onConfirm: (name: string) => void;
+  /** Takes the trimmed name; a rejection keeps the dialog open. */
+  onConfirm: (name: string) => void | Promise<void>;
   onCancel: () => void;
 }
 
-/** The create-name dialog: OK is enabled only when the name is not empty; Enter submits. */
-export function SchemaNameDialog({ open, title, initial = '', onConfirm, onCancel }: SchemaNameDialogProps) {
+/** The create or rename dialog of every screen: a Name field, the confirm button disabled while it is empty, Enter confirms. */
+export function NameDialog({ open, title, confirmText = 'OK', initial = '', onConfirm, onCancel }: NameDialogProps) {
   const id = useId();
   const [name, setName] = useState(initial);
+  const [busy, setBusy] = useState(false);
   const clean = name.trim();
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: each opening starts from the name given
   useEffect(() => {
     if (open) setName(initial);
   }, [open]);
-  const confirm = () => {
-    if (clean) onConfirm(clean);
+
+  const confirm = async () => {
+    if (!clean || busy) return;
+    setBusy(true);
+    try {
+      await onConfirm(clean);
+    } catch {
+      // Said by the caller; the dialog stays open.
+    } finally {
+      setBusy(false);
+    }
   };
+
   return (
     <Modal
       {...CSP_SAFE_MODAL}
@@ -33,8 +48,8 @@ export function SchemaNameDialog({ open, title, initial = '', onConfirm, onCance
         <Button key="cancel" onClick={onCancel}>
           Cancel
         </Button>,
-        <Button key="ok" type="primary" disabled={!clean} onClick={confirm}>
-          OK
+        <Button key="confirm" type="primary" disabled={!clean} loading={busy} onClick={() => void confirm()}>
+          {confirmText}
         </Button>,
       ]}
     >
@@ -48,7 +63,7 @@ export function SchemaNameDialog({ open, title, initial = '', onConfirm, onCance
             onPressEnter={(e) => {
               // The key must not reach the button that gets the focus back once the dialog closes.
               e.preventDefault();
-              confirm();
+              void confirm();
             }}
           />
         </Form.Item>
