@@ -47,7 +47,7 @@ export type UpdateDocumentTagsBody = z.infer<typeof updateDocumentTagsBodySchema
 export const documentTagsAnswerSchema = z.object({
   id: z.string().describe('Id of the folder or document as given.'),
   type: z.enum(DOCUMENT_TAG_TARGETS).describe('folder, or the kind of the document.'),
-  tags: documentTagsSchema,
+  tags: documentTagsSchema.describe('The read and write badge expressions as stored.'),
   metadataTags: z.array(z.string()).describe('Ids of the metadata badges.'),
   versions: z.number().int().describe('How many versions of the document took the badges (0 for a folder).'),
 });
