@@ -171,5 +171,6 @@ describe('the form of a data model, in the Show UI drawer', () => {
       await drawer.locator('[data-field-status="invalid"]').first().waitFor();
     }
     expect(t?.problems.errors).toEqual([]);
+    expect(t?.problems.csp).toEqual([]);
   });
 });

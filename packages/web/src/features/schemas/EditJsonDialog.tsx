@@ -1,6 +1,7 @@
 import { Button, Form, Input, Modal } from 'antd';
 import { useEffect, useId, useState } from 'react';
 import { CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
+import { textRows } from '../../ui/textRows.ts';
 import { parseJson } from './model/schema-rules.ts';
 
 export interface EditJsonDialogProps {
@@ -58,7 +59,7 @@ export function EditJsonDialog({ open, text, readOnly, onSave, onClose }: EditJs
             value={draft}
             readOnly={readOnly}
             onChange={(e) => setDraft(e.target.value)}
-            autoSize={{ minRows: 12, maxRows: 30 }}
+            rows={textRows(draft, 12, 30)}
             spellCheck={false}
             className="gdb-schema-json-text"
           />

@@ -1,5 +1,6 @@
 import { Checkbox, Input, Radio, Select, Switch } from 'antd';
 import { useEffect, useState } from 'react';
+import { textRows } from '../textRows.ts';
 import { SchemaPicker } from '../versions/SchemaPicker.tsx';
 import { useForm, type Widget, type WidgetProps } from './context.ts';
 import type { PreviewOption } from './schema.ts';
@@ -81,7 +82,7 @@ function TextArea({ id, value, onChange, disabled, readOnly, placeholder, invali
       placeholder={placeholder}
       aria-invalid={invalid}
       status={invalid ? 'error' : undefined}
-      autoSize={{ minRows: Number(config.rows ?? 2), maxRows: 12 }}
+      rows={textRows(text(value), Number(config.rows ?? 2), 12)}
       onChange={(e) => onChange(e.target.value)}
     />
   );
@@ -114,7 +115,7 @@ function CodeInput({ id, value, onChange, field, disabled, readOnly, placeholder
       placeholder={placeholder}
       aria-invalid={invalid || bad}
       status={bad ? 'error' : undefined}
-      autoSize={{ minRows: 4, maxRows: 24 }}
+      rows={textRows(typed, 4, 24)}
       onChange={(e) => {
         setTyped(e.target.value);
         if (!structured) return onChange(e.target.value);
