@@ -1,8 +1,9 @@
 import { TAG_SELECTOR } from '@gdb/shared/tags/tag-selector';
-import { App, Button, Modal } from 'antd';
+import { Button, Modal } from 'antd';
 import { useEffect, useState } from 'react';
-import { askConfirmation, CSP_SAFE_MODAL } from './confirmation.ts';
+import { CSP_SAFE_MODAL } from './confirmation.ts';
 import { type SelectableTag, TagSelector } from './TagSelector.tsx';
+import { useSaveOnClose } from './useSaveOnClose.ts';
 
 /** One selector of the dialog: a label, the badges it offers and the ids selected when it opens. */
 interface BadgeSection {
@@ -44,9 +45,7 @@ export function BadgesDialog({
   onSave,
   onClose,
 }: BadgesDialogProps) {
-  const { modal } = App.useApp();
   const [values, setValues] = useState<BadgeValues>(() => initial(sections));
-  const [saving, setSaving] = useState(false);
 
   // Each opening starts from the values given.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the dialog opens
@@ -56,25 +55,7 @@ export function BadgesDialog({
 
   const changed = sections.some((s) => !same(s.value, values[s.key] ?? []));
 
-  const save = async () => {
-    setSaving(true);
-    try {
-      await onSave(values);
-      onClose();
-    } catch {
-      // The caller said why; the dialog stays open.
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const close = async () => {
-    if (changed && (await askConfirmation(modal, TAG_SELECTOR.saveChanges))) {
-      await save();
-      return;
-    }
-    onClose();
-  };
+  const { saving, save, close } = useSaveOnClose(changed, () => onSave(values), onClose);
 
   return (
     <Modal

@@ -1,9 +1,10 @@
 import { TAG_SELECTOR } from '@gdb/shared/tags/tag-selector';
 import type { Tag } from '@gdb/shared/tags/tags.schemas';
-import { App, Button, Modal } from 'antd';
+import { Button, Modal } from 'antd';
 import { useEffect, useState } from 'react';
-import { askConfirmation, CSP_SAFE_MODAL } from './confirmation.ts';
+import { CSP_SAFE_MODAL } from './confirmation.ts';
 import { TagSelector } from './TagSelector.tsx';
+import { useSaveOnClose } from './useSaveOnClose.ts';
 
 /** A document's badges: read and write as groups of badge ids (one whole group suffices), and metadata badges. */
 export interface DocumentBadges {
@@ -62,9 +63,7 @@ const sameBadges = (a: DocumentBadges, b: DocumentBadges) =>
  * current modifications?'.
  */
 export function DocumentBadgesDialog({ open, title, tags, value, withMetadata, onSave, onClose }: DocumentBadgesDialogProps) {
-  const { modal } = App.useApp();
   const [badges, setBadges] = useState<DocumentBadges>(() => start(value));
-  const [saving, setSaving] = useState(false);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: each opening starts from the value given
   useEffect(() => {
@@ -75,25 +74,11 @@ export function DocumentBadgesDialog({ open, title, tags, value, withMetadata, o
   const metadata = tags.filter((t) => t.isMetadata);
   const changed = !sameBadges(badges, value);
 
-  const save = async () => {
-    setSaving(true);
-    try {
-      await onSave({ read: saved(badges.read), write: saved(badges.write), metadataTags: badges.metadataTags });
-      onClose();
-    } catch {
-      // The caller said why; the dialog stays open.
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const close = async () => {
-    if (changed && (await askConfirmation(modal, TAG_SELECTOR.saveChanges))) {
-      await save();
-      return;
-    }
-    onClose();
-  };
+  const { saving, save, close } = useSaveOnClose(
+    changed,
+    () => onSave({ read: saved(badges.read), write: saved(badges.write), metadataTags: badges.metadataTags }),
+    onClose,
+  );
 
   const setGroup = (action: Action, at: number, ids: string[]) =>
     setBadges((b) => ({ ...b, [action]: b[action].map((g, i) => (i === at ? ids : g)) }));
