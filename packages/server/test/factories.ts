@@ -16,7 +16,7 @@ export const TEST_PASSWORD = 'Str0ng!Passw0rd';
 
 /** What the factories need of a built app (a test app, or the app a bench builds). */
 export interface FactoryApp {
-  services: Pick<Services, 'users' | 'pipelines' | 'schemas'>;
+  services: Pick<Services, 'users' | 'pipelines' | 'schemas' | 'auth'>;
   ctx: { db: { kysely: Kysely<Database> } };
 }
 
@@ -106,4 +106,6 @@ export async function assignPipeline(app: FactoryApp, userId: string, pipelineId
     .insertInto('user_pipelines')
     .values({ user_id: userId, pipeline_family: familyId, is_active: isActive })
     .execute();
+  // Written past the users service: the instance's session cache would keep the old assignments.
+  app.services.auth.sessions.forgetUser(userId);
 }
