@@ -167,6 +167,7 @@ describe('a pipeline whose badges the caller does not hold', () => {
       .updateTable('users')
       .set({ admin_tags: [team] })
       .execute();
+    t.services.auth.sessions.clear();
     const available = (await call('GET', `/users/pipelinesFor?id=${user.id}`, admin)).body.data.availablePipelines as {
       name: string;
     }[];
