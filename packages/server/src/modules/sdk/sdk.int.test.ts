@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import type { AuthContext } from '../../platform/auth/access-control.ts';
 
 let t: TestApp;
 let boss: string;
@@ -113,5 +114,54 @@ describe('SDK functions', () => {
     const docs = await t.call('GET', '/components/documentation', { token });
     expect(docs.status).toBe(200);
     expect(docs.body.data.map((f: { functionName: string }) => f.functionName)).toContain('addVat');
+  });
+
+  it('refuses a save or a delete of a read-only SDK function, even to a super-admin', async () => {
+    const fn = (await save({ functionName: 'frozen' })).body.data;
+    await t.ctx.db.kysely.updateTable('sdk_functions').set({ read_only: true }).where('id', '=', fn._id).execute();
+    const refused = await save({ ...fn, documentation: 'changed' });
+    expect([refused.status, refused.body.message]).toEqual([403, 'This SDK function is read-only.']);
+    const kept = await t.call('DELETE', `/sdk?id=${fn._id}`, { token: boss });
+    expect([kept.status, kept.body.message]).toEqual([403, 'This SDK function is read-only.']);
+  });
+
+  it('goes through the document badges check: a caller without the write badge may not save, delete or move one', async () => {
+    // The routes admit super-admins only, whom every badge lets through: the service checks any caller.
+    const secret = (await t.call('POST', '/tags', { token: boss, body: { name: 'Sdk secret', type: 'project' } })).body.data._id;
+    const fn = (await save({ functionName: 'badged' })).body.data;
+    const other = (await save({ functionName: 'badgedFolder' })).body.data;
+    const badge = (id: string, type: string, write: string[][], read: string[][] = []) =>
+      t.call('POST', '/tags/update-document-tags', { token: boss, body: { id, type, tags: { read, write } } });
+    expect((await badge(fn._id, 'sdk', [[secret]])).status).toBe(200);
+    const manager = await t.createUser(['manager']);
+    const outsider: AuthContext = { userId: manager.id, sessionId: 'none', userName: manager.user_name, roles: ['manager'] };
+    const fresh = await t.services.sdk.find(fn._id);
+    await expect(t.services.sdk.save(outsider, { ...fresh, documentation: 'x' })).rejects.toMatchObject({
+      status: 403,
+      message: 'You are not allowed to change this document.',
+    });
+    await expect(t.services.sdk.remove(outsider, fn._id)).rejects.toMatchObject({ status: 403 });
+    // Read badges close it to reading too.
+    await badge(fn._id, 'sdk', [[secret]], [[secret]]);
+    await expect(t.services.sdk.find(fn._id, outsider)).rejects.toMatchObject({ status: 403 });
+    expect((await t.services.sdk.list(outsider)).map((f) => f._id)).not.toContain(fn._id);
+    // A folder whose write badges they lack takes no SDK function of theirs either.
+    const closed = (await t.call('POST', '/folders', { token: boss, body: { name: 'Closed sdk', kind: 'sdk' } })).body.data.id;
+    await badge(closed, 'folder', [[secret]]);
+    const open = await t.services.sdk.find(other._id);
+    await expect(t.services.sdk.save(outsider, { ...open, folder: closed })).rejects.toMatchObject({ status: 403 });
+    await expect(t.services.sdk.save(outsider, { functionName: 'inClosed', folder: closed })).rejects.toMatchObject({
+      status: 403,
+    });
+    expect((await t.services.sdk.save(outsider, { ...open, documentation: 'open' })).documentation).toBe('open');
+    await t.ctx.db.kysely
+      .updateTable('users')
+      .set({ project_tags: [secret] })
+      .where('id', '=', manager.id)
+      .execute();
+    expect(
+      (await t.services.sdk.save(outsider, { ...(await t.services.sdk.find(fn._id)), documentation: 'y' })).documentation,
+    ).toBe('y');
+    expect(await t.services.sdk.remove(outsider, fn._id)).toEqual({ _id: fn._id });
   });
 });

@@ -20,19 +20,19 @@ export function sdkRoutes(sdk: SdkService, runtime: RuntimeService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const tags = ['sdk'];
-    app.get('/sdk', { schema: { tags, response: { 200: envelope(z.array(sdkListEntrySchema)) } } }, async () =>
-      ok(await sdk.list()),
+    app.get('/sdk', { schema: { tags, response: { 200: envelope(z.array(sdkListEntrySchema)) } } }, async (req) =>
+      ok(await sdk.list(requireAuth(req))),
     );
     app.get(
       '/sdk/find',
       { schema: { tags, querystring: idQuerySchema, response: { 200: envelope(sdkFunctionSchema) } } },
-      async (req) => ok(await sdk.find(req.query.id)),
+      async (req) => ok(await sdk.find(req.query.id, requireAuth(req))),
     );
     app.post(
       '/sdk',
       { schema: { tags, body: sdkSaveBodySchema, response: { 200: envelope(sdkFunctionSchema) } } },
       async (req) => {
-        const saved = await sdk.save(req.body, requireAuth(req).userId);
+        const saved = await sdk.save(requireAuth(req), req.body);
         return ok(saved, `sdk saved, id : ${saved._id}`);
       },
     );
@@ -45,7 +45,7 @@ export function sdkRoutes(sdk: SdkService, runtime: RuntimeService) {
           response: { 200: envelope(z.object({ _id: z.string().describe('Id of the deleted version.') })) },
         },
       },
-      async (req) => ok(await sdk.remove(req.query.id)),
+      async (req) => ok(await sdk.remove(requireAuth(req), req.query.id)),
     );
     app.post(
       '/sdk/:name/execute',

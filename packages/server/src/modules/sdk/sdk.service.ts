@@ -12,7 +12,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { assertWritable, versionFields } from '../../platform/db/versioned-row.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { allowEverything, type DocumentAccess } from '../access/access.service.ts';
+import { ACCESS_MESSAGES, allowEverything, type DocumentAccess } from '../access/access.service.ts';
 import { type SdkRow, sdkRepo } from './sdk.repo.ts';
 
 const modulesSchema = z.array(sdkModuleSchema).catch([]);
@@ -45,6 +45,9 @@ export interface SdkFunctionUsers {
 /** Without a check wired (a service built on its own), every SDK function is open. */
 const openToAll: DocumentAccess = async () => allowEverything;
 
+/** An SDK function as the document access check sees it: its folder and badges. */
+const accessed = (row: { folder_id: string | null; tags: SdkRow['tags'] }) => ({ folder: row.folder_id, tags: row.tags });
+
 export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access: DocumentAccess = openToAll) {
   const repo = sdkRepo(ctx.db.kysely);
 
@@ -62,15 +65,15 @@ export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access
     /** Every SDK function version (with a viewer, that they may read), by name then version (without code). */
     async list(viewer?: AuthContext): Promise<SdkListEntry[]> {
       const rows = await repo.list();
-      const readable = viewer
-        ? await (await access(viewer)).filter('read', 'sdk', rows, (r) => ({ folder: r.folder_id, tags: r.tags }))
-        : rows;
+      const readable = viewer ? await (await access(viewer)).filter('read', 'sdk', rows, accessed) : rows;
       return readable.map(toListEntry);
     },
 
-    /** One SDK function version with its code. */
-    async find(id: string): Promise<SdkFunction> {
-      return toFunction(await load(id));
+    /** One SDK function version with its code (with a viewer, one they may read). */
+    async find(id: string, viewer?: AuthContext): Promise<SdkFunction> {
+      const row = await load(id);
+      if (viewer) await (await access(viewer)).assert('read', 'sdk', accessed(row), ACCESS_MESSAGES.read);
+      return toFunction(row);
     },
 
     /** The SDK function versions among these ids that exist. */
@@ -87,9 +90,12 @@ export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access
 
     /**
      * Creates an SDK function (version 1 of a new family) or saves a draft version; a name belongs
-     * to one family, and a save made on an older copy than the stored one is refused.
+     * to one family, a save made on an older copy than the stored one is refused, and so is one the
+     * badges of the function or of its folder (the one it is in, the one it moves to) refuse.
      */
-    async save(body: SdkSaveBody, userId: string | null): Promise<SdkFunction> {
+    async save(auth: AuthContext, body: SdkSaveBody): Promise<SdkFunction> {
+      const userId = auth.userId;
+      const caller = await access(auth);
       const fields = {
         function_name: body.functionName,
         ...(body.jsCode !== undefined ? { js_code: body.jsCode } : {}),
@@ -103,6 +109,7 @@ export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access
       };
       if (!body._id) {
         await assertNameFree(body.functionName, null);
+        await caller.assert('write', 'sdk', { folder: body.folder ?? null, tags: null }, ACCESS_MESSAGES.write);
         const id = newId();
         const row = await repo.insert({
           id,
@@ -119,6 +126,10 @@ export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access
       }
       const before = await load(body._id);
       assertWritable(before, 'SDK function');
+      await caller.assert('write', 'sdk', accessed(before), ACCESS_MESSAGES.write);
+      if (body.folder != null && body.folder !== before.folder_id) {
+        await caller.assert('write', 'sdk', { folder: body.folder, tags: null }, ACCESS_MESSAGES.write);
+      }
       await assertNameFree(body.functionName, before.family_id);
       if (body.sys_version !== undefined && body.sys_version !== before.sys_version) {
         throw conflict('This SDK function was saved by someone else since you opened it; reload it.');
@@ -128,10 +139,11 @@ export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access
       return toFunction(row);
     },
 
-    /** Deletes an SDK function version that no component uses and that is not locked. */
-    async remove(id: string): Promise<{ _id: string }> {
+    /** Deletes an SDK function version that no component uses, that is not locked and that the badges let the caller change. */
+    async remove(auth: AuthContext, id: string): Promise<{ _id: string }> {
       const row = await load(id);
       assertWritable(row, 'SDK function');
+      await (await access(auth)).assert('write', 'sdk', accessed(row), ACCESS_MESSAGES.write);
       const users = await components.usingSdkFunction(id);
       if (users.length > 0) {
         const names = users.map((u) => `${u.name} v${u.version}`).join(', ');
