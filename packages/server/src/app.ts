@@ -80,11 +80,18 @@ export function buildServices(ctx: AppContext) {
   const accounts = accountService(ctx, users, auth, mailer, throttle);
   const tags = tagsService(ctx, users);
   // The document access check reads the caller's badges and each kind's folders (built below).
-  const documentAccess = documentAccessService({
-    badgesOf: async (caller) => (await users.callerProfile(caller))?.badges,
-    foldersOf: (kind) => folders.chainsOf(kind),
+  const lockedOnly = ctx.config.accessLockedOnly;
+  const documentAccess = documentAccessService(
+    {
+      badgesOf: async (caller) => (await users.callerProfile(caller))?.badges,
+      foldersOf: (kind) => folders.chainsOf(kind),
+    },
+    { lockedOnly },
+  );
+  const { badgeWriteCheck, badgeReadFilter, explorerCheck } = accessHooks(documentAccess, {
+    lockedOnly,
+    versionsOf: (kind, id) => versions.versions(kind, id),
   });
-  const { badgeWriteCheck, badgeReadFilter, explorerCheck } = accessHooks(documentAccess);
   const versions = versionsService(ctx, { badgeWriteCheck, badgeReadFilter });
   const folders = foldersService(ctx, versions, { documentAccess: explorerCheck });
   const schemas = schemasService(ctx, versions, documentAccess);

@@ -45,6 +45,7 @@ const envSchema = z.object({
   PUBLIC_API_DOCS: bool.default(false),
   TFA_REQUIRED: z.enum(['admins', 'all', 'none']).default('admins'),
   DEMO_DATA: bool.default(true),
+  ACCESS_LOCKED_ONLY: bool.default(false),
   FILE_STORE: z.enum(['local', 'database']).optional(),
   FILE_CACHE_MIB: z.coerce.number().int().min(0).max(4096).default(64),
   FILE_SWEEP_GRACE_HOURS: z.coerce
@@ -111,6 +112,8 @@ export type Config = {
   tfaRequired: 'admins' | 'all' | 'none';
   /** Whether a new install gets the demo pipelines. */
   demoData: boolean;
+  /** The document access check's locked-only rule: write refused to all but super-admins once a version of the document is locked. */
+  accessLockedOnly: boolean;
   fileStore: 'local' | 'database' | undefined;
   /** Recent files the database file store keeps in memory, in bytes (0: none). */
   fileCacheBytes: number;
@@ -187,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicApiDocs: e.PUBLIC_API_DOCS,
     tfaRequired: e.TFA_REQUIRED,
     demoData: e.DEMO_DATA,
+    accessLockedOnly: e.ACCESS_LOCKED_ONLY,
     fileStore: e.FILE_STORE,
     fileCacheBytes: e.FILE_CACHE_MIB * 1024 * 1024,
     fileSweepGraceMs: Math.max(e.FILE_SWEEP_GRACE_HOURS * 3_600_000, 2 * e.IMPORT_RUN_TIMEOUT_MIN * 60_000),

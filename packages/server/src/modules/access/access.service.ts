@@ -61,7 +61,7 @@ function folderVerdicts(folders: readonly AccessFolder[], passes: (f: AccessFold
   };
 }
 
-/** The document access of docs/product.md §2.5 for each caller: `lockedOnly` refuses writes to documents with a locked version. */
+/** The document access of docs/product.md §2.5 for each caller: `lockedOnly` refuses writes to documents with a locked version (ACCESS_LOCKED_ONLY). */
 export function documentAccessService(reads: AccessReads, options: { lockedOnly?: boolean } = {}): DocumentAccess {
   return async (auth) => {
     if (auth?.roles.includes('super-admin')) return allowEverything;
@@ -110,14 +110,27 @@ export function documentAccessService(reads: AccessReads, options: { lockedOnly?
   };
 }
 
-type Badged = { folder_id: string | null; tags: AccessedDocument['tags'] };
+type Badged = { id: string; folder_id: string | null; tags: AccessedDocument['tags'] };
+
+/** What the write check reads for the locked-only rule: whether it is on, and the versions of a document's family. */
+export interface LockedOnlyReads {
+  lockedOnly: boolean;
+  versionsOf(kind: FolderKind, id: string): Promise<readonly { vLocked: boolean }[]>;
+}
 
 /** The document access as the hooks of the version engine and of the explorer take it. */
-export function accessHooks(access: DocumentAccess) {
+export function accessHooks(access: DocumentAccess, locked?: LockedOnlyReads) {
   return {
-    /** The version engine's write check: the document's badges and those of the folders above it. */
-    badgeWriteCheck: async (auth: AuthContext, kind: FolderKind, row: Badged) =>
-      (await access(auth)).assert('write', kind, { folder: row.folder_id, tags: row.tags }, ACCESS_MESSAGES.write),
+    /**
+     * The version engine's write check: the document's badges and those of the folders above it;
+     * with the locked-only rule on, the versions of its family too (read only for callers it may refuse).
+     */
+    badgeWriteCheck: async (auth: AuthContext, kind: FolderKind, row: Badged) => {
+      const caller = await access(auth);
+      const versions = locked?.lockedOnly && !caller.everything ? await locked.versionsOf(kind, row.id) : undefined;
+      const doc = { folder: row.folder_id, tags: row.tags, ...(versions ? { versions } : {}) };
+      await caller.assert('write', kind, doc, ACCESS_MESSAGES.write);
+    },
     /** The version engine's read filter: the rows of a kind the caller may read. */
     badgeReadFilter: async <R extends Badged>(auth: AuthContext, kind: FolderKind, rows: readonly R[]) =>
       (await access(auth)).filter('read', kind, rows, (r) => ({ folder: r.folder_id, tags: r.tags })),
