@@ -24,6 +24,7 @@ export default defineConfig({
           include: ['packages/server/src/**/*.test.ts', 'packages/server/test/**/*.test.ts'],
           environment: 'node',
           execArgv: ['--no-node-snapshot'],
+          globalSetup: ['packages/server/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import pg from 'pg';
 import { type Db, migrateToLatest, openDb } from '../src/platform/db/index.ts';
 
@@ -9,7 +10,7 @@ import { type Db, migrateToLatest, openDb } from '../src/platform/db/index.ts';
 export async function createTestDb(): Promise<{ db: Db; url: string | undefined; drop: () => Promise<void> }> {
   const base = process.env.DATABASE_URL;
   if (!base) {
-    const db = await openDb({});
+    const db = await openDb({ loadDataDir: await migratedSnapshot() });
     await migrateToLatest(db);
     return { db, url: undefined, drop: () => db.close() };
   }
@@ -33,4 +34,17 @@ export async function createTestDb(): Promise<{ db: Db; url: string | undefined;
       await c.end();
     },
   };
+}
+
+/** The migrated database the server tests' global setup dumped, when there is one (not in benches). */
+async function migratedSnapshot(): Promise<Blob | undefined> {
+  if (!process.env.VITEST) return undefined;
+  const { inject } = await import('vitest');
+  let file: string | undefined;
+  try {
+    file = inject('pgliteSnapshot');
+  } catch {
+    return undefined; // a process of its own (a seed script), outside the test runner
+  }
+  return file ? new Blob([fs.readFileSync(file)]) : undefined;
 }

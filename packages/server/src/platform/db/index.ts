@@ -35,6 +35,8 @@ export async function openDb(options: {
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
   poolSize?: number;
+  /** PGlite only: starts from this dump of a data directory (`dumpDataDir`) instead of an empty cluster. */
+  loadDataDir?: Blob;
 }): Promise<Db> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -63,7 +65,7 @@ export async function openDb(options: {
     dir = path.join(options.dataDir, 'db');
     fs.mkdirSync(dir, { recursive: true });
   }
-  const pool = await PGlitePool.open(dir);
+  const pool = await PGlitePool.open(dir, options.loadDataDir);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool.kyselyPool() }) });
   return {
     kysely,

@@ -51,10 +51,12 @@ export class PGlitePool {
     this.#exclusive = options.exclusive ?? true;
   }
 
-  static async open(dataDir: string | undefined): Promise<PGlitePool> {
+  /** Opens the database in `dataDir` (in memory when undefined), starting from a dumped one when `loadDataDir` is given. */
+  static async open(dataDir: string | undefined, loadDataDir?: Blob): Promise<PGlitePool> {
     const pg = await PGlite.create(dataDir ?? 'memory://', {
       parsers: { [types.INT8]: (v: string) => Number(v) },
       postgresqlconf: EMBEDDED_SETTINGS,
+      ...(loadDataDir ? { loadDataDir } : {}),
     });
     return new PGlitePool(pg);
   }
