@@ -31,23 +31,37 @@ function stage(name, work) {
   return result instanceof Promise ? result.then(done) : done();
 }
 
-/**
- * Runs commands at once, the first one's output as it comes and the others' once they end (their
- * lines would otherwise interleave); fails when any fails. Vitest gives a run one worker on two
- * cores, so two runs side by side keep both busy.
- */
-async function together(commands) {
-  const ends = commands.map(([name, cmd, args], i) => {
-    const started = Date.now();
-    const child = spawn(cmd, args, { cwd: root, stdio: i === 0 ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
-    const output = [];
+/** Runs one job's commands one after the other; answers its exit code and output. */
+function runJob({ name, steps }, streamed) {
+  const started = Date.now();
+  const output = [];
+  const next = async (i) => {
+    if (i === steps.length) return 0;
+    const [cmd, args] = steps[i];
+    const child = spawn(cmd, args, { cwd: root, stdio: streamed ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
-    return new Promise((resolve) => {
-      child.on('close', (code) => resolve({ name, code, output, took: seconds(started) }));
-    });
-  });
-  const results = await Promise.all(ends);
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    return code === 0 ? next(i + 1) : (code ?? 1);
+  };
+  return next(0).then((code) => ({ name, code, output, took: seconds(started) }));
+}
+
+/**
+ * Runs jobs two at a time (Vitest gives a run one worker on two cores, so two runs side by side
+ * keep both busy), the next one starting as soon as one ends; the first job's output shows as it
+ * comes and the others' once they end (their lines would otherwise interleave). Fails when any fails.
+ */
+async function together(jobs, slots = 2) {
+  const results = [];
+  let taken = 0;
+  const lane = async () => {
+    while (taken < jobs.length) {
+      const i = taken++;
+      results[i] = await runJob(jobs[i], i === 0);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(slots, jobs.length) }, lane));
   for (const r of results) {
     if (r.output.length > 0) process.stdout.write(Buffer.concat(r.output));
     console.log(`--- ${r.name}: ${r.code === 0 ? 'passed' : 'FAILED'} in ${r.took}`);
@@ -83,8 +97,8 @@ if (scope === 'database') {
   if (!built()) build();
   await stage(`integration and browser tests (${engine})`, () =>
     together([
-      [`browser tests (${engine})`, 'npm', browser],
-      [`server integration tests (${engine})`, 'npx', [...server, '.int.test.ts']],
+      { name: `browser tests (${engine})`, steps: [['npm', browser]] },
+      { name: `server integration tests (${engine})`, steps: [['npx', [...server, '.int.test.ts']]] },
     ]),
   );
 } else if (os.availableParallelism() === 1) {
@@ -92,12 +106,18 @@ if (scope === 'database') {
   build();
   stage(`browser tests (${engine})`, () => run('npm', browser));
 } else {
-  await stage('unit and integration tests', () =>
+  // The browser tests (after the build) start as soon as the server or the unit tests are done.
+  await stage('unit, integration and browser tests', () =>
     together([
-      [`server tests (${engine})`, 'npx', server],
-      ['shared and web tests', 'npx', unit],
+      { name: `server tests (${engine})`, steps: [['npx', server]] },
+      { name: 'shared and web tests', steps: [['npx', unit]] },
+      {
+        name: `build and browser tests (${engine})`,
+        steps: [
+          ['npm', ['run', 'build', '--silent']],
+          ['npm', browser],
+        ],
+      },
     ]),
   );
-  build();
-  stage(`browser tests (${engine})`, () => run('npm', browser));
 }
