@@ -2,9 +2,9 @@
 // it once the data model is read: opening it (the JSON schema made into the node tree, then drawn),
 // and renaming one property deep down (the edit, until the tree shows the new name).
 import { useEffect } from 'react';
+import { jsonToTree } from '../../packages/shared/src/schemas/schema-json.ts';
+import { findNode, type SchemaNode } from '../../packages/shared/src/schemas/schema-nodes.ts';
 import { renameNode } from '../../packages/web/src/features/schemas/model/schema-edit.ts';
-import { jsonToTree } from '../../packages/web/src/features/schemas/model/schema-json.ts';
-import { findNode, type SchemaNode } from '../../packages/web/src/features/schemas/model/schema-nodes.ts';
 import { PropertyInspector } from '../../packages/web/src/features/schemas/PropertyInspector.tsx';
 import { SchemaTree } from '../../packages/web/src/features/schemas/SchemaTree.tsx';
 import { type SchemaEditorState, useSchemaEditor } from '../../packages/web/src/features/schemas/useSchemaEditor.ts';

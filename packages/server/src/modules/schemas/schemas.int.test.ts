@@ -1,5 +1,6 @@
 import { API_ACCESS } from '@gdb/shared/api/access';
 import { ROLES, type Role } from '@gdb/shared/auth/roles';
+import { schemaRuleIssue } from '@gdb/shared/schemas/schema-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { SYSTEM_SCHEMAS } from '../../platform/db/migrations/20261125T1900_system_schemas.ts';
@@ -164,6 +165,143 @@ describe('hostile data models', () => {
     const res = await t.call('POST', '/schemas', { token: manager, body, headers: { 'content-type': 'application/json' } });
     expect([400, 413, 422]).toContain(res.status);
     expect((await get('/schemas/list')).status).toBe(200);
+  });
+});
+
+describe('data models that break a node rule', () => {
+  const BROKEN: [string, Record<string, unknown>, string, string][] = [
+    [
+      'a property without a name',
+      { type: 'object', properties: { '': { type: 'string' } } },
+      'jsonSchema.properties',
+      'The name is required',
+    ],
+    [
+      'required without properties',
+      { type: 'object', required: ['a'] },
+      'jsonSchema',
+      'A object node cannot take a required node here',
+    ],
+    [
+      'properties under a string',
+      { type: 'object', properties: { s: { type: 'string', properties: { x: {} } } } },
+      'jsonSchema.properties.s',
+      'A string node cannot take a properties node here',
+    ],
+    ['an enum on an array', { type: 'array', items: {}, enum: [[]] }, 'jsonSchema', 'A array node cannot take a enum node here'],
+    [
+      'a required name listed twice',
+      { type: 'object', properties: { a: {} }, required: ['a', 'a'] },
+      'jsonSchema.required',
+      'This value is already listed',
+    ],
+    [
+      'a required name that is no property',
+      { type: 'object', properties: { a: {} }, required: ['b'] },
+      'jsonSchema.required',
+      'b is not a property of this object',
+    ],
+    [
+      'an enum value of another type',
+      { type: 'object', properties: { n: { type: 'integer', enum: [1, 'two'] } } },
+      'jsonSchema.properties.n.enum',
+      'The value "two" is not of type integer',
+    ],
+    [
+      'an integer multipleOf 0',
+      { type: 'object', properties: { n: { type: 'integer', multipleOf: 0 } } },
+      'jsonSchema.properties.n',
+      'Multiple of must be at least 1',
+    ],
+    [
+      'a number multipleOf 0',
+      { type: 'object', properties: { n: { type: 'number', multipleOf: 0 } } },
+      'jsonSchema.properties.n',
+      'Multiple of must be greater than 0',
+    ],
+    ['13 columns', { type: 'array', items: {}, columns: 13 }, 'jsonSchema', 'Columns must be at most 12'],
+    ['negative minItems', { type: 'array', items: {}, minItems: -1 }, 'jsonSchema', 'Min items must be at least 0'],
+    [
+      'a pattern that is no regular expression',
+      { type: 'string', pattern: '([' },
+      'jsonSchema',
+      'Pattern is not a valid regular expression',
+    ],
+    [
+      'a type that is no node type',
+      { type: 'object', properties: { d: { type: 'date' } } },
+      'jsonSchema.properties.d',
+      'The type "date" is not one of string, integer, number, boolean, object, array, null',
+    ],
+    [
+      'a property that is no schema',
+      { type: 'object', properties: { d: 'text' } },
+      'jsonSchema.properties.d',
+      'A schema must be a JSON object',
+    ],
+  ];
+
+  it.each(BROKEN)(
+    'refuses a new data model with %s: 400, the rule word for word, nothing stored',
+    async (_, jsonSchema, path, message) => {
+      const name = unique('Broken');
+      const res = await post('/schemas', { name, folder: null, version: 1, jsonSchema });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(message);
+      expect(res.body.data).toEqual({ issues: [{ path, message }] });
+      const listed = (await get('/schemas/list')).body.data as { name: string }[];
+      expect(listed.some((s) => s.name === name)).toBe(false);
+    },
+  );
+
+  it.each(BROKEN)('refuses a draft saved with %s, the draft left as it was', async (_, jsonSchema, __, message) => {
+    const doc = await created(unique('Draft'), { type: 'object', properties: { a: { type: 'string' } } });
+    const res = await post('/schemas', { ...doc, jsonSchema });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(message);
+    expect((await get(`/schemas/find?id=${doc._id}`)).body.data).toMatchObject({
+      sys_version: doc.sys_version,
+      jsonSchema: doc.jsonSchema,
+    });
+  });
+
+  it('checks the rules before the name: a broken data model under a taken name reads the rule', async () => {
+    const doc = await created();
+    const res = await post('/schemas', { name: doc.name, jsonSchema: { type: 'object', required: ['x'] } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('A object node cannot take a required node here');
+  });
+
+  it('imports several data models: the one that breaks a rule is refused, the others saved', async () => {
+    const files = [
+      { name: unique('First'), jsonSchema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } },
+      { name: unique('Second'), jsonSchema: { type: 'object', properties: { a: { type: 'boolean', enum: [true] } } } },
+      { name: unique('Third'), jsonSchema: { type: 'array', items: { type: 'integer', multipleOf: 2 } } },
+    ];
+    const answers = [];
+    for (const file of files) answers.push(await post('/schemas', { ...file, folder: null }));
+    expect(answers.map((r) => r.status)).toEqual([200, 400, 200]);
+    expect(answers[1]?.body.message).toBe('A boolean node cannot take a enum node here');
+  });
+
+  it('refuses data models written through the service too', async () => {
+    await expect(
+      t.services.schemas.create({ name: unique('Service'), jsonSchema: { type: 'string', items: {} } }),
+    ).rejects.toThrow('A string node cannot take a items node here');
+  });
+
+  it('accepts every system data model as stored, and a super-admin saves a new version of one unchanged', async () => {
+    const superAdmin = tokens.get('super-admin') ?? '';
+    for (const name of Object.keys(SYSTEM_SCHEMAS)) {
+      const stored = (await get(`/schemas/byname?name=${name}`)).body.data;
+      expect(schemaRuleIssue(stored.jsonSchema), name).toBeNull();
+    }
+    const component = (await get('/schemas/byname?name=rt-component')).body.data;
+    const draft = (await post('/schemas/version/new', { id: component._id }, superAdmin)).body.data;
+    const doc = (await get(`/schemas/find?id=${draft._id}`, superAdmin)).body.data;
+    const saved = await post('/schemas', doc, superAdmin);
+    expect(saved.status, saved.body.message).toBe(200);
+    expect((await t.call('DELETE', `/schemas?id=${draft._id}`, { token: superAdmin })).status).toBe(200);
   });
 });
 

@@ -1,3 +1,4 @@
+import { schemaRuleIssue } from '@gdb/shared/schemas/schema-check';
 import type { SchemaByName, SchemaDocument, SchemaListEntry, SchemaSaveBody } from '@gdb/shared/schemas/schemas.schemas';
 import { isSystemSchemaName } from '@gdb/shared/schemas/system-schemas';
 import { isId } from '@gdb/shared/users/users.schemas';
@@ -27,6 +28,22 @@ const cannotLoad = (what: string) => notFound(`Cannot load schema ${what} from s
 /** A data model as the document access check sees it: its folder and badges. */
 const accessed = (row: { folder_id: string | null; tags: SchemaRow['tags'] }) => ({ folder: row.folder_id, tags: row.tags });
 
+/** Refuses (400, the rule's message) a JSON schema that breaks a node rule of the editor, where it does in `issues`. */
+function assertNodeRules(jsonSchema: Record<string, unknown>): void {
+  const issue = schemaRuleIssue(jsonSchema);
+  if (issue) throw badRequest(issue.message, [issue]);
+}
+
+/** A new data model: version 1 of a new family. */
+interface NewSchema {
+  name: string;
+  jsonSchema: Record<string, unknown>;
+  folder?: string | null;
+  userId?: string | null;
+  /** Stored locked (production) at once: demo content. */
+  locked?: boolean;
+}
+
 /** Without a check wired (a service built on its own), every data model is open. */
 const openToAll: DocumentAccess = async () => allowEverything;
 
@@ -39,13 +56,8 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
     if (await repo.otherFamilyNamed(name, familyId)) throw conflict(`A data model named ${name} already exists.`);
   }
 
-  /** Stores a new data model as version 1 of a new family. */
-  async function create(input: {
-    name: string;
-    jsonSchema: Record<string, unknown>;
-    folder?: string | null;
-    userId?: string | null;
-  }) {
+  /** Stores a new data model as version 1 of a new family (its JSON schema checked already). */
+  async function store(input: NewSchema) {
     const id = newId();
     const row = await repo.insert({
       id,
@@ -56,6 +68,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
       json_schema: JSON.stringify(input.jsonSchema),
       created_by: input.userId ?? null,
       updated_by: input.userId ?? null,
+      ...(input.locked ? { v_locked: true } : {}),
     });
     return toDocument(row);
   }
@@ -78,7 +91,11 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
   }
 
   return {
-    create,
+    /** Stores a new data model as version 1 of a new family, if its JSON schema keeps the node rules. */
+    async create(input: NewSchema) {
+      assertNodeRules(input.jsonSchema);
+      return store(input);
+    },
 
     /** One data model version as this caller sees it, or 'Cannot load schema {id} from server'. */
     async find(id: string, viewer?: AuthContext): Promise<SchemaDocument> {
@@ -129,11 +146,12 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
 
     /** Creates a data model (version 1), or saves a draft refusing a save made on an older copy (409). */
     async save(auth: AuthContext, body: SchemaSaveBody): Promise<SchemaDocument> {
+      assertNodeRules(body.jsonSchema);
       if (body._id) return saveDraft(auth, { ...body, _id: body._id });
       if (body.sys_version !== undefined) throw badRequest(VERSION_MESSAGES.missingId);
       await assertNameFree(body.name, null);
       await (await access(auth)).assert('write', 'schema', { folder: body.folder ?? null, tags: null }, ACCESS_MESSAGES.write);
-      return create({ name: body.name, jsonSchema: body.jsonSchema, folder: body.folder ?? null, userId: auth.userId });
+      return store({ name: body.name, jsonSchema: body.jsonSchema, folder: body.folder ?? null, userId: auth.userId });
     },
 
     /** Deletes a draft version nothing points at. */

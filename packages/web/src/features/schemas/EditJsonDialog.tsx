@@ -1,8 +1,8 @@
+import { parseJson } from '@gdb/shared/schemas/schema-rules';
 import { Button, Form, Input, Modal } from 'antd';
 import { useEffect, useId, useState } from 'react';
 import { CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
 import { textRows } from '../../ui/textRows.ts';
-import { parseJson } from './model/schema-rules.ts';
 
 export interface EditJsonDialogProps {
   open: boolean;

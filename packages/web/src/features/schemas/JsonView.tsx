@@ -1,7 +1,7 @@
+import { jsonText, treeToJson } from '@gdb/shared/schemas/schema-json';
+import type { SchemaNode } from '@gdb/shared/schemas/schema-nodes';
 import { Input } from 'antd';
 import { useEffect, useId, useState } from 'react';
-import { jsonText, treeToJson } from './model/schema-json.ts';
-import type { SchemaNode } from './model/schema-nodes.ts';
 
 /** How long after a change the JSON text fills. */
 const JSON_FILL_DELAY_MS = 250;

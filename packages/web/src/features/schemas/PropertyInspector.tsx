@@ -1,9 +1,17 @@
 import { DeleteOutlined } from '@ant-design/icons';
+import { findWithAncestors, isSchemaKind, SCHEMA_KINDS, type SchemaNode, valuesOf } from '@gdb/shared/schemas/schema-nodes';
+import {
+  coerceValue,
+  isNamedBy,
+  type OptionField,
+  optionError,
+  optionFields,
+  parseEnumValue,
+  RULE_MESSAGES,
+} from '@gdb/shared/schemas/schema-rules';
 import { Button, Checkbox, Empty, Form, Input, Select, Space, Tag, Typography } from 'antd';
 import { useId, useState } from 'react';
 import { changeKind, type EditResult, isRequired, renameNode, setOption, setRequired, setValues } from './model/schema-edit.ts';
-import { findWithAncestors, isSchemaKind, SCHEMA_KINDS, type SchemaNode, valuesOf } from './model/schema-nodes.ts';
-import { coerceValue, isNamedBy, type OptionField, optionError, optionFields, parseEnumValue } from './model/schema-rules.ts';
 
 export interface PropertyInspectorProps {
   root: SchemaNode;
@@ -138,7 +146,7 @@ function ValuesOption({
   const object = node.kind === 'dependencyItem' ? ancestors.at(-2) : parent;
   const names = object?.children.find((c) => c.kind === 'properties')?.children.map((c) => c.name) ?? [];
   const add = (value: unknown) => {
-    if (values.some((v) => JSON.stringify(v) === JSON.stringify(value))) return setError('This value is already listed');
+    if (values.some((v) => JSON.stringify(v) === JSON.stringify(value))) return setError(RULE_MESSAGES.listedTwice);
     setError(apply((r) => setValues(r, node.id, [...values, value])));
     setText('');
   };

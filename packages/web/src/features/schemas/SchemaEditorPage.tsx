@@ -1,3 +1,5 @@
+import { jsonText, treeToJson } from '@gdb/shared/schemas/schema-json';
+import { findWithAncestors, makeNode, type NodeKind, type SchemaNode } from '@gdb/shared/schemas/schema-nodes';
 import { Alert, App, Drawer, Empty, type MenuProps, Spin, Tabs } from 'antd';
 import { useMemo, useRef, useState } from 'react';
 import { NameDialog } from '../../ui/dialog/NameDialog.tsx';
@@ -9,8 +11,6 @@ import { EditJsonDialog } from './EditJsonDialog.tsx';
 import { ImportExampleDialog } from './ImportExampleDialog.tsx';
 import { JsonView } from './JsonView.tsx';
 import { appendNode, moveNode, removeNode, renameNode, replaceNode, setOption } from './model/schema-edit.ts';
-import { jsonText, treeToJson } from './model/schema-json.ts';
-import { findWithAncestors, makeNode, type NodeKind, type SchemaNode } from './model/schema-nodes.ts';
 import { type NodeAction, nodeActions } from './node-menu.ts';
 import { PropertyInspector } from './PropertyInspector.tsx';
 import { SelectPropertyDialog, SelectReferenceDialog, splitRef } from './ReferenceDialogs.tsx';

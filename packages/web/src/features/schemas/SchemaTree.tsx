@@ -1,7 +1,7 @@
 import { CaretDownOutlined, CaretRightOutlined } from '@ant-design/icons';
+import { type SchemaNode, valuesOf } from '@gdb/shared/schemas/schema-nodes';
 import { Dropdown, type MenuProps } from 'antd';
 import { type KeyboardEvent, memo, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { type SchemaNode, valuesOf } from './model/schema-nodes.ts';
 
 /** Height of a row, in pixels: the list draws only the rows in view. */
 const ROW_HEIGHT = 28;

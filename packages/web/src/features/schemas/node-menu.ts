@@ -1,6 +1,6 @@
 // The actions offered on a node, the same in its context menu and in the toolbox.
-import { isSchemaKind, type SchemaNode } from './model/schema-nodes.ts';
-import { allowedChildren, isNamedBy } from './model/schema-rules.ts';
+import { isSchemaKind, type SchemaNode } from '@gdb/shared/schemas/schema-nodes';
+import { allowedChildren, isNamedBy } from '@gdb/shared/schemas/schema-rules';
 
 export interface NodeAction {
   key: string;

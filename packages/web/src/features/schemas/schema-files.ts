@@ -1,5 +1,5 @@
 // The data model as a file and on the clipboard.
-import { jsonText } from './model/schema-json.ts';
+import { jsonText } from '@gdb/shared/schemas/schema-json';
 
 /** Downloads the JSON schema as `{name}.json`, indented by 4 spaces. */
 export function downloadJson(name: string, value: unknown): void {

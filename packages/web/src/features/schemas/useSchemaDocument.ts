@@ -1,3 +1,5 @@
+import { jsonText, jsonToTree, treeToJson } from '@gdb/shared/schemas/schema-json';
+import { parseJson } from '@gdb/shared/schemas/schema-rules';
 import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
@@ -8,8 +10,6 @@ import { findSchema, generateSchemas, saveSchema, schemaKeys } from '../../groun
 import { errorText, showFailure } from '../../ground/request/failure.ts';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { showApart } from '../../ui/versions/version-texts.ts';
-import { jsonText, jsonToTree, treeToJson } from './model/schema-json.ts';
-import { parseJson } from './model/schema-rules.ts';
 import { baseName, downloadJson } from './schema-files.ts';
 import { generateErrorText, LONG_TOAST_SECONDS, SCHEMA_TEXTS } from './schema-texts.ts';
 import { useSchemaEditor } from './useSchemaEditor.ts';

@@ -1,3 +1,4 @@
+import type { SchemaNode } from '@gdb/shared/schemas/schema-nodes';
 import { useCallback, useRef, useState } from 'react';
 import type { EditResult } from './model/schema-edit.ts';
 import {
@@ -12,7 +13,6 @@ import {
   startHistory,
   undo,
 } from './model/schema-history.ts';
-import type { SchemaNode } from './model/schema-nodes.ts';
 
 interface EditorState {
   history: History;

@@ -9,8 +9,8 @@ import {
   type NodeKind,
   type SchemaNode,
   valuesOf,
-} from './schema-nodes.ts';
-import { allowedChildren, canAppend, isNamedBy, optionFields } from './schema-rules.ts';
+} from '@gdb/shared/schemas/schema-nodes';
+import { allowedChildren, canAppend, isNamedBy, optionFields, RULE_MESSAGES } from '@gdb/shared/schemas/schema-rules';
 
 export type EditResult = { ok: true; root: SchemaNode; selected: string | null } | { ok: false; error: string };
 
@@ -68,10 +68,10 @@ function fresh(kind: NodeKind, name: string): SchemaNode {
 export function appendNode(root: SchemaNode, parentId: string, kind: NodeKind, name?: string): EditResult {
   const at = locate(root, parentId);
   if (!at) return refuse('This node no longer exists');
-  if (!canAppend(at.node, kind)) return refuse(`A ${at.node.kind} node cannot take a ${kind} node here`);
+  if (!canAppend(at.node, kind)) return refuse(RULE_MESSAGES.cannotTake(at.node.kind, kind));
   const chosen = name?.trim() || childName(at.node, kind);
   if (NAMED_PARENTS.includes(at.node.kind) && at.node.children.some((c) => c.name === chosen))
-    return refuse(`The name ${chosen} is already used here`);
+    return refuse(RULE_MESSAGES.nameUsed(chosen));
   const child = fresh(kind, chosen);
   const next = { ...at.node, children: [...at.node.children, child] };
   return { ok: true, root: replaceAlong(at.ancestors, at.node, next) as SchemaNode, selected: child.id };
@@ -106,10 +106,10 @@ export function renameNode(root: SchemaNode, id: string, name: string): EditResu
   const at = locate(root, id);
   if (!at) return refuse('This node no longer exists');
   const clean = name.trim();
-  if (!clean) return refuse('The name is required');
+  if (!clean) return refuse(RULE_MESSAGES.nameRequired);
   if (!isNamedBy(at.parent)) return refuse(`A ${at.node.kind} node keeps its name`);
   if (clean === at.node.name) return { ok: true, root, selected: id };
-  if (at.parent?.children.some((c) => c !== at.node && c.name === clean)) return refuse(`The name ${clean} is already used here`);
+  if (at.parent?.children.some((c) => c !== at.node && c.name === clean)) return refuse(RULE_MESSAGES.nameUsed(clean));
   const renamed = { ...at.node, name: clean };
   const object = at.ancestors.at(-2);
   if (at.parent?.kind === 'properties' && object?.kind === 'object') {

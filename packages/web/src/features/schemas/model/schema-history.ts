@@ -1,7 +1,7 @@
 // The editor's history: a list of tree snapshots. A new edit after an undo drops the snapshots
 // after the current one; the schema has unsaved changes while the current index is not the index
 // last saved.
-import type { SchemaNode } from './schema-nodes.ts';
+import type { SchemaNode } from '@gdb/shared/schemas/schema-nodes';
 
 /** Snapshots kept; the oldest go first. */
 const HISTORY_LIMIT = 200;

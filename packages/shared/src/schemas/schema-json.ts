@@ -49,6 +49,18 @@ function objectChildren(s: Json): SchemaNode[] {
   return children;
 }
 
+/** The keywords of a schema that its node's children hold, or its kind says (a single known type). */
+function partsRead(s: Json): string[] {
+  const read: string[] = [];
+  if (typeof s.type === 'string' && isTypeKind(s.type)) read.push('type');
+  if (isObject(s.properties)) read.push('properties');
+  if (isObject(s.dependencies)) read.push('dependencies');
+  if (Array.isArray(s.required)) read.push('required');
+  if (Array.isArray(s.enum)) read.push('enum');
+  if (s.items !== undefined) read.push('items');
+  return read;
+}
+
 /** The node of one schema value, named `name` (a property key, a definition key, or a fixed word). */
 function schemaToNode(value: unknown, name: string): SchemaNode {
   const s: Json = isObject(value) ? value : {};
@@ -68,13 +80,11 @@ function schemaToNode(value: unknown, name: string): SchemaNode {
     return makeNode('not', name, omit(s, ['not']), [schemaToNode(s.not, 'not')]);
   }
   const kind = typeOf(s);
-  const structural = ['type', 'enum'];
-  const children: SchemaNode[] = [];
-  if (kind === 'object') {
-    structural.push('properties', 'required', 'dependencies');
-    children.push(...objectChildren(s));
-  } else if (kind === 'array' && s.items !== undefined) {
-    structural.push('items');
+  // The parts become nodes whatever the type, so that the node rules see a part the type cannot
+  // hold; a part of the wrong shape, and a type that is no node type, stay as written.
+  const structural = partsRead(s);
+  const children: SchemaNode[] = [...objectChildren(s)];
+  if (s.items !== undefined) {
     const items = Array.isArray(s.items)
       ? makeNode(
           'items',
@@ -86,10 +96,7 @@ function schemaToNode(value: unknown, name: string): SchemaNode {
     children.push(items);
   }
   if (Array.isArray(s.enum)) children.push(makeNode('enum', 'enum', { values: [...s.enum] }));
-  const options = omit(s, structural);
-  // A list of types ("string", "null") is kept as written.
-  if (Array.isArray(s.type)) options.type = [...s.type];
-  return makeNode(kind, name, options, children);
+  return makeNode(kind, name, omit(s, structural), children);
 }
 
 /** The tree of a data model: a jsonSchema root named after it, holding its definitions and its type. */

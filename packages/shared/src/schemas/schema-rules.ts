@@ -1,8 +1,18 @@
 // The node rules of the schema editor: which children a node takes, which options each type has
 // and the limits of their values, and how typed values are read from text.
-import { NAMED_PARENTS, type NodeKind, SCHEMA_KINDS, type SchemaNode } from './schema-nodes.ts';
+import { NAMED_PARENTS, type NodeKind, SCHEMA_KINDS, type SchemaNode, valuesOf } from './schema-nodes.ts';
 
 const has = (node: SchemaNode, kind: NodeKind) => node.children.some((c) => c.kind === kind);
+
+/** The messages of the node rules, shown by the editor and answered by the server for a data model that breaks one. */
+export const RULE_MESSAGES = {
+  nameRequired: 'The name is required',
+  nameUsed: (name: string) => `The name ${name} is already used here`,
+  cannotTake: (parent: NodeKind, kind: NodeKind) => `A ${parent} node cannot take a ${kind} node here`,
+  notOfType: (text: string, kind: NodeKind) => `The value ${text} is not of type ${kind}`,
+  listedTwice: 'This value is already listed',
+  notAProperty: (name: string) => `${name} is not a property of this object`,
+} as const;
 
 /**
  * The kinds of child `node` accepts now, given the children it already has: an object takes
@@ -44,6 +54,9 @@ export function allowedChildren(node: SchemaNode): NodeKind[] {
       return node.children.length === 0 ? [...SCHEMA_KINDS] : [];
     case 'dependencies':
       return ['dependencyItem'];
+    case 'dependencyItem':
+      // A dependency is a list of property names or one schema, never both.
+      return node.children.length === 0 && valuesOf(node).length === 0 ? [...SCHEMA_KINDS] : [];
     default:
       return [];
   }
@@ -159,7 +172,7 @@ export function optionError(field: OptionField, value: unknown): string | null {
 }
 
 /** Whether a JSON value matches a node type (what an enum value or a default must satisfy). */
-function matchesType(kind: NodeKind, value: unknown): boolean {
+export function matchesType(kind: NodeKind, value: unknown): boolean {
   switch (kind) {
     case 'string':
       return typeof value === 'string';
@@ -195,7 +208,7 @@ export function parseJson(text: string): Parsed {
 export function parseEnumValue(text: string, parentKind: NodeKind): Parsed {
   const parsed = parseJson(text);
   if (!parsed.ok) return parsed;
-  if (!matchesType(parentKind, parsed.value)) return { ok: false, error: `The value ${text} is not of type ${parentKind}` };
+  if (!matchesType(parentKind, parsed.value)) return { ok: false, error: RULE_MESSAGES.notOfType(text, parentKind) };
   return parsed;
 }
 
