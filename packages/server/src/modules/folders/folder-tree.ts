@@ -2,10 +2,7 @@ import type { TreeNode } from '@gdb/shared/folders/folders.schemas';
 import type { FolderedDocument } from '../versions/versions.service.ts';
 import type { FolderRow } from './folders.repo.ts';
 import type { DocumentAccessItem } from './folders.types.ts';
-
-/** One collator for every comparison: `localeCompare` with options builds one per call, far too slow for large trees. */
-const collator = new Intl.Collator(undefined, { sensitivity: 'base' });
-const byLabel = (a: TreeNode, b: TreeNode) => collator.compare(a.label, b.label);
+import type { TreeSource } from './tree-source.ts';
 
 /** The folders above a folder, nearest first (a broken chain simply ends). */
 function foldersAbove(byId: ReadonlyMap<string, FolderRow>, id: string | null): FolderRow[] {
@@ -28,73 +25,54 @@ export function folderItem(byId: ReadonlyMap<string, FolderRow>, folder: FolderR
 const folderOf = (byId: ReadonlyMap<string, FolderRow>, doc: FolderedDocument, root: FolderRow) =>
   doc.folder && byId.has(doc.folder) ? doc.folder : root.id;
 
-/** What the access hook is shown of a document in a folder (null: the root); `chains` keeps each folder's chain once built. */
-export function documentItem(
-  byId: ReadonlyMap<string, FolderRow>,
-  doc: FolderedDocument,
-  root: FolderRow,
-  chains = new Map<string, DocumentAccessItem['above']>(),
-): DocumentAccessItem {
-  const home = folderOf(byId, doc, root);
-  let above = chains.get(home);
-  if (!above) {
-    above = foldersAbove(byId, home).map((f) => ({ id: f.id, tags: f.tags }));
-    chains.set(home, above);
-  }
+/** What the access hook is shown of a document in its folder (the root when it has none known). */
+export function documentItem(byId: ReadonlyMap<string, FolderRow>, doc: FolderedDocument, root: FolderRow): DocumentAccessItem {
+  const above = foldersAbove(byId, folderOf(byId, doc, root)).map((f) => ({ id: f.id, tags: f.tags }));
   return { kind: root.kind, type: 'leaf', id: doc.id, tags: doc.tags, metadataTags: doc.metadataTags, above };
 }
+
+const folderNode = (f: FolderRow): TreeNode => ({
+  value: f.id,
+  label: f.name,
+  type: 'folder',
+  children: [],
+  versions: [],
+  tags: f.tags,
+  metadataTags: f.metadata_tags,
+});
+
+const leafNode = (d: FolderedDocument): TreeNode => ({
+  value: d.id,
+  label: d.name,
+  type: 'leaf',
+  children: [],
+  versions: d.versions,
+  tags: d.tags,
+  metadataTags: d.metadataTags,
+});
 
 /**
  * The explorer tree of one kind: the root with its folders and documents, folders first, each
  * by name ignoring case. A document in no known folder sits in the root; `visible` leaves out
  * what the caller may not read (a folder left out takes what it holds with it).
  */
-export function buildTree(
-  folders: readonly FolderRow[],
-  docs: readonly FolderedDocument[],
-  visible: (item: DocumentAccessItem) => boolean,
-): TreeNode[] {
-  const root = folders.find((f) => f.parent_id === null);
+export function buildTree(source: TreeSource, visible: (item: DocumentAccessItem) => boolean): TreeNode[] {
+  const { kind, root } = source;
   if (!root) return [];
-  const byId = new Map(folders.map((f) => [f.id, f]));
-  const nodes = new Map<string, TreeNode>();
-  for (const f of folders) {
-    if (f !== root && !visible(folderItem(byId, f))) continue;
-    const node: TreeNode = {
-      value: f.id,
-      label: f.name,
-      type: 'folder',
-      children: [],
-      versions: [],
-      tags: f.tags,
-      metadataTags: f.metadata_tags,
-    };
-    nodes.set(f.id, node);
-  }
-  const chains = new Map<string, DocumentAccessItem['above']>();
-  const leaves: [string, TreeNode][] = docs
-    .filter((d) => nodes.has(folderOf(byId, d, root)) && visible(documentItem(byId, d, root, chains)))
-    .map((d) => [
-      folderOf(byId, d, root),
-      {
-        value: d.id,
-        label: d.name,
-        type: 'leaf',
-        children: [],
-        versions: d.versions,
-        tags: d.tags,
-        metadataTags: d.metadataTags,
-      },
-    ]);
-  const folderEdges: [string, TreeNode][] = folders.flatMap((f) => {
-    const node = nodes.get(f.id);
-    return node && f.parent_id ? [[f.parent_id, node] as [string, TreeNode]] : [];
-  });
-  for (const [parentId, node] of [...folderEdges, ...leaves]) nodes.get(parentId)?.children.push(node);
-  for (const node of nodes.values()) {
-    const sub = node.children.filter((c) => c.type === 'folder').sort(byLabel);
-    node.children = [...sub, ...node.children.filter((c) => c.type === 'leaf').sort(byLabel)];
-  }
-  const top = nodes.get(root.id);
-  return top ? [top] : [];
+  const fill = (node: TreeNode, id: string) => {
+    const above = source.chains.get(id) ?? [];
+    for (const f of source.folders.get(id) ?? []) {
+      if (!visible({ kind, type: 'folder', id: f.id, tags: f.tags, metadataTags: f.metadata_tags, above })) continue;
+      const child = folderNode(f);
+      node.children.push(child);
+      fill(child, f.id);
+    }
+    for (const d of source.documents.get(id) ?? []) {
+      if (visible({ kind, type: 'leaf', id: d.id, tags: d.tags, metadataTags: d.metadataTags, above }))
+        node.children.push(leafNode(d));
+    }
+  };
+  const top = folderNode(root);
+  fill(top, root.id);
+  return [top];
 }

@@ -1,6 +1,7 @@
 import type { FolderKind } from '@gdb/shared/folders/folders.schemas';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../platform/db/index.ts';
+import { tableStamp } from '../../platform/db/table-stamp.ts';
 import type { FoldersTable } from '../../platform/db/tables.ts';
 
 export type FolderRow = Selectable<FoldersTable>;
@@ -11,6 +12,8 @@ export function foldersRepo(k: Kysely<Database>) {
     byId: (id: string) => k.selectFrom('folders').selectAll().where('id', '=', id).executeTakeFirst(),
     /** Every folder of a kind, the root included, by name. */
     ofKind: (kind: FolderKind) => k.selectFrom('folders').selectAll().where('kind', '=', kind).orderBy('name').execute(),
+    /** A stamp of the kind's folders that changes with any folder of it created, changed or deleted (see `tableStamp`). */
+    stamp: (kind: FolderKind) => tableStamp(k, sql.table('folders'), sql`kind = ${kind}`),
     root: (kind: FolderKind) =>
       k.selectFrom('folders').selectAll().where('kind', '=', kind).where('parent_id', 'is', null).executeTakeFirstOrThrow(),
     /** The names under a folder (the folder being renamed left out). */

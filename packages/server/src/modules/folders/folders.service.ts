@@ -9,6 +9,7 @@ import { folderBadges } from './folder-badges.ts';
 import { buildTree, documentItem } from './folder-tree.ts';
 import { type FolderRow, foldersRepo } from './folders.repo.ts';
 import type { DocumentAccessHook } from './folders.types.ts';
+import { treeSources } from './tree-source.ts';
 
 export type { DocumentAccessHook, DocumentAccessItem } from './folders.types.ts';
 
@@ -27,13 +28,18 @@ export function foldersService(
   const documentAccess = options.documentAccess ?? openToAll;
   const checks = folderAccess(repo, documentAccess);
   const { assertKind, assertWrite, withFreeName, changeable, destination } = checks;
+  const sources = treeSources({
+    stamp: async (kind) => (await Promise.all([repo.stamp(kind), versions.documentsStamp(kind)])).join(' '),
+    folders: (kind) => repo.ofKind(kind),
+    documents: (kind) => versions.documents(kind),
+  });
 
   return {
     /** The kind's tree: its root with every folder and document the caller may read. */
     async tree(auth: AuthContext, kind: FolderKind): Promise<TreeNode[]> {
       assertKind(auth, kind);
-      const [folders, docs, check] = await Promise.all([repo.ofKind(kind), versions.documents(kind), documentAccess(auth)]);
-      return buildTree(folders, docs, (item) => check('read', item));
+      const [source, check] = await Promise.all([sources(kind), documentAccess(auth)]);
+      return buildTree(source, (item) => check('read', item));
     },
 
     /** Every folder of a kind with its parent and badges, whoever asks: the chains the document access check walks. */

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { tableStamp } from '../../platform/db/table-stamp.ts';
 import type { Database, VersionColumns } from '../../platform/db/tables.ts';
 
 /** The tables of versioned documents: they share VersionColumns (docs/product.md §18.1). */
@@ -120,6 +121,8 @@ export function versionsRepo(db: Kysely<Database>) {
     },
     /** Every version of the kind (by family, then number) with only what an explorer tree shows. */
     treeRows: (t: VersionedTable, nameColumn: string) => treeRows(db, t, nameColumn),
+    /** A stamp of every committed row of a table: it changes with any insert, update or delete (see `tableStamp`). */
+    stamp: (t: VersionedTable) => tableStamp(db, sql.table(t)),
     /** Puts every version of a family in a folder. */
     moveFamily: (t: VersionedTable, familyId: string, folderId: string) =>
       k.updateTable(t).set({ folder_id: folderId, updated_at: sql`now()` }).where('family_id', '=', familyId).execute(),

@@ -35,6 +35,9 @@ export function versionsService(
       return familiesOf(kind, await repo.treeRows(table, nameColumn));
     },
 
+    /** A stamp of a kind's documents that changes whenever any version of any of them is written, moved or deleted. */
+    documentsStamp: (kind: VersionKind): Promise<string> => repo.stamp(adapterOf(kind).table),
+
     /** Moves a document (every version of its family) into a folder; read-only or the badges refuse it. */
     async moveToFolder(kind: VersionKind, auth: AuthContext, id: string, folderId: string): Promise<VersionedRow> {
       const row = await load(kind, id);
