@@ -107,7 +107,7 @@ export function buildServices(ctx: AppContext) {
     },
   });
   const logs = logsService(ctx);
-  const pipelines = pipelinesService(ctx, { users, reference, access: documentAccess });
+  const pipelines = pipelinesService(ctx, { users, reference, versions, access: documentAccess });
   const files = openFileStore(ctx.config.fileStore, ctx.db, ctx.config.dataDir, ctx.config.fileCacheBytes);
   const uploads = uploadsService(ctx, {
     pipelines,

@@ -358,6 +358,12 @@ export const API_OPERATIONS = {
     returns: 'The country pipelines.',
     errors: [404],
   },
+  'DELETE /pipelines': {
+    operationId: 'deletePipeline',
+    summary: 'Delete a draft pipeline version and, for a master, the country pipelines whose master it is',
+    returns: 'The id asked and the ids of the versions deleted.',
+    errors: [403, 404, 409],
+  },
   'GET /users/pipelines': {
     operationId: 'getMyPipelines',
     summary: "List the caller's pipelines with the reference lists they use",

@@ -10,6 +10,10 @@ import type { PipelinesService } from './pipelines.service.ts';
 const idQuery = z.object({ id: z.string().min(1).max(64).describe('Pipeline id.') });
 const list = envelope(z.array(pipelineViewSchema));
 const userPipelines = envelope(userPipelinesSchema);
+const deletedSchema = z.object({
+  _id: z.string().describe('Id of the pipeline version asked.'),
+  deleted: z.array(z.string()).describe('Ids of the versions deleted: its country pipelines (for a master), then itself.'),
+});
 
 export function pipelinesRoutes(pipelines: PipelinesService) {
   return async (fastify: FastifyInstance) => {
@@ -28,6 +32,11 @@ export function pipelinesRoutes(pipelines: PipelinesService) {
     );
     app.get('/pipelines/pipelinesOfMaster', { schema: { tags, querystring: idQuery, response: { 200: list } } }, async (req) =>
       ok(await pipelines.countriesOf(requireAuth(req), req.query.id)),
+    );
+    app.delete(
+      '/pipelines',
+      { schema: { tags, querystring: idQuery, response: { 200: envelope(deletedSchema) } } },
+      async (req) => ok(await pipelines.remove(requireAuth(req), req.query.id), 'Pipeline deleted'),
     );
     app.get('/users/pipelines', { schema: { tags, response: { 200: userPipelines } } }, async (req) =>
       ok(await pipelines.forUser(requireAuth(req))),

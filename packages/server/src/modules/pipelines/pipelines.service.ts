@@ -17,6 +17,7 @@ import { allowEverything, type DocumentAccess } from '../access/access.service.t
 import type { ReferenceService } from '../reference/reference.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 import { type FilterPipelines, pipelineBadges, pipelineReadRule } from './pipeline-access.ts';
+import { type PipelineVersions, pipelineDelete } from './pipeline-delete.ts';
 import { type FamilyRow, type PipelineFilter, type PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
 
 /** The reference data a pipeline names, by id. */
@@ -128,7 +129,7 @@ export interface NewPipeline {
 
 export function pipelinesService(
   ctx: AppContext,
-  deps: { users: UsersService; reference: ReferenceService; access?: DocumentAccess },
+  deps: { users: UsersService; reference: ReferenceService; versions: PipelineVersions; access?: DocumentAccess },
 ) {
   const repo = pipelinesRepo(ctx.db.kysely);
   const access: DocumentAccess = deps.access ?? (async () => allowEverything);
@@ -210,6 +211,8 @@ export function pipelinesService(
       ]);
       return { staticTypes: { locales, brands, datakinds, productLines }, pipelines };
     },
+    /** Deletes a draft pipeline version with, for a master, its country pipelines (see `pipelineDelete`). */
+    remove: pipelineDelete(repo, deps.versions),
     /** Creates a pipeline version (the editor and the demo data use it). */
     async create(input: NewPipeline): Promise<string> {
       const row = await repo.insert({
