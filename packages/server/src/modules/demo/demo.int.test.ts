@@ -2,7 +2,16 @@ import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importKit } from '../../../test/imports-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { DEMO_COUNTRIES, DEMO_CSV, DEMO_DATA_SUB_KIND, DEMO_MASTER, DEMO_TABLE, seedDemo } from './demo.seed.ts';
+import {
+  DEMO_COMPONENT,
+  DEMO_COUNTRIES,
+  DEMO_CSV,
+  DEMO_DATA_SUB_KIND,
+  DEMO_MASTER,
+  DEMO_PORT_MODEL,
+  DEMO_TABLE,
+  seedDemo,
+} from './demo.seed.ts';
 
 let t: TestApp;
 
@@ -122,5 +131,76 @@ describe('the demo data of a new install', () => {
     expect(status[0]).toMatchObject({ status: 'invalid' });
     const logs = (await t.call('GET', `/logs/uploads?ids=${uploadId}`, { token: manager.token })).body.data;
     expect(logs.map((l: { message: string }) => l.message).join('\n')).toMatch(/row 2\b.*dealerCode/is);
+  });
+});
+
+describe('the demo component and its data model', () => {
+  it('takes version 2 of the demo data model through the update report, the new component version checking rows against it', async () => {
+    await seedDemo({ ctx: t.ctx, ...t.services });
+    const { token } = await t.signedIn(['manager']);
+    const get = async (url: string) => (await t.call('GET', url, { token })).body.data;
+    const post = (url: string, body: unknown) => t.call('POST', url, { token, body });
+
+    // Version 1 of the data model, locked, on the component's input port (and the pipelines' sources).
+    const row = await t.ctx.db.kysely
+      .selectFrom('components')
+      .select('id')
+      .where('name', '=', DEMO_COMPONENT)
+      .executeTakeFirstOrThrow();
+    const component = await get(`/components/find?id=${row.id}`);
+    const v1 = await get(`/schemas/byname?name=${encodeURIComponent(DEMO_PORT_MODEL)}`);
+    expect(await get(`/schemas/find?id=${v1._id}`)).toMatchObject({ version: 1, vLocked: true });
+    expect(component.inputs).toMatchObject([{ name: DEMO_DATA_SUB_KIND, inputSchema: v1._id, inputIsJoin: true }]);
+    const before = await get(`/components/version/compute?id=${component._id}`);
+    expect(before.needUpdate).toBe(false);
+    expect(before.data.schemas).toMatchObject([{ doc: { _id: v1._id, name: DEMO_PORT_MODEL, version: 1 }, needUpdate: false }]);
+
+    // Version 2, with a field changed: at least one vehicle.
+    const made = await post('/schemas/version/new', { id: v1._id });
+    expect(made.status, made.body.message).toBe(200);
+    const draft = await get(`/schemas/find?id=${made.body.data._id}`);
+    const { vehicles, ...others } = draft.jsonSchema.properties;
+    const jsonSchema = { ...draft.jsonSchema, properties: { ...others, vehicles: { ...vehicles, minimum: 1 } } };
+    const saved = await post('/schemas', { ...draft, jsonSchema });
+    expect(saved.status, saved.body.message).toBe(200);
+
+    const report = await get(`/components/version/compute?id=${component._id}`);
+    expect(report.needUpdate).toBe(true);
+    expect(report.data.schemas).toEqual([
+      {
+        doc: expect.objectContaining({ _id: v1._id, version: 1 }),
+        needUpdate: true,
+        toUpdate: expect.objectContaining({ _id: draft._id, name: DEMO_PORT_MODEL, version: 2, vLocked: false }),
+        newVersionNumber: 2,
+        newDocIsLocked: false,
+      },
+    ]);
+
+    const applied = await post('/components/version/update', {
+      update_data: { id: component._id, schemasToUpdate: [v1._id] },
+    });
+    expect(applied.status, applied.body.message).toBe(200);
+    const [entry] = applied.body.data.success;
+    expect(applied.body.data.success).toEqual([{ name: DEMO_COMPONENT, old_version: 1, new_version: 2, newId: entry.newId }]);
+    const updated = await get(`/components/find?id=${entry.newId}`);
+    expect(updated).toMatchObject({ version: 2, vLocked: false, inputs: [{ name: DEMO_DATA_SUB_KIND, inputSchema: draft._id }] });
+    expect((await get(`/components/find?id=${component._id}`)).inputs[0].inputSchema).toBe(v1._id);
+    expect((await get(`/components/version/compute?id=${entry.newId}`)).needUpdate).toBe(false);
+
+    // The new version checks each row against version 2; version 1 still takes the row.
+    const dealer = { dealerCode: 'FR009', name: 'Zero', city: 'Nice', vehicles: 0 };
+    const run = (id: string) =>
+      post(`/components/${id}/execute`, {
+        payload: { [DEMO_DATA_SUB_KIND]: [dealer] },
+        rt_context: { pipeline: { name: 'Test' } },
+      });
+    const refused = await run(entry.newId);
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toBe(
+      `Execute error : Component "${DEMO_COMPONENT}" v2: input port "${DEMO_DATA_SUB_KIND}": the value does not match data model "${DEMO_PORT_MODEL}" v2 at /0/vehicles: must be >= 1`,
+    );
+    const kept = await run(component._id);
+    expect(kept.status, kept.body.message).toBe(200);
+    expect(kept.body.data.output.dealers).toMatchObject([{ dealerCode: 'FR009', vehicles: 0, city: 'NICE' }]);
   });
 });

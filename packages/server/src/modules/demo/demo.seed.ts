@@ -6,9 +6,15 @@ import type { SchemasService } from '../schemas/schemas.service.ts';
 
 /**
  * Demo content for a new install, so that the import screens can be used at once: a dealer data
- * model, a component that checks and maps dealer rows, a master pipeline and two country
- * pipelines whose sinks write a CSV file and upsert the rows into a data-store table.
+ * model the files are checked against, a component that checks and maps dealer rows (its input
+ * port takes the rows as the import hands them over, each checked against a second data model,
+ * version 1 and locked), a master pipeline and country pipelines whose sinks write a CSV file and
+ * upsert the rows into a data-store table.
  */
+
+export const DEMO_COMPONENT = 'Check and map dealers';
+/** The data model of the component's input port. */
+export const DEMO_PORT_MODEL = 'Dealer row';
 
 export const DEMO_MASTER = 'Dealers (master)';
 /** The country pipelines: France and Germany take CSV files, Spain takes Excel workbooks (XLSX or XLS). */
@@ -42,6 +48,24 @@ const DEMO_DATA_MODEL = {
     email: { type: 'string', format: 'email' },
     vehicles: { type: 'integer', minimum: 0 },
     openedOn: { type: 'string', format: 'date', description: 'The day the dealer opened' },
+  },
+};
+
+/**
+ * A dealer row as the import hands it to the component: a field the file left empty arrives as
+ * null, so the optional fields also take null.
+ */
+const DEMO_PORT_DATA_MODEL = {
+  type: 'object',
+  required: ['dealerCode', 'name', 'city'],
+  properties: {
+    dealerCode: { type: 'string', pattern: '^[A-Z]{2}[0-9]{3}$' },
+    name: { type: 'string', minLength: 1 },
+    city: { type: 'string', minLength: 1 },
+    postalCode: { type: ['string', 'null'] },
+    email: { type: ['string', 'null'] },
+    vehicles: { type: ['integer', 'null'], minimum: 0 },
+    openedOn: { type: ['string', 'null'], format: 'date' },
   },
 };
 
@@ -107,11 +131,13 @@ export async function seedDemo(deps: DemoDeps): Promise<boolean> {
     locales.find((l) => l.language === language && l.country === country)?._id ?? null;
 
   const model = await schemas.create({ name: 'Dealer', jsonSchema: DEMO_DATA_MODEL });
+  const portModel = await schemas.create({ name: DEMO_PORT_MODEL, jsonSchema: DEMO_PORT_DATA_MODEL, locked: true });
   const mapper = await components.save(
     {
-      name: 'Check and map dealers',
+      name: DEMO_COMPONENT,
       kind: 'instruction',
-      inputs: [{ name: DEMO_DATA_SUB_KIND }],
+      // The port receives the rows of a file: each row is checked against the data model.
+      inputs: [{ name: DEMO_DATA_SUB_KIND, inputSchema: portModel._id, inputIsJoin: true }],
       outputs: [{ name: 'dealers' }, { name: 'store' }],
       jsCode: DEMO_CODE,
     },
