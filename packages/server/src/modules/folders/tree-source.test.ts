@@ -7,15 +7,17 @@ import { type TreeReads, treeSource, treeSources } from './tree-source.ts';
 const open = { read: [], write: [] };
 const folderRow = (id: string, name: string, parent_id: string | null): FolderRow =>
   ({ id, name, parent_id, kind: 'schema', tags: open, metadata_tags: [] }) as unknown as FolderRow;
-const doc = (id: string, name: string, folder: string | null): FolderedDocument => ({
-  familyId: id,
-  id,
-  name,
-  folder,
-  tags: open,
-  metadataTags: [],
-  versions: [{ _id: id, version: 1, vLocked: false }],
-});
+const doc = (id: string, name: string, folder: string | null) =>
+  ({
+    familyId: id,
+    id,
+    name,
+    folder,
+    tags: open,
+    metadataTags: [],
+    versions: [{ _id: id, version: 1, vLocked: false }],
+    readOnly: false,
+  }) as FolderedDocument;
 
 /** Reads that count how often the folders and documents are read, with a stamp the test sets. */
 function countingReads() {
@@ -49,6 +51,25 @@ describe('tree sources', () => {
     expect(again.documents.get('root')?.map((d) => d.id)).toEqual(['d3']);
     expect(await sources('schema')).toBe(again);
     expect([reads.folders, reads.documents]).toEqual([3, 3]);
+  });
+
+  it('shares one read between calls that find the same new stamp, and reads again after a failed read', async () => {
+    const { reads, source } = countingReads();
+    let fail = true;
+    const sources = treeSources({
+      ...source,
+      documents: async (kind) => {
+        if (fail) {
+          fail = false;
+          throw new Error('lost connection');
+        }
+        return source.documents(kind);
+      },
+    });
+    await expect(sources('schema')).rejects.toThrow('lost connection');
+    const [a, b] = await Promise.all([sources('schema'), sources('schema')]);
+    expect(a).toBe(b);
+    expect([reads.folders, reads.documents]).toEqual([2, 1]);
   });
 
   it('puts each folder and document under its parent by name ignoring case, equal names in the order read', () => {

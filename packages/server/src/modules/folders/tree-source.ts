@@ -73,17 +73,24 @@ export interface TreeReads {
  * Each kind's tree source, kept between calls with the stamp read before it and read again only
  * when the stamp has changed: any write to the kind's folders or documents, by this instance or
  * another, changes the stamp as it commits, so no call is answered from a source older than the
- * data it could have read itself.
+ * data it could have read itself. Calls that find the same new stamp share one read.
  */
 export function treeSources(reads: TreeReads): (kind: FolderKind) => Promise<TreeSource> {
-  const kept = new Map<FolderKind, { stamp: string; source: TreeSource }>();
+  const kept = new Map<FolderKind, { stamp: string; source: Promise<TreeSource> }>();
   return async (kind) => {
     const stamp = await reads.stamp(kind);
     const known = kept.get(kind);
     if (known?.stamp === stamp) return known.source;
-    const [folders, docs] = await Promise.all([reads.folders(kind), reads.documents(kind)]);
-    const source = treeSource(kind, folders, docs);
-    kept.set(kind, { stamp, source });
-    return source;
+    const entry = {
+      stamp,
+      source: Promise.all([reads.folders(kind), reads.documents(kind)]).then(([folders, docs]) =>
+        treeSource(kind, folders, docs),
+      ),
+    };
+    kept.set(kind, entry);
+    entry.source.catch(() => {
+      if (kept.get(kind) === entry) kept.delete(kind);
+    });
+    return entry.source;
   };
 }
