@@ -1,6 +1,7 @@
 import { configure } from '@testing-library/react';
 import NProgress from 'nprogress';
 import { afterAll, afterEach, vi } from 'vitest';
+import './fast-style.ts';
 
 // The progress bar finishes on timers that would otherwise fire after the page's document is
 // gone; without animation they all run at once, and each test file waits for them before it ends.
