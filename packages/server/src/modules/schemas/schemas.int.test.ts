@@ -265,6 +265,46 @@ describe('data models that break a node rule', () => {
     });
   });
 
+  it('refuses a body that names a property twice, which JSON would silently keep once', async () => {
+    const name = unique('Twice');
+    const raw = (charset: string, schema: string) =>
+      t.call('POST', '/schemas', {
+        token: manager,
+        body: `{"name":${JSON.stringify(name)},"jsonSchema":${schema}}`,
+        headers: { 'content-type': `application/json${charset}` },
+      });
+    const twice = '{"type":"object","properties":{"code":{"type":"string"},"code":{"type":"integer"}}}';
+    for (const charset of ['', '; charset=utf-8']) {
+      const res = await raw(charset, twice);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('The name code is already used here');
+      expect(res.body.data).toEqual({
+        issues: [{ path: 'jsonSchema.properties', message: 'The name code is already used here' }],
+      });
+    }
+    const doc = await created();
+    const save = await t.call('POST', '/schemas', {
+      token: manager,
+      body: `{"_id":"${doc._id}","name":"${doc.name}","version":1,"sys_version":${doc.sys_version},"jsonSchema":{"type":"object","properties":{},"properties":{}}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(save.status).toBe(400);
+    expect(save.body.message).toBe('The name properties is already used here');
+    // The same keys in different objects are no duplicate; a body that is no JSON reads as before.
+    const fine = await raw('', '{"type":"object","properties":{"a":{"type":"object","properties":{"a":{}}}}}');
+    expect(fine.status, fine.body.message).toBe(200);
+    expect((await raw('', '{"type":')).status).toBe(400);
+    expect(
+      (
+        await t.call('POST', '/schemas', {
+          token: manager,
+          body: '{"__proto__":{"x":1}}',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400);
+  });
+
   it('checks the rules before the name: a broken data model under a taken name reads the rule', async () => {
     const doc = await created();
     const res = await post('/schemas', { name: doc.name, jsonSchema: { type: 'object', required: ['x'] } });

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import { envelope } from '@gdb/shared/api/envelope';
+import { RULE_MESSAGES } from '@gdb/shared/schemas/schema-rules';
 import {
   cacheClearAnswerSchema,
   schemaByNameQuerySchema,
@@ -18,7 +19,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth/access-control.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { invalid } from '../../platform/http/errors.ts';
+import { badRequest, invalid } from '../../platform/http/errors.ts';
+import { duplicateKey } from './json-duplicates.ts';
 import { generateFromRequest, type IntakeBudget, MAX_EXAMPLE_FILES } from './schema-generate.ts';
 import type { SchemasService } from './schemas.service.ts';
 
@@ -26,6 +28,7 @@ import type { SchemasService } from './schemas.service.ts';
 export function schemasRoutes(schemas: SchemasService, budget: IntakeBudget) {
   return async (fastify: FastifyInstance) => {
     await fastify.register(generateRoute(budget));
+    await fastify.register(saveRoute(schemas));
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const tags = ['schemas'];
     app.get(
@@ -46,11 +49,6 @@ export function schemasRoutes(schemas: SchemasService, budget: IntakeBudget) {
     app.get('/schemas/list', { schema: { tags, response: { 200: envelope(z.array(schemaListEntrySchema)) } } }, async (req) =>
       ok(await schemas.list(requireAuth(req))),
     );
-    app.post(
-      '/schemas',
-      { schema: { tags, body: schemaSaveBodySchema, response: { 200: envelope(schemaDocumentSchema) } } },
-      async (req) => ok(await schemas.save(requireAuth(req), req.body), 'Schema saved'),
-    );
     app.delete(
       '/schemas',
       {
@@ -65,6 +63,33 @@ export function schemasRoutes(schemas: SchemasService, budget: IntakeBudget) {
     app.post('/schemas/cache-clear', { schema: { tags, response: { 200: envelope(cacheClearAnswerSchema) } } }, async () =>
       ok(schemas.clearCache()),
     );
+  };
+}
+
+/**
+ * POST /schemas: the JSON body read as everywhere else, then refused (400, the node rule's
+ * message) when one of its objects names a key twice: JSON.parse would keep the last in silence.
+ */
+function saveRoute(schemas: SchemasService) {
+  return async (fastify: FastifyInstance) => {
+    const parse = fastify.getDefaultJsonParser('error', 'error');
+    fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      parse(req, text, (error, value) => {
+        if (error) return done(error, undefined);
+        const twice = duplicateKey(text);
+        if (!twice) return done(null, value);
+        const message = RULE_MESSAGES.nameUsed(twice.key);
+        done(badRequest(message, [{ path: twice.path, message }]), undefined);
+      });
+    });
+    fastify
+      .withTypeProvider<ZodTypeProvider>()
+      .post(
+        '/schemas',
+        { schema: { tags: ['schemas'], body: schemaSaveBodySchema, response: { 200: envelope(schemaDocumentSchema) } } },
+        async (req) => ok(await schemas.save(requireAuth(req), req.body), 'Schema saved'),
+      );
   };
 }
 
