@@ -81,6 +81,17 @@ describe('node rules', () => {
     expect(allowedChildren(jsonToTree({}, 'E'))).toContain('definitions');
     expect(allowedChildren(jsonToTree({}, 'E'))).toContain('object');
   });
+  it('a dependency holds a list of property names or one schema, never both', () => {
+    const deps = jsonToTree(
+      { type: 'object', properties: { a: {}, b: {} }, dependencies: { a: ['b'], b: { type: 'object', properties: {} } } },
+      'D',
+    );
+    expect(allowedChildren(at(deps, 'schema', 'dependencies'))).toEqual(['dependencyItem']);
+    expect(allowedChildren(at(deps, 'schema', 'dependencies', 'a'))).toEqual([]);
+    expect(allowedChildren(at(deps, 'schema', 'dependencies', 'b'))).toEqual([]);
+    const empty = jsonToTree({ type: 'object', properties: { a: {} }, dependencies: { a: [] } }, 'D');
+    expect(allowedChildren(at(empty, 'schema', 'dependencies', 'a'))).toContain('object');
+  });
   it('limits the options of each type', () => {
     const multiple = (kind: 'integer' | 'number') => optionFields(kind).find((f) => f.key === 'multipleOf');
     const int = multiple('integer');
