@@ -29,7 +29,8 @@ export function foldersService(
   const checks = folderAccess(repo, documentAccess);
   const { assertKind, assertWrite, withFreeName, changeable, destination } = checks;
   const sources = treeSources({
-    stamp: async (kind) => (await Promise.all([repo.stamp(kind), versions.documentsStamp(kind)])).join(' '),
+    folderStamp: (kind) => repo.stamp(kind),
+    documentStamp: (kind) => versions.documentsStamp(kind),
     folders: (kind) => repo.ofKind(kind),
     documents: (kind) => versions.documents(kind),
   });

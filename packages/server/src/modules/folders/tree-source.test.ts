@@ -21,9 +21,10 @@ const doc = (id: string, name: string, folder: string | null) =>
 
 /** Reads that count how often the folders and documents are read, with a stamp the test sets. */
 function countingReads() {
-  const reads = { stamp: 'one', folders: 0, documents: 0 };
+  const reads = { folderStamp: 'one', documentStamp: 'one', folders: 0, documents: 0 };
   const source: TreeReads = {
-    stamp: async (kind: FolderKind) => `${kind} ${reads.stamp}`,
+    folderStamp: async (kind: FolderKind) => `${kind} ${reads.folderStamp}`,
+    documentStamp: async (kind: FolderKind) => `${kind} ${reads.documentStamp}`,
     folders: async () => {
       reads.folders += 1;
       return [folderRow('root', 'Root', null)];
@@ -37,7 +38,7 @@ function countingReads() {
 }
 
 describe('tree sources', () => {
-  it('reads a kind again only when its stamp has changed, each kind apart', async () => {
+  it('reads the folders or the documents of a kind again only when their stamp has changed, each kind apart', async () => {
     const { reads, source } = countingReads();
     const sources = treeSources(source);
     const first = await sources('schema');
@@ -45,11 +46,16 @@ describe('tree sources', () => {
     expect([reads.folders, reads.documents]).toEqual([1, 1]);
     await sources('component');
     expect([reads.folders, reads.documents]).toEqual([2, 2]);
-    reads.stamp = 'two';
+    reads.documentStamp = 'two';
     const again = await sources('schema');
     expect(again).not.toBe(first);
     expect(again.documents.get('root')?.map((d) => d.id)).toEqual(['d3']);
     expect(await sources('schema')).toBe(again);
+    expect([reads.folders, reads.documents]).toEqual([2, 3]);
+    reads.folderStamp = 'two';
+    const third = await sources('schema');
+    expect(third).not.toBe(again);
+    expect(third.documents.get('root')?.map((d) => d.id)).toEqual(['d3']);
     expect([reads.folders, reads.documents]).toEqual([3, 3]);
   });
 

@@ -62,35 +62,44 @@ export function treeSource(kind: FolderKind, folders: readonly FolderRow[], docs
   };
 }
 
-/** How the source of a kind is read, and the stamp that tells whether a source read earlier is still current. */
+/** How the folders and documents of a kind are read, each with a stamp that tells whether what was read earlier is still current. */
 export interface TreeReads {
-  stamp(kind: FolderKind): Promise<string>;
+  folderStamp(kind: FolderKind): Promise<string>;
+  documentStamp(kind: FolderKind): Promise<string>;
   folders(kind: FolderKind): Promise<readonly FolderRow[]>;
   documents(kind: FolderKind): Promise<readonly FolderedDocument[]>;
 }
 
+interface Kept {
+  stamps: readonly [string, string];
+  folders: Promise<readonly FolderRow[]>;
+  documents: Promise<readonly FolderedDocument[]>;
+  source: Promise<TreeSource>;
+}
+
 /**
- * Each kind's tree source, kept between calls with the stamp read before it and read again only
- * when the stamp has changed: any write to the kind's folders or documents, by this instance or
- * another, changes the stamp as it commits, so no call is answered from a source older than the
- * data it could have read itself. Calls that find the same new stamp share one read.
+ * Each kind's tree source, kept between calls with the stamps read before its folders and its
+ * documents, each read again only when its stamp has changed: any write to the kind's folders or
+ * documents, by this instance or another, changes the stamp as it commits, so no call is answered
+ * from a source older than the data it could have read itself. Calls that find the same new stamps
+ * share one read; a failed read is not kept.
  */
 export function treeSources(reads: TreeReads): (kind: FolderKind) => Promise<TreeSource> {
-  const kept = new Map<FolderKind, { stamp: string; source: Promise<TreeSource> }>();
+  const kept = new Map<FolderKind, Kept>();
   return async (kind) => {
-    const stamp = await reads.stamp(kind);
+    const stamps = await Promise.all([reads.folderStamp(kind), reads.documentStamp(kind)]);
     const known = kept.get(kind);
-    if (known?.stamp === stamp) return known.source;
-    const entry = {
-      stamp,
-      source: Promise.all([reads.folders(kind), reads.documents(kind)]).then(([folders, docs]) =>
-        treeSource(kind, folders, docs),
-      ),
-    };
+    const sameFolders = known?.stamps[0] === stamps[0];
+    const sameDocuments = known?.stamps[1] === stamps[1];
+    if (known && sameFolders && sameDocuments) return known.source;
+    const folders = known && sameFolders ? known.folders : reads.folders(kind);
+    const documents = known && sameDocuments ? known.documents : reads.documents(kind);
+    const source = Promise.all([folders, documents]).then(([f, d]) => treeSource(kind, f, d));
+    const entry: Kept = { stamps, folders, documents, source };
     kept.set(kind, entry);
-    entry.source.catch(() => {
+    source.catch(() => {
       if (kept.get(kind) === entry) kept.delete(kind);
     });
-    return entry.source;
+    return source;
   };
 }
