@@ -186,3 +186,16 @@ describe('parts the editor cannot read as nodes', () => {
     }
   });
 });
+
+describe('large data models', () => {
+  it('checks 100,000 schemas in one list and 20,000 properties in one object, with no recursion limit met', () => {
+    const many = Array.from({ length: 100_000 }, () => ({ type: 'string' }));
+    expect(issue({ anyOf: many })).toBeNull();
+    expect(issue({ anyOf: [...many, { type: 'string', items: {} }] })).toEqual({
+      path: 'jsonSchema.anyOf.100000',
+      message: 'A string node cannot take a items node here',
+    });
+    const properties = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`p${i}`, { type: 'integer' }]));
+    expect(issue(object(properties, { required: Object.keys(properties) }))).toBeNull();
+  }, 60_000);
+});

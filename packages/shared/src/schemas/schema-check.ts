@@ -1,8 +1,8 @@
 // A whole data model checked against the node rules of the editor: what the server answers when a
 // data model written by any other means than the editor breaks one.
 import { jsonToTree } from './schema-json.ts';
-import { isTypeKind, NAMED_PARENTS, type SchemaNode, valuesOf } from './schema-nodes.ts';
-import { allowedChildren, matchesType, optionError, optionFields, RULE_MESSAGES } from './schema-rules.ts';
+import { isTypeKind, NAMED_PARENTS, type NodeKind, type SchemaNode, valuesOf } from './schema-nodes.ts';
+import { allowedChildren, matchesType, type OptionField, optionError, optionFields, RULE_MESSAGES } from './schema-rules.ts';
 
 /** The first rule a data model breaks: where (dotted, from `jsonSchema`) and the rule's message. */
 interface RuleIssue {
@@ -33,10 +33,12 @@ function innerSchemas(s: Json): [string, unknown][] {
   if (isObject(s.dependencies)) {
     for (const [name, v] of Object.entries(s.dependencies)) if (!Array.isArray(v)) inner.push([`dependencies.${name}`, v]);
   }
-  const listed = (key: string, list: unknown[]) => list.map((v, i): [string, unknown] => [`${key}.${i}`, v]);
-  if (Array.isArray(s.items)) inner.push(...listed('items', s.items));
+  const listed = (key: string, list: unknown[]) => {
+    for (let i = 0; i < list.length; i++) inner.push([`${key}.${i}`, list[i]]);
+  };
+  if (Array.isArray(s.items)) listed('items', s.items);
   else if (s.items !== undefined) inner.push(['items', s.items]);
-  for (const key of COMBINERS) if (Array.isArray(s[key])) inner.push(...listed(key, s[key] as unknown[]));
+  for (const key of COMBINERS) if (Array.isArray(s[key])) listed(key, s[key] as unknown[]);
   if (s.not !== undefined) inner.push(['not', s.not]);
   return inner;
 }
@@ -67,11 +69,12 @@ function shapeIssue(value: unknown, path: string): RuleIssue | null {
     if (typeof v.$ref === 'string') continue;
     const error = ownShapeError(v);
     if (error) return { path: at, message: error };
-    stack.push(
-      ...innerSchemas(v)
-        .map(([p, inner]): [string, unknown] => [`${at}.${p}`, inner])
-        .reverse(),
-    );
+    const inner = innerSchemas(v);
+    // Pushed one by one: a list of many thousand schemas would overflow a spread's arguments.
+    for (let i = inner.length - 1; i >= 0; i--) {
+      const [p, schema] = inner[i] as [string, unknown];
+      stack.push([`${at}.${p}`, schema]);
+    }
   }
   return null;
 }
@@ -100,8 +103,8 @@ function segment(parent: SchemaNode, child: SchemaNode, index: number): string {
 const join = (path: string, part: string) => (part ? `${path}.${part}` : path);
 
 /** The names a required list or a dependency may hold: the properties of the object concerned. */
-function propertyNames(object: SchemaNode | undefined): string[] {
-  return object?.children.find((c) => c.kind === 'properties')?.children.map((c) => c.name) ?? [];
+function propertyNames(object: SchemaNode | undefined): Set<string> {
+  return new Set(object?.children.find((c) => c.kind === 'properties')?.children.map((c) => c.name));
 }
 
 /** What is wrong with the values of an enum, required or dependencyItem node, or null. */
@@ -115,10 +118,20 @@ function valuesError(node: SchemaNode, ancestors: readonly SchemaNode[]): string
     return parent && wrong !== undefined ? RULE_MESSAGES.notOfType(JSON.stringify(wrong), parent.kind) : null;
   }
   const names = propertyNames(node.kind === 'required' ? ancestors.at(-1) : ancestors.at(-2));
-  const unknown = values.find((v) => typeof v !== 'string' || !names.includes(v));
+  const unknown = values.find((v) => typeof v !== 'string' || !names.has(v));
   return unknown === undefined
     ? null
     : RULE_MESSAGES.notAProperty(typeof unknown === 'string' ? unknown : JSON.stringify(unknown));
+}
+
+const FIELDS = new Map<NodeKind, OptionField[]>();
+/** The options of a kind, made once per kind rather than once per node. */
+function fieldsOf(kind: NodeKind): OptionField[] {
+  const known = FIELDS.get(kind);
+  if (known) return known;
+  const fields = optionFields(kind);
+  FIELDS.set(kind, fields);
+  return fields;
 }
 
 /** What is wrong with one node itself (its children's kinds and names, its options, its values), or null. */
@@ -138,7 +151,7 @@ function nodeError(node: SchemaNode, ancestors: readonly SchemaNode[]): string |
       names.add(child.name);
     }
   }
-  for (const field of optionFields(node.kind)) {
+  for (const field of fieldsOf(node.kind)) {
     const error = field.key in node.options ? optionError(field, node.options[field.key]) : null;
     if (error) return error;
   }
