@@ -63,6 +63,8 @@ export type TreeNode = {
   versions: z.infer<typeof treeVersionSchema>[];
   tags: z.infer<typeof documentTagsSchema>;
   metadataTags: string[];
+  /** Whether the caller may change it (the server always says; trees made by hand may leave it out). */
+  write_access?: boolean;
 };
 
 /**
@@ -79,6 +81,12 @@ export const treeNodeSchema = z.object({
   versions: z.array(treeVersionSchema).describe("A document's versions by number; empty for a folder."),
   tags: documentTagsSchema.describe('Its own read and write badges.'),
   metadataTags: z.array(z.string()).describe('Its metadata badge ids.'),
+  write_access: z
+    .boolean()
+    .optional()
+    .describe(
+      "Whether the caller may change it (always sent): write through its badges and every folder's above it; false for a read-only document (and, with the locked-only rule, one with a locked version).",
+    ),
 });
 
 export const folderSchema = z.object({

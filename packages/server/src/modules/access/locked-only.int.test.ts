@@ -43,6 +43,12 @@ describe('the locked-only rule of the document access check (ACCESS_LOCKED_ONLY)
     const saved = await call('POST', '/schemas', manager, { ...open, jsonSchema: { type: 'string' } });
     expect(saved.status).toBe(200);
     expect((await save(boss)).status).toBe(200);
+    // The explorer is told so: the family is not writable for the manager.
+    const tree = async (token: string) =>
+      (await call('GET', '/folders/tree?kind=schema', token)).body.data[0].children.find(
+        (n: { value: string }) => n.value === draft._id,
+      ).write_access;
+    expect([await tree(manager), await tree(boss)]).toEqual([false, true]);
   });
 
   it('off (the default): the same manager saves the draft', async () => {

@@ -31,7 +31,7 @@ export function documentItem(byId: ReadonlyMap<string, FolderRow>, doc: Foldered
   return { kind: root.kind, type: 'leaf', id: doc.id, tags: doc.tags, metadataTags: doc.metadataTags, above };
 }
 
-const folderNode = (f: FolderRow): TreeNode => ({
+const folderNode = (f: FolderRow, writable: boolean): TreeNode => ({
   value: f.id,
   label: f.name,
   type: 'folder',
@@ -39,9 +39,10 @@ const folderNode = (f: FolderRow): TreeNode => ({
   versions: [],
   tags: f.tags,
   metadataTags: f.metadata_tags,
+  write_access: writable,
 });
 
-const leafNode = (d: FolderedDocument): TreeNode => ({
+const leafNode = (d: FolderedDocument, writable: boolean): TreeNode => ({
   value: d.id,
   label: d.name,
   type: 'leaf',
@@ -49,30 +50,45 @@ const leafNode = (d: FolderedDocument): TreeNode => ({
   versions: d.versions,
   tags: d.tags,
   metadataTags: d.metadataTags,
+  write_access: writable && !d.readOnly,
 });
 
 /**
  * The explorer tree of one kind: the root with its folders and documents, folders first, each
  * by name ignoring case. A document in no known folder sits in the root; `visible` leaves out
- * what the caller may not read (a folder left out takes what it holds with it).
+ * what the caller may not read (a folder left out takes what it holds with it); `writable` says
+ * on each node whether they may change it (a read-only document: never).
  */
-export function buildTree(source: TreeSource, visible: (item: DocumentAccessItem) => boolean): TreeNode[] {
+export function buildTree(
+  source: TreeSource,
+  visible: (item: DocumentAccessItem) => boolean,
+  writable: (item: DocumentAccessItem) => boolean = () => true,
+): TreeNode[] {
   const { kind, root } = source;
   if (!root) return [];
   const fill = (node: TreeNode, id: string) => {
     const above = source.chains.get(id) ?? [];
     for (const f of source.folders.get(id) ?? []) {
-      if (!visible({ kind, type: 'folder', id: f.id, tags: f.tags, metadataTags: f.metadata_tags, above })) continue;
-      const child = folderNode(f);
+      const item: DocumentAccessItem = { kind, type: 'folder', id: f.id, tags: f.tags, metadataTags: f.metadata_tags, above };
+      if (!visible(item)) continue;
+      const child = folderNode(f, writable(item));
       node.children.push(child);
       fill(child, f.id);
     }
     for (const d of source.documents.get(id) ?? []) {
-      if (visible({ kind, type: 'leaf', id: d.id, tags: d.tags, metadataTags: d.metadataTags, above }))
-        node.children.push(leafNode(d));
+      const item: DocumentAccessItem = { kind, type: 'leaf', id: d.id, tags: d.tags, metadataTags: d.metadataTags, above };
+      if (visible(item)) node.children.push(leafNode(d, writable({ ...item, versions: d.versions })));
     }
   };
-  const top = folderNode(root);
+  const rootItem: DocumentAccessItem = {
+    kind,
+    type: 'folder',
+    id: root.id,
+    tags: root.tags,
+    metadataTags: root.metadata_tags,
+    above: [],
+  };
+  const top = folderNode(root, writable(rootItem));
   fill(top, root.id);
   return [top];
 }

@@ -66,6 +66,7 @@ describe('folder trees', () => {
         ],
         tags: { read: [], write: [] },
         metadataTags: [],
+        write_access: true,
       },
     ]);
     // Each kind has its own root; the other trees do not show data models.

@@ -40,7 +40,11 @@ export function foldersService(
     async tree(auth: AuthContext, kind: FolderKind): Promise<TreeNode[]> {
       assertKind(auth, kind);
       const [source, check] = await Promise.all([sources(kind), documentAccess(auth)]);
-      return buildTree(source, (item) => check('read', item));
+      return buildTree(
+        source,
+        (item) => check('read', item),
+        (item) => check('write', item),
+      );
     },
 
     /** Every folder of a kind with its parent and badges, whoever asks: the chains the document access check walks. */

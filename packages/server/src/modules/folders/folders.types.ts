@@ -12,6 +12,8 @@ export interface DocumentAccessItem {
   metadataTags: string[];
   /** The folders above it, nearest first, up to the root. */
   above: { id: string; tags: Badges }[];
+  /** A document's versions, for the locked-only rule of the write check. */
+  versions?: readonly { vLocked: boolean }[];
 }
 
 /** The caller's answer for one folder or document and one action. */

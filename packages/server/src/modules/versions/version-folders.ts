@@ -13,6 +13,8 @@ export interface FolderedDocument {
   metadataTags: string[];
   /** Every version by number, with the ids of the rows. */
   versions: { _id: string; version: number; vLocked: boolean }[];
+  /** The newest version is read-only: no one may change the document through it. */
+  readOnly?: boolean;
 }
 
 /** Groups versions (sorted by family, then number) into one document per family. */
@@ -33,6 +35,7 @@ export function familiesOf(kind: VersionKind, rows: readonly VersionedRow[]): Fo
       tags: { read: newest.tags?.read ?? [], write: newest.tags?.write ?? [] },
       metadataTags: newest.metadata_tags ?? [],
       versions: family.map((v) => ({ _id: v.id, version: v.version, vLocked: v.v_locked })),
+      readOnly: newest.read_only === true,
     };
   });
 }

@@ -21,7 +21,7 @@ const OWN_COLUMNS = new Set([
   'updated_by',
 ]);
 
-type TreeRow = [string, string, number, boolean, string | null, unknown, string[], string];
+type TreeRow = [string, string, number, boolean, string | null, unknown, string[], string, boolean];
 
 /**
  * Every version of a table (by family, then number) with only what an explorer tree shows: its
@@ -30,10 +30,10 @@ type TreeRow = [string, string, number, boolean, string | null, unknown, string[
  */
 async function treeRows(db: Kysely<Database>, t: VersionedTable, nameColumn: string): Promise<VersionedRow[]> {
   const result = await sql<{ rows: string }>`select coalesce(json_agg(json_build_array(id, family_id, version, v_locked,
-    folder_id, tags, metadata_tags, ${sql.ref(nameColumn)}) order by family_id, version), '[]')::text as rows
+    folder_id, tags, metadata_tags, ${sql.ref(nameColumn)}, read_only) order by family_id, version), '[]')::text as rows
     from ${sql.table(t)}`.execute(db);
   const list = JSON.parse(result.rows[0]?.rows ?? '[]') as TreeRow[];
-  return list.map(([id, family_id, version, v_locked, folder_id, tags, metadata_tags, name]) => ({
+  return list.map(([id, family_id, version, v_locked, folder_id, tags, metadata_tags, name, read_only]) => ({
     id,
     family_id,
     version,
@@ -42,6 +42,7 @@ async function treeRows(db: Kysely<Database>, t: VersionedTable, nameColumn: str
     tags,
     metadata_tags,
     [nameColumn]: name,
+    read_only,
   })) as unknown as VersionedRow[];
 }
 
