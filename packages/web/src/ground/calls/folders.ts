@@ -29,6 +29,7 @@ const nodeSchema: z.ZodType<TreeNode> = z.lazy(() =>
     versions: z.array(z.object({ _id: z.string(), version: z.number(), vLocked: z.boolean() })),
     tags: z.object({ read: z.array(z.array(z.string())), write: z.array(z.array(z.string())) }),
     metadataTags: z.array(z.string()),
+    write_access: z.boolean().optional(),
   }),
 );
 const treeSchema = z.array(nodeSchema);

@@ -153,6 +153,19 @@ describe('explorer, tree mode', () => {
     expect(within(item('Prices')).queryByRole('button', { name: 'Actions for Prices' })).not.toBeNull();
   });
 
+  it('gives no Rename, Delete or drag on the nodes the server says the caller may not change', async () => {
+    const tree = sampleTree();
+    const [root] = tree;
+    for (const n of root?.children ?? []) if (n.label === 'Beta' || n.label === 'Prices') n.write_access = false;
+    show(['manager'], {}, {}, tree);
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    expect(within(item('Prices')).queryByRole('button', { name: 'Actions for Prices' })).toBeNull();
+    expect(within(item('Beta')).queryByRole('button', { name: 'Actions for Beta' })).toBeNull();
+    expect(within(item('Gamma')).queryByRole('button', { name: 'Actions for Gamma' })).not.toBeNull();
+    expect([item('Prices').getAttribute('draggable'), item('Beta').getAttribute('draggable')]).toEqual(['false', 'false']);
+    expect(item('Gamma').getAttribute('draggable')).toBe('true');
+  });
+
   it('shows admins the badge expressions and lets them set a folder read badges', async () => {
     const { server } = show(['admin'], {}, { 'POST /tags/update-document-tags': () => ok(null) });
     await waitFor(() => expect(labels()).toHaveLength(7));

@@ -90,6 +90,34 @@ describe('node menu', () => {
   });
 });
 
+describe('nodes the server says the caller may not change', () => {
+  /** The sample tree with Beta (a folder) and Prices (a document) read-only for the caller, and Secret open to them. */
+  const told = indexTree(sampleTree());
+  const at = (id: string) => {
+    const n = told.byId.get(id);
+    if (!n) throw new Error(id);
+    return n;
+  };
+  at('beta').write_access = false;
+  at('prices').write_access = false;
+  at('secret').write_access = true;
+
+  it('offer no rename, delete, new folder or move, and are not dragged, even to a super-admin', () => {
+    expect(menuActions(manager, told, at('beta'), withNew)).toEqual([]);
+    expect(menuActions(superAdmin, told, at('beta'), withNew)).toEqual(['manageBadges']);
+    expect(menuActions(manager, told, at('prices'), withNew)).toEqual([]);
+    // A one-version document without write has no menu at all.
+    expect(menuActions(superAdmin, told, at('prices'), withNew)).toEqual([]);
+    expect([canDrag(manager, told, at('beta')), canDrag(superAdmin, told, at('prices'))]).toEqual([false, false]);
+    expect(dropDestination(manager, told, at('orders'), at('beta'), 'inside')).toBeNull();
+  });
+
+  it("follow the server's word over the badges the page holds", () => {
+    expect(menuActions(manager, told, at('secret'), withNew)).toContain('deleteDocument');
+    expect(canDrag(manager, told, at('secret'))).toBe(true);
+  });
+});
+
 describe('drag and drop', () => {
   it('drops inside a folder into that folder', () => {
     expect(dropDestination(manager, index, node('prices'), node('beta'), 'inside')?.value).toBe('beta');

@@ -32,9 +32,13 @@ export const seesBadges = (user: ExplorerUser) => has(user, 'admin', 'super-admi
 /** Managers and super-admins change folders and delete documents. */
 const changesFolders = (user: ExplorerUser) => has(user, 'manager', 'super-admin');
 
-/** Write permission through the badges of the node and of every folder above it. */
+/**
+ * Write permission on a node: as the server says it (its badges, every folder's above it, and no
+ * write on a read-only document); for a tree that does not say, through the badges of the node and
+ * of every folder above it.
+ */
 function canWrite(user: ExplorerUser, index: TreeIndex, node: TreeNode): boolean {
-  return canAccessPath({ roles: user.roles, project_tags: user.tags }, chainOf(index, node), 'write');
+  return node.write_access ?? canAccessPath({ roles: user.roles, project_tags: user.tags }, chainOf(index, node), 'write');
 }
 
 /** The folder a node stands for when something is created or dropped at it: itself, or a leaf's parent. */
