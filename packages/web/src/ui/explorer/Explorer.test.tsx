@@ -7,7 +7,7 @@ import { type Handler, ok, signedInAs } from '../../../test/fake-api.ts';
 import { button, confirmation, dialog } from '../../../test/queries.ts';
 import { renderWidget } from '../../../test/render-widget.tsx';
 import { Explorer, type ExplorerProps } from './Explorer.tsx';
-import { sampleTree } from './explorer-fixtures.ts';
+import { leaf as leafOf, sampleTree } from './explorer-fixtures.ts';
 
 const TAGS: Tag[] = [
   { _id: 't1', name: 'Paris', type: 'project', color: null, isHidden: false, isMetadata: false, metadata: null },
@@ -164,6 +164,31 @@ describe('explorer, tree mode', () => {
     expect(within(item('Gamma')).queryByRole('button', { name: 'Actions for Gamma' })).not.toBeNull();
     expect([item('Prices').getAttribute('draggable'), item('Beta').getAttribute('draggable')]).toEqual(['false', 'false']);
     expect(item('Gamma').getAttribute('draggable')).toBe('true');
+  });
+
+  it("deletes a pipeline with its child pipelines after confirming, and says 'Pipeline deleted'", async () => {
+    const pipelines: TreeNode[] = [
+      {
+        ...sampleTree()[0],
+        value: 'proot',
+        label: 'Pipelines',
+        children: [{ ...leafOf('master', 'Sales master'), write_access: true }],
+      } as TreeNode,
+    ];
+    const { server } = show(
+      ['manager'],
+      { kind: 'pipeline', label: 'Pipeline folders' },
+      { 'DELETE /pipelines': () => ok({ _id: 'master', deleted: ['fr', 'master'] }) },
+      pipelines,
+    );
+    await waitFor(() => expect(labels()).toEqual(['Pipelines', 'Sales master']));
+    await menuOf('Sales master', 'Delete pipeline');
+    const question = await confirmation();
+    expect(question.textContent).toContain('Delete pipeline [Sales master] and all its child pipeline ?');
+    fireEvent.click(button('Yes', question));
+    await waitFor(() => expect(server.count('DELETE /pipelines')).toBe(1));
+    expect(server.calls.find((c) => c.path === '/pipelines')?.search).toBe('?id=master');
+    expect(await screen.findByText('Pipeline deleted')).toBeDefined();
   });
 
   it('shows admins the badge expressions and lets them set a folder read badges', async () => {

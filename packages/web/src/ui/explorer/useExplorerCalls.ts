@@ -41,7 +41,11 @@ export function useExplorerCalls(kind: FolderKind, onFailure?: FailureReport) {
     createFolder: (name: string, parent: string | null) => change(() => createFolder({ name, kind, parent })),
     renameFolder: (id: string, name: string) => change(() => renameFolder(id, name)),
     deleteFolder: (id: string) => change(() => deleteFolder({ id, kind, withFolders: true, withDocuments: true })),
-    deleteDocument: (id: string) => change(() => deleteDocument(kind, id)),
+    deleteDocument: async (id: string) => {
+      const deleted = await change(() => deleteDocument(kind, id));
+      if (kind === 'pipeline') message.success('Pipeline deleted');
+      return deleted;
+    },
     /** Moves a folder or a document into the folder `parentId`. */
     move: (item: TreeNode, parentId: string) =>
       change<unknown>(() =>
