@@ -57,7 +57,8 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
     if (row.revoked_at) throw unauthorized(CODES.revoked, 'Your session has been revoked.');
     if (!user.is_active) throw unauthorized(CODES.badToken, 'Your account is disabled.');
     const access = await users.profileOf(user);
-    return { userId: user.id, sessionId: row.session_id, userName: user.user_name, roles: user.roles, access };
+    const info = userInfo(user);
+    return { userId: user.id, sessionId: row.session_id, userName: user.user_name, roles: user.roles, access, info };
   }
 
   return {
@@ -114,8 +115,9 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
     /** The verified tokens this instance keeps; `sessions.follow` hears the other instances' revocations. */
     sessions,
 
-    /** The signed-in user as the web shell needs it. */
+    /** The signed-in user as the web shell needs it: as read with the session, while it is cached. */
     async info(auth: AuthContext): Promise<UserInfo> {
+      if (auth.info) return auth.info;
       const user = await users.byId(auth.userId);
       if (!user) throw notFound('User not found.');
       return userInfo(user);

@@ -1,5 +1,6 @@
 import { type Access, accessOf, allows } from '@gdb/shared/api/access';
 import { CODES } from '@gdb/shared/api/envelope';
+import type { UserInfo } from '@gdb/shared/auth/session.schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../http/errors.ts';
 
@@ -15,6 +16,8 @@ export interface AuthContext {
    * inside the server (import runs, tests), whose checks read the user instead.
    */
   access?: CallerProfile;
+  /** The signed-in user as the web shell reads it, read with the session and kept with it. */
+  info?: UserInfo;
 }
 
 /** The caller's project badges, unrestricted-upload flag and, for the role user, assigned pipeline families. */

@@ -164,7 +164,7 @@ describe('what the access checks read of a caller, kept with the session', () =>
     return Date.now() - start;
   };
 
-  it('reads the user once per session, not on each request', async () => {
+  it('reads the user once per session, not on each request nor for the shell’s user info', async () => {
     const { token } = await t.signedIn(['manager']);
     const { id } = await buildPipeline(t, { name: 'Open pipeline' });
     expect(await listed(token, id)).toBe(true);
@@ -176,6 +176,8 @@ describe('what the access checks read of a caller, kept with the session', () =>
     };
     try {
       expect(await listed(token, id)).toBe(true);
+      const info = await other.app.inject({ method: 'GET', url: '/gdb-importer/v1/users/info', headers: { 'x-token': token } });
+      expect(info.json().data.user.userName).toBeTruthy();
       expect(reads).toEqual([]);
     } finally {
       other.services.users.byId = byId;
