@@ -3,13 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest, openDb } from '../src/platform/db/index.ts';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** A dump of a migrated, empty PGlite data directory, or '' on PostgreSQL. */
-    pgliteSnapshot: string;
-  }
-}
+import './test-db.ts';
 
 /**
  * Migrates one embedded database before the server tests and dumps it to a file: each test file's

@@ -3,6 +3,13 @@ import fs from 'node:fs';
 import pg from 'pg';
 import { type Db, migrateToLatest, openDb } from '../src/platform/db/index.ts';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A dump of a migrated, empty PGlite data directory, or '' on PostgreSQL. */
+    pgliteSnapshot: string;
+  }
+}
+
 /**
  * A fresh, migrated database for one test file: PGlite in memory by default, or a new
  * database on the server named by DATABASE_URL (dropped again by `drop`).
