@@ -177,7 +177,7 @@ function treeIssue(root: SchemaNode): RuleIssue | null {
 }
 
 /**
- * The first node rule (001 §5, as the editor applies them) a data model's JSON schema breaks, or
+ * The first node rule (as the editor applies them) a data model's JSON schema breaks, or
  * null when the editor could have written it: every schema a JSON object with parts of the right
  * shape and known types, each node holding only the children its kind takes, names present and
  * unique, options within their limits, enum values of their type, required and dependency names
