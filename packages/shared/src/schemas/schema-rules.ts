@@ -89,6 +89,25 @@ const DEFAULT: OptionField = { key: 'default', label: 'Default', input: 'json' }
 
 const STRING_FORMATS = ['date', 'date-time', 'time', 'email', 'hostname', 'ipv4', 'ipv6', 'uri', 'uuid', 'regex'] as const;
 
+/** The least and the most of a count (`minLength` and `maxLength`, …): whole numbers from 0. */
+function countBounds(suffix: string, label: string): OptionField[] {
+  return [
+    { key: `min${suffix}`, label: `Min ${label}`, input: 'integer', min: 0 },
+    { key: `max${suffix}`, label: `Max ${label}`, input: 'integer', min: 0 },
+  ];
+}
+
+/** The options of an integer or a number: its bounds, and what it is a multiple of (`step` bounds that). */
+function numericFields(input: 'integer' | 'number', step: Pick<OptionField, 'min' | 'above'>): OptionField[] {
+  return [
+    ...COMMON,
+    { key: 'minimum', label: 'Minimum', input },
+    { key: 'maximum', label: 'Maximum', input },
+    { key: 'multipleOf', label: 'Multiple of', input, ...step },
+    DEFAULT,
+  ];
+}
+
 /** The options the inspector offers for a node kind. */
 export function optionFields(kind: NodeKind): OptionField[] {
   switch (kind) {
@@ -96,39 +115,24 @@ export function optionFields(kind: NodeKind): OptionField[] {
       return [
         ...COMMON,
         { key: 'additionalProperties', label: 'Additional properties', input: 'boolean' },
-        { key: 'minProperties', label: 'Min properties', input: 'integer', min: 0 },
-        { key: 'maxProperties', label: 'Max properties', input: 'integer', min: 0 },
+        ...countBounds('Properties', 'properties'),
       ];
     case 'string':
       return [
         ...COMMON,
-        { key: 'minLength', label: 'Min length', input: 'integer', min: 0 },
-        { key: 'maxLength', label: 'Max length', input: 'integer', min: 0 },
+        ...countBounds('Length', 'length'),
         { key: 'pattern', label: 'Pattern', input: 'text' },
         { key: 'format', label: 'Format', input: 'select', choices: STRING_FORMATS },
         DEFAULT,
       ];
     case 'integer':
-      return [
-        ...COMMON,
-        { key: 'minimum', label: 'Minimum', input: 'integer' },
-        { key: 'maximum', label: 'Maximum', input: 'integer' },
-        { key: 'multipleOf', label: 'Multiple of', input: 'integer', min: 1 },
-        DEFAULT,
-      ];
+      return numericFields('integer', { min: 1 });
     case 'number':
-      return [
-        ...COMMON,
-        { key: 'minimum', label: 'Minimum', input: 'number' },
-        { key: 'maximum', label: 'Maximum', input: 'number' },
-        { key: 'multipleOf', label: 'Multiple of', input: 'number', above: 0 },
-        DEFAULT,
-      ];
+      return numericFields('number', { above: 0 });
     case 'array':
       return [
         ...COMMON,
-        { key: 'minItems', label: 'Min items', input: 'integer', min: 0 },
-        { key: 'maxItems', label: 'Max items', input: 'integer', min: 0 },
+        ...countBounds('Items', 'items'),
         { key: 'uniqueItems', label: 'Unique items', input: 'boolean' },
         { key: 'columns', label: 'Columns', input: 'integer', min: 1, max: 12 },
       ];
