@@ -58,3 +58,34 @@ describe('the locked-only rule of the document access check (ACCESS_LOCKED_ONLY)
     expect(res.body.data.jsonSchema).toEqual({ type: 'object', description: 'changed' });
   });
 });
+
+describe('the locked-only rule on component draft saves', () => {
+  /** A component family with a locked version 1 and a draft version 2, and a draft save by a caller. */
+  async function componentWithLockedVersion(lockedOnly: boolean) {
+    const t = await createTestApp({ accessLockedOnly: lockedOnly });
+    apps.push(t);
+    const boss = (await t.signedIn(['super-admin'])).token;
+    const manager = (await t.signedIn(['manager'])).token;
+    const post = (url: string, token: string, body: unknown) => t.call('POST', url, { token, body });
+    const v1 = (await post('/components', boss, { name: 'Locked component', folder: null })).body.data;
+    expect((await post('/components/version/lock', boss, { id: v1._id })).status).toBe(200);
+    const v2 = (await post('/components/version/new', boss, { id: v1._id })).body.data as { _id: string };
+    const draft = (await t.call('GET', `/components/find?id=${v2._id}`, { token: boss })).body.data;
+    const save = (token: string) => post('/components', token, { ...draft, description: 'changed' });
+    return { boss, manager, save };
+  }
+
+  it('on: a manager may not save a component draft whose family has a locked version; a super-admin may', async () => {
+    const { boss, manager, save } = await componentWithLockedVersion(true);
+    const refused = await save(manager);
+    expect([refused.status, refused.body.message]).toEqual([403, 'You are not allowed to change this document.']);
+    const saved = await save(boss);
+    expect([saved.status, saved.body.data.description]).toEqual([200, 'changed']);
+  });
+
+  it('off: the same manager saves the component draft', async () => {
+    const { manager, save } = await componentWithLockedVersion(false);
+    const saved = await save(manager);
+    expect([saved.status, saved.body.data.description]).toEqual([200, 'changed']);
+  });
+});

@@ -19,7 +19,7 @@ const openToAll: DocumentAccess = async () => allowEverything;
 /** Components: reusable blocks of code or of instances joined by links (docs/product.md §16). */
 export function componentsService(
   ctx: AppContext,
-  versions: Pick<VersionsService, 'remove'>,
+  versions: Pick<VersionsService, 'remove' | 'assertCanWrite'>,
   access: DocumentAccess = openToAll,
 ) {
   const repo = componentsRepo(ctx.db.kysely);
@@ -86,8 +86,9 @@ export function componentsService(
         return toComponent(row);
       }
       const before = await load(body._id);
-      assertWritable(before, 'component');
-      await caller.assert('write', 'component', accessed(before), ACCESS_MESSAGES.write);
+      // The version engine's write check: read-only, locked, the badges and, with the locked-only rule, the family's versions.
+      if (auth) await versions.assertCanWrite(auth, 'component', before, 'edit');
+      else assertWritable(before, 'component');
       if (body.folder != null && body.folder !== before.folder_id) {
         await caller.assert('write', 'component', { folder: body.folder, tags: null }, ACCESS_MESSAGES.write);
       }
