@@ -1,5 +1,6 @@
 import { type AccessItem, type AccessUser, type DocumentAction, documentCheckOf } from '@gdb/shared/access/document-access';
 import type { FolderKind } from '@gdb/shared/folders/folders.schemas';
+import { isSystemSchemaName } from '@gdb/shared/schemas/system-schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { forbidden } from '../../platform/http/errors.ts';
 import type { AccessedDocument, AccessFolder, CallerAccess, DocumentAccess } from './access.types.ts';
@@ -110,6 +111,11 @@ export function documentAccessService(reads: AccessReads, options: { lockedOnly?
   };
 }
 
+/** An explorer node as the check sees it: a document's kind, type and name tell a system data model. */
+type ExplorerItem = AccessItem & { kind?: FolderKind; type?: 'folder' | 'leaf'; name?: string };
+
+const isSystemDataModel = (item: ExplorerItem) => item.kind === 'schema' && item.type === 'leaf' && isSystemSchemaName(item.name);
+
 type Badged = { id: string; folder_id: string | null; tags: AccessedDocument['tags'] };
 
 /** What the write check reads for the locked-only rule: whether it is on, and the versions of a document's family. */
@@ -134,10 +140,14 @@ export function accessHooks(access: DocumentAccess, locked?: LockedOnlyReads) {
     /** The version engine's read filter: the rows of a kind the caller may read. */
     badgeReadFilter: async <R extends Badged>(auth: AuthContext, kind: FolderKind, rows: readonly R[]) =>
       (await access(auth)).filter('read', kind, rows, (r) => ({ folder: r.folder_id, tags: r.tags })),
-    /** The explorer's check, prepared once per call. */
+    /**
+     * The explorer's check, prepared once per call: as the server's writes, it refuses write on a
+     * system data model to all but super-admins.
+     */
     explorerCheck: async (auth: AuthContext) => {
       const caller = await access(auth);
-      return (action: DocumentAction, item: AccessItem) => caller.allows(action, item);
+      return (action: DocumentAction, item: ExplorerItem) =>
+        !(action === 'write' && !caller.everything && isSystemDataModel(item)) && caller.allows(action, item);
     },
   };
 }

@@ -61,4 +61,18 @@ describe('the explorer tree says on each node whether the caller may change it',
     });
     expect(res.status).toBe(403);
   });
+
+  it('false on the system data models for all but super-admins, as their saves are refused', async () => {
+    const system = (await call('GET', '/schemas/byname?name=rt-pipeline', boss)).body.data._id as string;
+    const own = (await call('POST', '/schemas', boss, { name: 'Not a system model', jsonSchema: {} })).body.data._id;
+    expect(await writable(insider, system, own)).toEqual([false, true]);
+    expect(await writable(boss, system, own)).toEqual([true, true]);
+    // What the tree says is what the server does: a manager's badge change or move is refused.
+    const badges = await call('POST', '/tags/update-document-tags', insider, {
+      id: system,
+      type: 'schema',
+      tags: { read: [], write: [[secret]] },
+    });
+    expect(badges.status).toBe(403);
+  });
 });

@@ -28,7 +28,7 @@ const folderOf = (byId: ReadonlyMap<string, FolderRow>, doc: FolderedDocument, r
 /** What the access hook is shown of a document in its folder (the root when it has none known). */
 export function documentItem(byId: ReadonlyMap<string, FolderRow>, doc: FolderedDocument, root: FolderRow): DocumentAccessItem {
   const above = foldersAbove(byId, folderOf(byId, doc, root)).map((f) => ({ id: f.id, tags: f.tags }));
-  return { kind: root.kind, type: 'leaf', id: doc.id, tags: doc.tags, metadataTags: doc.metadataTags, above };
+  return { kind: root.kind, type: 'leaf', id: doc.id, name: doc.name, tags: doc.tags, metadataTags: doc.metadataTags, above };
 }
 
 const folderNode = (f: FolderRow, writable: boolean): TreeNode => ({
@@ -77,7 +77,7 @@ export function buildTree(
     }
     for (const d of source.documents.get(id) ?? []) {
       const item: DocumentAccessItem = { kind, type: 'leaf', id: d.id, tags: d.tags, metadataTags: d.metadataTags, above };
-      if (visible(item)) node.children.push(leafNode(d, writable({ ...item, versions: d.versions })));
+      if (visible(item)) node.children.push(leafNode(d, writable({ ...item, name: d.name, versions: d.versions })));
     }
   };
   const rootItem: DocumentAccessItem = {

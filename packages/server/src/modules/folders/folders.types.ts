@@ -12,6 +12,8 @@ export interface DocumentAccessItem {
   metadataTags: string[];
   /** The folders above it, nearest first, up to the root. */
   above: { id: string; tags: Badges }[];
+  /** A document's name: the system data models are written by super-admins only. */
+  name?: string;
   /** A document's versions, for the locked-only rule of the write check. */
   versions?: readonly { vLocked: boolean }[];
 }
