@@ -17,10 +17,11 @@ import { foldersService } from './modules/folders/folders.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsLiveCollection, pipelinesOfImports } from './modules/imports/imports.live.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
-import { importsService } from './modules/imports/imports.service.ts';
+import { type ImportsService, importsService } from './modules/imports/imports.service.ts';
 import { logsLiveCollection } from './modules/logs/logs.live.ts';
 import { logsRoutes } from './modules/logs/logs.routes.ts';
 import { logsService } from './modules/logs/logs.service.ts';
+import type { PipelineImports } from './modules/pipelines/pipeline-delete.ts';
 import { pipelinesRoutes } from './modules/pipelines/pipelines.routes.ts';
 import { pipelinesService } from './modules/pipelines/pipelines.service.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
@@ -69,6 +70,14 @@ export interface BuildOptions {
   web?: boolean;
 }
 
+/** The imports and jobs of pipelines being deleted, reached through this hook (the imports module reads the pipelines). */
+function jobsOf(imports: () => ImportsService): PipelineImports {
+  return {
+    assertIdle: (ids) => imports().pipelineRemoval.assertIdle(ids),
+    release: (trx, ids) => imports().pipelineRemoval.release(trx, ids),
+  };
+}
+
 /** Builds every service from one context; routes and workers receive these. */
 export function buildServices(ctx: AppContext) {
   const users = usersService(ctx);
@@ -107,7 +116,7 @@ export function buildServices(ctx: AppContext) {
     },
   });
   const logs = logsService(ctx);
-  const pipelines = pipelinesService(ctx, { users, reference, versions, access: documentAccess });
+  const pipelines = pipelinesService(ctx, { users, reference, versions, access: documentAccess, imports: jobsOf(() => imports) });
   const files = openFileStore(ctx.config.fileStore, ctx.db, ctx.config.dataDir, ctx.config.fileCacheBytes);
   const uploads = uploadsService(ctx, {
     pipelines,

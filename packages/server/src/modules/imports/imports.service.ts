@@ -12,6 +12,7 @@ import { importsRepo, jobsRepo } from './imports.repo.ts';
 import { createJobQueue, type JobQueue } from './job-queue.ts';
 import { createJob, editJob } from './job-writes.ts';
 import { leaseKeeper } from './lease-keeper.ts';
+import { pipelineRemoval } from './pipeline-removal.ts';
 import type { RunnerDeps } from './run-context.ts';
 
 export type ImportsDeps = Omit<RunnerDeps, 'queue'> & { reference: ReferenceService; users: UsersService };
@@ -110,6 +111,8 @@ export function importsService(deps: ImportsDeps) {
       await importsRepo(k).movePendingOfJobs(moved, toPipelineId);
       return moved;
     },
+    /** What deleting pipelines asks of imports and jobs: refused while one runs or waits; their schedules go with them. */
+    pipelineRemoval: pipelineRemoval(ctx.db.kysely),
     /** One clock tick: queues the due runs of scheduled and repeat jobs. */
     tick: (now?: Date) => clockTick({ ctx, pipelines: deps.pipelines, queue }, now),
     startWorking: work.start,

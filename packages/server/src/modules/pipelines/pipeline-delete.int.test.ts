@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUpload } from '../../../test/factories.ts';
+import { buildImport, buildUpload } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { newId } from '../../platform/ids.ts';
+import { PIPELINE_BUSY_MESSAGE } from '../imports/pipeline-removal.ts';
 import type { NewPipeline } from './pipelines.service.ts';
 
 let t: TestApp;
@@ -115,5 +117,113 @@ describe('DELETE /pipelines', () => {
     expect(inBody.status).toBe(422);
     const after = await t.ctx.db.kysely.selectFrom('pipelines').select('id').execute();
     expect(after.length).toBe(before.length);
+  });
+});
+
+const db = () => t.ctx.db.kysely;
+/** A job of a pipeline, active unless told, due in an hour. */
+async function job(
+  pipelineId: string,
+  fields: { kind?: 'repeat' | 'scheduled' | 'sequential'; state?: string; list?: string[] } = {},
+) {
+  const id = newId();
+  await db()
+    .insertInto('jobs')
+    .values({
+      id,
+      pipeline_id: pipelineId,
+      job_kind: fields.kind ?? 'repeat',
+      repeat_pattern: '0 * * * *',
+      next_run_at: new Date(Date.now() + 3_600_000),
+      state: fields.state ?? 'active',
+      list_pipelines: fields.list ?? [],
+    })
+    .execute();
+  return id;
+}
+const setImport = (id: string, state: 'busy' | 'sequential' | 'done') =>
+  db().updateTable('imports').set({ state }).where('id', '=', id).execute();
+const rowsOf = async (table: 'jobs' | 'imports', ids: string[]) =>
+  (await db().selectFrom(table).select(['id', 'pipeline_id']).where('id', 'in', ids).execute()).map((r) => r.id).sort();
+
+describe('DELETE /pipelines and the imports and jobs of what it deletes', () => {
+  it('is refused (409) while an import of the pipeline, or of a country going with its master, runs or waits to run', async () => {
+    const { master, countries } = await family('Busy family');
+    const [fr = '', de = ''] = countries;
+    const running = await buildImport(t, fr);
+    await setImport(running, 'busy');
+    const refused = await remove(master);
+    expect([refused.status, refused.body.message]).toEqual([409, PIPELINE_BUSY_MESSAGE]);
+    await setImport(running, 'done');
+    // Waiting to run now (no later time): refused as well.
+    const waiting = await buildImport(t, de);
+    expect((await remove(master)).status).toBe(409);
+    expect((await remove(de)).status).toBe(409);
+    await setImport(waiting, 'done');
+    // A master's sequential import running through a list that names the country.
+    const sequence = await job(master, { kind: 'sequential', list: [fr] });
+    const run = newId();
+    await db().insertInto('imports').values({ id: run, pipeline_id: master, job_id: sequence, state: 'sequential' }).execute();
+    expect((await remove(fr)).status).toBe(409);
+    for (const id of [master, ...countries]) expect(await exists(id)).toBe(true);
+    await setImport(run, 'done');
+    expect((await remove(master)).status).toBe(200);
+  });
+
+  it('takes its active jobs and the imports waiting for a later run with it; finished ones stay, naming no pipeline', async () => {
+    const { master, countries } = await family('Scheduled family');
+    const [fr = ''] = countries;
+    const repeat = await job(fr);
+    const later = newId();
+    const at = new Date(Date.now() + 3_600_000);
+    await db().insertInto('imports').values({ id: later, pipeline_id: fr, job_id: repeat, scheduled_at: at }).execute();
+    const scheduled = await job(master, { kind: 'scheduled' });
+    const finishedJob = await job(fr, { kind: 'scheduled', state: 'done' });
+    const finished = await buildImport(t, fr);
+    await setImport(finished, 'done');
+    expect((await remove(master)).status).toBe(200);
+    expect(await rowsOf('jobs', [repeat, scheduled, finishedJob])).toEqual([finishedJob]);
+    expect(await rowsOf('imports', [later, finished])).toEqual([finished]);
+    const kept = await db().selectFrom('imports').select('pipeline_id').where('id', '=', finished).executeTakeFirst();
+    expect(kept?.pipeline_id).toBeNull();
+    // Nothing is due for the deleted pipelines when the hour comes.
+    const due = await db()
+      .selectFrom('jobs')
+      .select('id')
+      .where('state', '=', 'active')
+      .where('pipeline_id', 'is', null)
+      .execute();
+    expect(due).toEqual([]);
+  });
+
+  it("leaves its uploads' stored files to the file sweep", async () => {
+    const { master, countries } = await family('Family with files');
+    const key = await t.services.files.put(Buffer.from('a,b\n1,2\n'));
+    const upload = await buildUpload(t, countries[0] ?? '');
+    await db().updateTable('uploads').set({ file_key: key }).where('id', '=', upload).execute();
+    expect((await remove(master)).status).toBe(200);
+    await t.services.uploads.sweepFiles(new Date(Date.now() + t.ctx.config.fileSweepGraceMs + 60_000));
+    await expect(t.services.files.get(key)).rejects.toThrow();
+  });
+
+  it('deletes the master and its countries in one transaction: a country locked meanwhile leaves the whole family', async () => {
+    const { master, countries } = await family('Racing family');
+    const repeat = await job(master);
+    // The first country deleted locks its sibling, as a lock arriving between the checks and the delete would.
+    await sql`create or replace function test_lock_sibling() returns trigger language plpgsql as $$
+      begin update pipelines set v_locked = true where master_pipeline = old.master_pipeline and id <> old.id; return old; end $$`.execute(
+      db(),
+    );
+    await sql`create trigger test_lock_sibling before delete on pipelines for each row
+      when (old.master_pipeline = ${sql.lit(master)}::uuid) execute function test_lock_sibling()`.execute(db());
+    try {
+      const res = await remove(master);
+      expect(res.status).toBe(409);
+      expect(res.body.message).toMatch(/^Version 1 of Racing family (FR|DE) was locked or deleted meanwhile\.$/);
+    } finally {
+      await sql`drop trigger test_lock_sibling on pipelines`.execute(db());
+    }
+    for (const id of [master, ...countries]) expect(await exists(id)).toBe(true);
+    expect(await rowsOf('jobs', [repeat])).toEqual([repeat]);
   });
 });

@@ -17,7 +17,7 @@ import { allowEverything, type DocumentAccess } from '../access/access.service.t
 import type { ReferenceService } from '../reference/reference.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 import { type FilterPipelines, pipelineBadges, pipelineReadRule } from './pipeline-access.ts';
-import { type PipelineVersions, pipelineDelete } from './pipeline-delete.ts';
+import { type PipelineImports, type PipelineVersions, pipelineDelete } from './pipeline-delete.ts';
 import { type FamilyRow, type PipelineFilter, type PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
 
 /** The reference data a pipeline names, by id. */
@@ -129,7 +129,14 @@ export interface NewPipeline {
 
 export function pipelinesService(
   ctx: AppContext,
-  deps: { users: UsersService; reference: ReferenceService; versions: PipelineVersions; access?: DocumentAccess },
+  deps: {
+    users: UsersService;
+    reference: ReferenceService;
+    versions: PipelineVersions;
+    access?: DocumentAccess;
+    /** What deleting a pipeline asks of its imports and jobs. */
+    imports?: PipelineImports;
+  },
 ) {
   const repo = pipelinesRepo(ctx.db.kysely);
   const access: DocumentAccess = deps.access ?? (async () => allowEverything);
@@ -212,7 +219,7 @@ export function pipelinesService(
       return { staticTypes: { locales, brands, datakinds, productLines }, pipelines };
     },
     /** Deletes a draft pipeline version with, for a master, its country pipelines (see `pipelineDelete`). */
-    remove: pipelineDelete(repo, deps.versions),
+    remove: pipelineDelete(repo, deps.versions, deps.imports),
     /** Creates a pipeline version (the editor and the demo data use it). */
     async create(input: NewPipeline): Promise<string> {
       const row = await repo.insert({

@@ -6,6 +6,7 @@ import { conflict } from '../../platform/http/errors.ts';
 import { type BadgeReadFilter, type BadgeWriteCheck, plural, versionAccess } from './version-access.ts';
 import { type FolderedDocument, familiesOf } from './version-folders.ts';
 import { adapterOf } from './version-graph.ts';
+import { draftsRemoval } from './version-removal.ts';
 import { dependencyUpdates, familyWrites } from './version-writes.ts';
 import { type VersionedRow, versionsRepo } from './versions.repo.ts';
 
@@ -115,6 +116,7 @@ export function versionsService(
     },
 
     ...familyWrites(access),
+    removeDrafts: draftsRemoval(access),
     ...dependencyUpdates(access),
   };
 }
