@@ -7,14 +7,17 @@ import {
   FolderOutlined,
 } from '@ant-design/icons';
 import type { FolderKind, TreeNode } from '@gdb/shared/folders/folders.schemas';
-import { Dropdown, Input, Typography } from 'antd';
+import { Input, Typography } from 'antd';
 import { type KeyboardEvent, type ReactNode, useMemo, useState } from 'react';
+import { TreeMenu, type TreeMenuAt } from '../tree/TreeMenu.tsx';
+import type { TreeRow } from '../tree/tree-rows.ts';
+import { useCollapsed } from '../tree/useCollapsed.ts';
+import { VirtualTree } from '../tree/VirtualTree.tsx';
 import { canDrag, dropDestination, type ExplorerUser, type MenuAction, menuActions, menuLabel } from './explorer-rules.ts';
 import { NodeTitle } from './NodeTitle.tsx';
 import { filterTree, indexTree, nodeOfVersion } from './tree-model.ts';
 import type { ExplorerCalls } from './useExplorerCalls.ts';
 import { type ExplorerDialogs, useExplorerDialogs } from './useExplorerDialogs.tsx';
-import { VirtualTree } from './VirtualTree.tsx';
 
 /** Said while the tree is empty. */
 const LOADING_TREE = 'Please wait while we are loading this tree ...';
@@ -40,15 +43,22 @@ export interface ExplorerTreeProps {
   tagNames: ReadonlyMap<string, string> | null;
 }
 
-const NO_COLLAPSED: ReadonlySet<string> = new Set();
+const keyOf = (node: TreeNode) => node.value;
+const childrenOf = (node: TreeNode) => node.children;
+const holds = (node: TreeNode) => node.type === 'folder';
+
+function icon(kind: FolderKind, node: TreeNode, row: TreeRow<TreeNode>): ReactNode {
+  if (node.type === 'leaf') return LEAF_ICONS[kind];
+  return row.collapsed ? <FolderOutlined /> : <FolderOpenOutlined />;
+}
 
 /** The tree mode: filter, all folders open, drag and drop, node menus, inline rename. */
 export function ExplorerTree(props: ExplorerTreeProps) {
   const { kind, roots, user, selectedId, onOpen, keepLeaf, height, label, calls, tagNames } = props;
   const [filter, setFilter] = useState('');
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(NO_COLLAPSED);
+  const { collapsed, toggle, openAll } = useCollapsed();
   const [renaming, setRenaming] = useState<string | null>(null);
-  const [menu, setMenu] = useState<{ node: TreeNode; x: number; y: number } | null>(null);
+  const [menu, setMenu] = useState<TreeMenuAt<TreeNode> | null>(null);
 
   const index = useMemo(() => indexTree(roots), [roots]);
   const shown = useMemo(() => filterTree(roots, filter, keepLeaf), [roots, filter, keepLeaf]);
@@ -61,12 +71,10 @@ export function ExplorerTree(props: ExplorerTreeProps) {
   const openMenu = (node: TreeNode, x: number, y: number) => {
     if (actionsOf(node).length > 0) setMenu({ node, x, y });
   };
-  const runMenu = (action: MenuAction) => {
-    const node = menu?.node;
-    setMenu(null);
-    if (node) dialogs.run(action, node);
-  };
 
+  const openLeaf = (node: TreeNode) => {
+    if (node.type === 'leaf') onOpen(node.value, node);
+  };
   const startRename = (node: TreeNode) => {
     if (actionsOf(node).includes('renameFolder')) setRenaming(node.value);
   };
@@ -85,14 +93,6 @@ export function ExplorerTree(props: ExplorerTreeProps) {
     }
   };
 
-  const toggle = (node: TreeNode) =>
-    setCollapsed((c) => {
-      const next = new Set(c);
-      if (next.has(node.value)) next.delete(node.value);
-      else next.add(node.value);
-      return next;
-    });
-
   if (roots.length === 0) {
     return (
       <div className="gdb-explorer">
@@ -102,8 +102,6 @@ export function ExplorerTree(props: ExplorerTreeProps) {
       </div>
     );
   }
-
-  const menuItems = menu ? actionsOf(menu.node).map((a) => ({ key: a, label: menuLabel(a, kind) })) : [];
 
   return (
     <div className="gdb-explorer">
@@ -115,56 +113,59 @@ export function ExplorerTree(props: ExplorerTreeProps) {
         value={filter}
         onChange={(e) => {
           setFilter(e.target.value);
-          setCollapsed(NO_COLLAPSED);
+          openAll();
         }}
       />
       <VirtualTree
         roots={shown}
+        keyOf={keyOf}
+        childrenOf={childrenOf}
         collapsed={collapsed}
-        onToggle={toggle}
+        onToggle={(node) => toggle(node.value)}
         selectedKey={selected?.value ?? null}
         height={height}
         label={label}
-        icon={(node, open) => {
-          if (node.type === 'leaf') return LEAF_ICONS[kind];
-          return open ? <FolderOpenOutlined /> : <FolderOutlined />;
-        }}
-        title={(node) => (
-          <NodeTitle
-            node={node}
-            tagNames={tagNames}
-            hasMenu={actionsOf(node).length > 0}
-            renaming={renaming === node.value}
-            onMenu={(n, anchor) => {
-              const box = anchor.getBoundingClientRect();
-              openMenu(n, box.left, box.bottom);
-            }}
-            onRename={rename}
-            onRenameEnd={() => setRenaming(null)}
-          />
+        keyShortcuts="Shift+F10 F2 Delete"
+        title={(node, row) => (
+          <>
+            <span className="gdb-explorer-icon" aria-hidden="true">
+              {icon(kind, node, row)}
+            </span>
+            <NodeTitle
+              node={node}
+              tagNames={tagNames}
+              hasMenu={actionsOf(node).length > 0}
+              renaming={renaming === node.value}
+              onMenu={(n, anchor) => {
+                const box = anchor.getBoundingClientRect();
+                openMenu(n, box.left, box.bottom);
+              }}
+              onRename={rename}
+              onRenameEnd={() => setRenaming(null)}
+            />
+          </>
         )}
-        onOpen={(node) => onOpen(node.value, node)}
+        onSelect={openLeaf}
+        onActivate={openLeaf}
         onDoubleClick={startRename}
         onMenu={openMenu}
         onKey={onKey}
-        canDrag={(node) => renaming !== node.value && canDrag(user, index, node)}
-        canDrop={(item, target, position) => dropDestination(user, index, item, target, position) !== null}
-        onDrop={(item, target, position) => {
-          const destination = dropDestination(user, index, item, target, position);
-          if (destination) void calls.move(item, destination.value).catch(() => {});
+        drag={{
+          canDrag: (node) => renaming !== node.value && canDrag(user, index, node),
+          holds,
+          canDrop: (item, target, position) => dropDestination(user, index, item, target, position) !== null,
+          onDrop: (item, target, position) => {
+            const destination = dropDestination(user, index, item, target, position);
+            if (destination) void calls.move(item, destination.value).catch(() => {});
+          },
         }}
       />
-      <Dropdown
-        open={menu !== null}
-        onOpenChange={(open) => {
-          if (!open) setMenu(null);
-        }}
-        menu={{ items: menuItems, onClick: ({ key }) => runMenu(key as MenuAction) }}
-        trigger={['click']}
-        autoFocus
-      >
-        <span className="gdb-explorer-menu-anchor" style={{ left: menu?.x ?? 0, top: menu?.y ?? 0 }} />
-      </Dropdown>
+      <TreeMenu
+        menu={menu}
+        itemsOf={(node) => actionsOf(node).map((a) => ({ key: a, label: menuLabel(a, kind) }))}
+        onPick={(action, node) => dialogs.run(action as MenuAction, node)}
+        onClose={() => setMenu(null)}
+      />
       {dialogs.element}
     </div>
   );

@@ -1,5 +1,6 @@
 import { canAccessPath } from '@gdb/shared/access/document-access';
 import type { FolderKind, TreeNode } from '@gdb/shared/folders/folders.schemas';
+import type { DropPosition } from '../tree/tree-rows.ts';
 import { chainOf, isRoot, isWithin, type TreeIndex } from './tree-model.ts';
 
 /** The user as the explorer sees them: role names and the ids of their project badges. */
@@ -65,8 +66,6 @@ export function canDrag(user: ExplorerUser, index: TreeIndex, node: TreeNode): b
   if (node.type === 'folder' && (isRoot(index, node) || !changesFolders(user))) return false;
   return canWrite(user, index, node);
 }
-
-export type DropPosition = 'before' | 'inside' | 'after';
 
 /**
  * The folder a drop places the item in, or null when the drop is refused: on or beside a leaf,
