@@ -1,3 +1,4 @@
+import { schemaRuleIssue } from '@gdb/shared/schemas/schema-check';
 import type {
   DeleteAnswer,
   LockAnswer,
@@ -88,6 +89,17 @@ export function familyWrites(access: VersionAccess) {
   };
 }
 
+/**
+ * Refuses (400, the rule's message) the JSON schema an update would write into a data model's new
+ * version when it breaks a node rule of the editor: a row saved before the rules is not carried
+ * into new versions. (A new version made by hand is a draft that is saved, and checked, to fix it.)
+ */
+function assertKeepsRules(node: Node, columns: Record<string, unknown>): void {
+  if (node.kind !== 'schema' || typeof columns.json_schema !== 'string') return;
+  const issue = schemaRuleIssue(JSON.parse(columns.json_schema) as Record<string, unknown>);
+  if (issue) throw badRequest(issue.message, [issue]);
+}
+
 /** The update report of a version's dependencies, and the new versions that take the newer ones. */
 export function dependencyUpdates({ db, repo, load, loadReadable, readable, assertCanWrite, copy }: VersionAccess) {
   /** The entries of documents the viewer may read: the others are left out of the report. */
@@ -111,7 +123,7 @@ export function dependencyUpdates({ db, repo, load, loadReadable, readable, asse
         planned.push(n);
       },
       copy: async (n) => ({ ...n.row, id: `planned:${n.row.id}` }),
-      patch: async () => undefined,
+      patch: async (n, _id, columns) => assertKeepsRules(n, columns),
     });
     for (const n of planned) await assertCanWrite(auth, n.kind, n.row, 'version');
   }
@@ -121,7 +133,10 @@ export function dependencyUpdates({ db, repo, load, loadReadable, readable, asse
     applyUpdate(graph, chosen, {
       check: async () => {},
       copy: (n) => copy(versionsRepo(trx), n.kind, n.row, auth.userId),
-      patch: (n, id, columns) => versionsRepo(trx).patch(adapterOf(n.kind).table, id, columns),
+      patch: (n, id, columns) => {
+        assertKeepsRules(n, columns);
+        return versionsRepo(trx).patch(adapterOf(n.kind).table, id, columns);
+      },
     });
 
   return {

@@ -263,3 +263,27 @@ describe('messages of the version calls', () => {
     expect((await get(`/schemas/version?id=${component._id}`)).body.message).toBe('Document not found');
   });
 });
+
+describe('an update does not carry a data model that breaks a node rule into a new version', () => {
+  it('answers 400 with the rule message and writes nothing; a new version made by hand is allowed, to fix it', async () => {
+    const inner = await t.services.schemas.create({ name: `Ref target ${newId()}`, jsonSchema: { type: 'string' } });
+    const outer = await t.services.schemas.create({
+      name: `Old row ${newId()}`,
+      jsonSchema: { type: 'object', properties: { a: { $ref: inner._id } } },
+    });
+    // A row saved before the rules existed: a string node holding properties.
+    const broken = { type: 'object', properties: { a: { $ref: inner._id }, s: { type: 'string', properties: {} } } };
+    await t.ctx.db.kysely
+      .updateTable('schemas')
+      .set({ json_schema: JSON.stringify(broken) })
+      .where('id', '=', outer._id)
+      .execute();
+    const inner2 = (await t.services.versions.newVersion('schema', me, inner._id))._id;
+    const before = (await versionsOf(outer._id)).length;
+    const refused = await post('/schemas/version/update', { update_data: { id: outer._id, schemasToUpdate: [inner2] } });
+    expect([refused.status, refused.body.message]).toEqual([400, 'A string node cannot take a properties node here']);
+    expect((await versionsOf(outer._id)).length).toBe(before);
+    const fixable = await post('/schemas/version/new', { id: outer._id });
+    expect(fixable.status).toBe(200);
+  });
+});
