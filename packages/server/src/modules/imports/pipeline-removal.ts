@@ -64,5 +64,3 @@ export function pipelineRemoval(db: Executor) {
     },
   };
 }
-
-export type PipelineRemoval = ReturnType<typeof pipelineRemoval>;
