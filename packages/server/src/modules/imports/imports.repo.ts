@@ -71,27 +71,46 @@ function importRowQueries(k: Kysely<Database>) {
   };
 }
 
+/**
+ * Whether a pipeline is busy, in one statement: 'running' when it runs an import, 'pending'
+ * when one waits to run now (an immediate one in the queue), else null.
+ */
+async function busyOf(k: Kysely<Database>, pipelineId: string, now: Date): Promise<'running' | 'pending' | null> {
+  const row = await k
+    .selectFrom('imports')
+    .select((eb) =>
+      eb.fn
+        .max(
+          eb
+            .case()
+            .when('state', 'in', [...RUNNING])
+            .then(2)
+            .else(1)
+            .end(),
+        )
+        .as('busy'),
+    )
+    .where('pipeline_id', '=', pipelineId)
+    .where((eb) =>
+      eb.or([
+        eb('state', 'in', [...RUNNING]),
+        eb.and([
+          eb('state', '=', 'pending'),
+          eb('parent_import_id', 'is', null),
+          eb.or([eb('scheduled_at', 'is', null), eb('scheduled_at', '<=', now)]),
+        ]),
+      ]),
+    )
+    .executeTakeFirst();
+  const busy = Number(row?.busy ?? 0);
+  return busy === 2 ? 'running' : busy === 1 ? 'pending' : null;
+}
+
 /** Which imports of a pipeline or job run, wait or follow one another. */
 function importQueueQueries(k: Kysely<Database>) {
   return {
     /** The running import of a pipeline, if any. */
-    runningOf: (pipelineId: string) =>
-      k
-        .selectFrom('imports')
-        .selectAll()
-        .where('pipeline_id', '=', pipelineId)
-        .where('state', 'in', [...RUNNING])
-        .executeTakeFirst(),
-    /** Pending imports of a pipeline that wait for no later time (immediate ones in the queue). */
-    pendingNowOf: (pipelineId: string, now: Date) =>
-      k
-        .selectFrom('imports')
-        .selectAll()
-        .where('pipeline_id', '=', pipelineId)
-        .where('state', '=', 'pending')
-        .where('parent_import_id', 'is', null)
-        .where((eb) => eb.or([eb('scheduled_at', 'is', null), eb('scheduled_at', '<=', now)]))
-        .execute(),
+    busyOf: (pipelineId: string, now: Date) => busyOf(k, pipelineId, now),
     /** Pending imports of a job, soonest first. */
     pendingOfJob: (jobId: string) =>
       k

@@ -68,8 +68,8 @@ async function countriesFor(s: JobsScope, auth: AuthContext, master: PipelineVie
 
 /** Refuses when the pipeline runs an import or has one waiting to run now. */
 async function checkIdle(k: Kysely<Database>, pipelineId: string, message: string, pendingMessage = message) {
-  if (await importsRepo(k).runningOf(pipelineId)) throw conflict(message);
-  if ((await importsRepo(k).pendingNowOf(pipelineId, new Date())).length > 0) throw conflict(pendingMessage);
+  const busy = await importsRepo(k).busyOf(pipelineId, new Date());
+  if (busy) throw conflict(busy === 'running' ? message : pendingMessage);
 }
 
 /** The log line that says when a job's new import runs, and who set it. */
