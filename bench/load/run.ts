@@ -5,12 +5,15 @@
 //   beside   a 20 MiB import alone, then the reads alone and while another 20 MiB import runs.
 // Reports requests/s, latency percentiles, failures and the server's resident memory and CPU.
 //
-//   npm run bench:load -- [reads|imports|beside] [--users 50] [--duration 30]
+//   npm run bench:load -- [reads|imports|beside] [--users 50] [--duration 30] [--wait poll|jitter|live]
+//   (--wait: how an `imports` user waits for a busy pipeline: Run now again every 500 ms, every
+//   250 to 750 ms, or once the live channel says the pipeline is free)
 //   DATABASE_URL=postgresql://…/any (a new database is made on that server; PGlite otherwise),
 //   BENCH_CPU_PROF=folder (a CPU profile of the server), BENCH_SETTINGS='{"DB_POOL_SIZE":"20"}'
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { CallError, call, signIn } from './client.ts';
+import { followPipelineImports, type PipelineImports } from './live.ts';
 import {
   BENCH_PASSWORD,
   BIG_PIPELINES,
@@ -26,12 +29,25 @@ import { type BenchServer, startBenchServer } from './server.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { users: { type: 'string', default: '50' }, duration: { type: 'string', default: '30' } },
+  options: {
+    users: { type: 'string', default: '50' },
+    duration: { type: 'string', default: '30' },
+    wait: { type: 'string', default: 'poll' },
+  },
 });
 const mode = positionals[0] ?? 'reads';
 const userCount = Math.min(500, Math.max(1, Number(values.users)));
 const durationS = Math.min(600, Math.max(1, Number(values.duration)));
 if (!['reads', 'imports', 'beside'].includes(mode)) throw new Error(`unknown mode ${mode}: reads, imports or beside`);
+/**
+ * How a user of `imports` waits for a busy pipeline: trying again every RETRY_BUSY_MS (poll), every
+ * RETRY_BUSY_MS on average but not in step with the others (jitter: 0.5 to 1.5 times it), or
+ * until the live channel says the pipeline is free (live).
+ */
+const waitLive = values.wait === 'live';
+const retryJitter = values.wait === 'jitter';
+if (!['poll', 'jitter', 'live'].includes(values.wait ?? ''))
+  throw new Error(`unknown --wait ${values.wait}: poll, jitter or live`);
 
 interface Pipeline {
   _id: string;
@@ -108,6 +124,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How often a user asks whether an upload is checked (the wizard hears it on the live channel), and tries Run now again while the pipeline is busy. */
 const CHECK_POLL_MS = 500;
 const RETRY_BUSY_MS = 500;
+/** The longest pause before a user who heard the pipeline free clicks Run now. */
+const CLICK_PAUSE_MS = 100;
 
 /** Waits until the uploads are checked; throws unless they are valid. */
 async function waitChecked(server: BenchServer, token: string, ids: string[], deadline: number): Promise<void> {
@@ -182,7 +200,40 @@ async function runNow(
       return { id: importId, refused };
     } catch (error) {
       if (!(error instanceof CallError && error.status === 409) || Date.now() > deadline) throw error;
-      await sleep(RETRY_BUSY_MS);
+      await sleep(retryJitter ? RETRY_BUSY_MS * (0.5 + Math.random()) : RETRY_BUSY_MS);
+    }
+  }
+}
+
+/**
+ * Starts an immediate import as a user with the wizard open does: Run now once the live channel
+ * says the pipeline is free (after a short random pause, as people do not all click at the same
+ * millisecond, and not when another user's import started meanwhile); a 409 waits for the next
+ * free moment. Answers its id.
+ */
+async function runNowHeard(
+  server: BenchServer,
+  user: User,
+  pipelineId: string,
+  live: PipelineImports,
+  deadline: number,
+): Promise<{ id: string; refused: number }> {
+  for (let refused = 0; ; ) {
+    await live.idle(Math.max(0, deadline - Date.now()));
+    await sleep(Math.random() * CLICK_PAUSE_MS);
+    if (live.busy()) continue;
+    try {
+      const { importId } = await call<{ importId: string }>(server.baseUrl, 'POST', '/imports', {
+        token: user.token,
+        json: { pipelineId, kind: 'immediate' },
+      });
+      return { id: importId, refused };
+    } catch (error) {
+      if (!(error instanceof CallError && error.status === 409) || Date.now() > deadline) throw error;
+      refused++;
+      // Heard free but refused: the other import is not heard yet; wait for it (or a moment) first.
+      await live.idle(0);
+      await sleep(RETRY_BUSY_MS / 10);
     }
   }
 }
@@ -191,13 +242,20 @@ async function runNow(
 async function uploadAndRun(server: BenchServer, user: User, pipelineId: string, file: Buffer, watcher: Watcher) {
   const deadline = Date.now() + 10 * 60_000;
   const t0 = performance.now();
-  const { body, contentType } = uploadBody(pipelineId, file, 'dealers.csv');
-  const ids = await call<string[]>(server.baseUrl, 'POST', '/uploads', { token: user.token, body, contentType });
-  await waitChecked(server, user.token, ids, deadline);
-  const checkedMs = performance.now() - t0;
-  const run = await runNow(server, user, pipelineId, deadline);
-  const state = await watcher.waitEnded(run.id, deadline);
-  return { id: run.id, state, refused: run.refused, checkedMs, totalMs: performance.now() - t0 };
+  const live = waitLive ? await followPipelineImports(server.baseUrl, user.token, pipelineId) : undefined;
+  try {
+    const { body, contentType } = uploadBody(pipelineId, file, 'dealers.csv');
+    const ids = await call<string[]>(server.baseUrl, 'POST', '/uploads', { token: user.token, body, contentType });
+    await waitChecked(server, user.token, ids, deadline);
+    const checkedMs = performance.now() - t0;
+    const run = live
+      ? await runNowHeard(server, user, pipelineId, live, deadline)
+      : await runNow(server, user, pipelineId, deadline);
+    const state = live ? await live.ended(run.id, deadline) : await watcher.waitEnded(run.id, deadline);
+    return { id: run.id, state, refused: run.refused, checkedMs, totalMs: performance.now() - t0 };
+  } finally {
+    live?.close();
+  }
 }
 
 /**
@@ -212,11 +270,13 @@ function timeline(records: ImportRecord[], startedAt: number) {
   let running = 0;
   let idle = 0;
   let waitingToStart = 0;
+  let endToNextCreated = 0;
   for (const [i, r] of runs.entries()) {
     running += ms(r.endAt) - ms(r.startedAt);
     waitingToStart += ms(r.startedAt) - ms(r.createdAt);
     const before = runs[i - 1];
     if (before) idle += Math.max(0, ms(r.startedAt) - ms(before.endAt));
+    if (before) endToNextCreated += Math.max(0, ms(r.createdAt) - ms(before.endAt));
   }
   const s = (v: number) => Math.round(v / 100) / 10;
   return {
@@ -224,6 +284,8 @@ function timeline(records: ImportRecord[], startedAt: number) {
     runsS: s(running),
     runMeanS: s(running / Math.max(1, runs.length)),
     idleBetweenRunsS: s(idle),
+    /** Of that idle time, from one run's end to the next import's creation (the users' Run now). */
+    endToNextCreatedS: s(endToNextCreated),
     createdToStartedMeanS: s(waitingToStart / Math.max(1, runs.length)),
   };
 }
