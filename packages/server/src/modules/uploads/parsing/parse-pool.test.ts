@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { rowsOfStored } from '../../../platform/files/row-tables.ts';
 import { type PooledOutcome, parseFile, pooled } from './parse-file.ts';
@@ -15,6 +16,16 @@ describe('parse pool', () => {
       { a: '1', b: '2' },
       { a: '3', b: '4' },
     ]);
+  });
+
+  it.runIf(process.platform === 'linux')('parses at a lower priority than the thread answering requests', async () => {
+    const niceOf = (task: string) =>
+      Number(fs.readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]);
+    const pool = createParsePool({ concurrency: 1 });
+    await pool.parse({ bytes: enc('a\n1\n'), group: 'csv', dataModel: null });
+    const nices = fs.readdirSync('/proc/self/task').map(niceOf);
+    // Below normal is 10; a runner started at a lower priority already keeps its threads there.
+    expect(Math.max(...nices)).toBe(Math.max(10, niceOf(String(process.pid))));
   });
 
   it('leaves the caller its bytes, gives the next files to the workers that answered, and boots spares once idle', async () => {

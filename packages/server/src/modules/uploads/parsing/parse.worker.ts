@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { type CsvPartRequest, parseCsvPart } from './csv-parts.ts';
 import { type ParseRequest, parseFile, pooled } from './parse-file.ts';
@@ -5,6 +6,15 @@ import { type ParseRequest, parseFile, pooled } from './parse-file.ts';
 // One request at a time: the pool gives a worker a file (or a slice of a large CSV file), waits for
 // its answer, then gives it the next one or ends it. The rows go back as bytes whose buffer is
 // handed over, not as text copied to the server's thread.
+// Parsing yields the cores to the server's requests: on Linux a priority set here is this thread's
+// alone (elsewhere it would be the whole process's, so it is left as it is).
+if (process.platform === 'linux') {
+  try {
+    os.setPriority(os.constants.priority.PRIORITY_BELOW_NORMAL);
+  } catch {
+    // Not permitted here: the thread keeps the process's priority.
+  }
+}
 parentPort?.on('message', (request: ParseRequest | CsvPartRequest) => {
   const answer = request.kind === 'csv-part' ? parseCsvPart(request) : pooled(parseFile(request));
   const buffer = answer.rowsBytes?.buffer;
