@@ -9,6 +9,16 @@ const HARDEN = `(function () {
 })();`;
 
 const SCRIPTS_PER_ISOLATE = 32;
+/**
+ * An isolate whose heap a run grew past this is disposed rather than kept warm: V8 keeps the pages
+ * it took while the isolate lives, so one large run would hold them for every small run after it.
+ */
+const LARGE_HEAP_BYTES = 64 * 1024 * 1024;
+
+function grewLarge(isolate: ivm.Isolate): boolean {
+  const heap = isolate.getHeapStatisticsSync();
+  return heap.total_heap_size + heap.externally_allocated_size > LARGE_HEAP_BYTES;
+}
 
 /** An isolate lent to one run at a time, with the programs it has compiled. */
 export interface Lease {
@@ -89,9 +99,9 @@ export class IsolatePool {
     });
   }
 
-  /** Takes an isolate back: kept warm when the run ended normally, disposed otherwise. */
+  /** Takes an isolate back: kept warm when the run ended normally with a small heap, disposed otherwise. */
   release(lease: Lease, reusable: boolean): void {
-    if (!reusable || this.closed || lease.isolate.isDisposed || lease.runs >= this.maxRuns) {
+    if (!reusable || this.closed || lease.isolate.isDisposed || lease.runs >= this.maxRuns || grewLarge(lease.isolate)) {
       this.dispose(lease);
     } else {
       lease.idleSince = Date.now();
