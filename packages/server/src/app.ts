@@ -105,7 +105,7 @@ export function buildServices(ctx: AppContext) {
   const folders = foldersService(ctx, versions, { documentAccess: explorerCheck });
   const schemas = schemasService(ctx, versions, documentAccess);
   const components = componentsService(ctx, versions, documentAccess);
-  const sdk = sdkService(ctx, components, documentAccess);
+  const sdk = sdkService(ctx, components, documentAccess, versions);
   const runtime = runtimeService({
     settings: ctx.config.runtime,
     log: ctx.log,

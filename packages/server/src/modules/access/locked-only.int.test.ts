@@ -89,3 +89,21 @@ describe('the locked-only rule on component draft saves', () => {
     expect([saved.status, saved.body.data.description]).toEqual([200, 'changed']);
   });
 });
+
+describe('the locked-only rule on SDK function drafts', () => {
+  it('on: a manager (through the service; the routes are the super-admin’s) may not save or delete a draft whose family has a locked version', async () => {
+    const t = await createTestApp({ accessLockedOnly: true });
+    apps.push(t);
+    const boss = (await t.signedIn(['super-admin'])).token;
+    const post = (url: string, body: unknown) => t.call('POST', url, { token: boss, body });
+    const v1 = (await post('/sdk', { functionName: 'lockedFn' })).body.data;
+    expect((await post('/sdk/version/lock', { id: v1._id })).status).toBe(200);
+    const v2 = (await post('/sdk/version/new', { id: v1._id })).body.data as { _id: string };
+    const draft = await t.services.sdk.find(v2._id);
+    const user = await t.createUser(['manager']);
+    const manager = { userId: user.id, sessionId: 'none', userName: user.user_name, roles: ['manager'] };
+    const refused = { status: 403, message: 'You are not allowed to change this document.' };
+    await expect(t.services.sdk.save(manager, { ...draft, documentation: 'changed' })).rejects.toMatchObject(refused);
+    await expect(t.services.sdk.remove(manager, draft._id)).rejects.toMatchObject(refused);
+  });
+});

@@ -13,6 +13,7 @@ import { assertWritable, versionFields } from '../../platform/db/versioned-row.t
 import { conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { ACCESS_MESSAGES, allowEverything, type DocumentAccess } from '../access/access.service.ts';
+import type { VersionsService } from '../versions/versions.service.ts';
 import { type SdkRow, sdkRepo } from './sdk.repo.ts';
 
 const modulesSchema = z.array(sdkModuleSchema).catch([]);
@@ -48,13 +49,27 @@ const openToAll: DocumentAccess = async () => allowEverything;
 /** An SDK function as the document access check sees it: its folder and badges. */
 const accessed = (row: { folder_id: string | null; tags: SdkRow['tags'] }) => ({ folder: row.folder_id, tags: row.tags });
 
-export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access: DocumentAccess = openToAll) {
+/** The version engine's write check (read-only, locked, badges, the locked-only rule), when wired. */
+type WriteCheck = Pick<VersionsService, 'assertCanWrite'>;
+
+export function sdkService(
+  ctx: AppContext,
+  components: SdkFunctionUsers,
+  access: DocumentAccess = openToAll,
+  versions?: WriteCheck,
+) {
   const repo = sdkRepo(ctx.db.kysely);
 
   async function load(id: string): Promise<SdkRow> {
     const row = isId(id) ? await repo.byId(id) : undefined;
     if (!row) throw notFound('Document not found');
     return row;
+  }
+
+  /** Refuses a change the version engine refuses (without it wired, read-only and locked versions only). */
+  async function assertCanChange(auth: AuthContext, row: SdkRow, action: 'edit' | 'delete'): Promise<void> {
+    if (versions) await versions.assertCanWrite(auth, 'sdk', row, action);
+    else assertWritable(row, 'SDK function');
   }
 
   async function assertNameFree(name: string, familyId: string | null): Promise<void> {
@@ -125,8 +140,7 @@ export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access
         return toFunction(row);
       }
       const before = await load(body._id);
-      assertWritable(before, 'SDK function');
-      await caller.assert('write', 'sdk', accessed(before), ACCESS_MESSAGES.write);
+      await assertCanChange(auth, before, 'edit');
       if (body.folder != null && body.folder !== before.folder_id) {
         await caller.assert('write', 'sdk', { folder: body.folder, tags: null }, ACCESS_MESSAGES.write);
       }
@@ -142,8 +156,7 @@ export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access
     /** Deletes an SDK function version that no component uses, that is not locked and that the badges let the caller change. */
     async remove(auth: AuthContext, id: string): Promise<{ _id: string }> {
       const row = await load(id);
-      assertWritable(row, 'SDK function');
-      await (await access(auth)).assert('write', 'sdk', accessed(row), ACCESS_MESSAGES.write);
+      await assertCanChange(auth, row, 'delete');
       const users = await components.usingSdkFunction(id);
       if (users.length > 0) {
         const names = users.map((u) => `${u.name} v${u.version}`).join(', ');
