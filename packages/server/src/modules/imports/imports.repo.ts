@@ -109,6 +109,13 @@ async function busyOf(k: Kysely<Database>, pipelineId: string, now: Date): Promi
 /** Which imports of a pipeline or job run, wait or follow one another. */
 function importQueueQueries(k: Kysely<Database>) {
   return {
+    /**
+     * In a transaction: waits for and holds until its end the pipeline's import lock, which every
+     * writer deciding whether the pipeline is idle takes (a new import, deleting the pipeline).
+     */
+    lockPipeline: async (pipelineId: string): Promise<void> => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`import:${pipelineId}`}, 0))`.execute(k);
+    },
     /** The running import of a pipeline, if any. */
     busyOf: (pipelineId: string, now: Date) => busyOf(k, pipelineId, now),
     /** Pending imports of a job, soonest first. */

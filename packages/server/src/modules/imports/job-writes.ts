@@ -10,7 +10,7 @@ import {
 import { parseRepeatPattern } from '@gdb/shared/imports/repeat-pattern';
 import { nextRunIn } from '@gdb/shared/imports/zoned-time';
 import { missingRunFields, type PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import type { Database } from '../../platform/db/index.ts';
@@ -142,7 +142,7 @@ export async function createJob(s: JobsScope, auth: AuthContext, body: CreateImp
   await checkIdle(s.db, pipeline._id, IMPORT_MESSAGES.running);
   return writeJob(s, async (trx) => {
     // One request at a time per pipeline decides whether it is idle: two cannot both get in.
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`import:${pipeline._id}`}, 0))`.execute(trx);
+    await importsRepo(trx).lockPipeline(pipeline._id);
     await checkIdle(trx, pipeline._id, IMPORT_MESSAGES.running);
     if (schedule.kind === 'scheduled' || schedule.kind === 'repeat') {
       if (await jobsRepo(trx).activeScheduleOf(pipeline._id, schedule.kind)) throw conflict(IMPORT_MESSAGES.scheduleExists);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/transaction.ts';
 import { conflict } from '../../platform/http/errors.ts';
+import { importsRepo } from './imports.repo.ts';
 
 /** The refusal of DELETE /pipelines while an import of a pipeline it would delete runs or waits to run. */
 export const PIPELINE_BUSY_MESSAGE =
@@ -46,9 +47,9 @@ export function pipelineRemoval(db: Executor) {
      */
     async release(trx: Executor, pipelineIds: readonly string[]): Promise<void> {
       if (pipelineIds.length === 0) return;
-      for (const id of [...pipelineIds].sort()) {
-        await sql`select pg_advisory_xact_lock(hashtextextended(${`import:${id}`}, 0))`.execute(trx);
-      }
+      const queue = importsRepo(trx);
+      // In one order, so two deletions sharing pipelines cannot each hold one the other waits for.
+      for (const id of [...pipelineIds].sort()) await queue.lockPipeline(id);
       if (await busy(trx, pipelineIds, new Date())) throw conflict(PIPELINE_BUSY_MESSAGE);
       // The jobs first: a clock tick moving one on is waited for, and the import it adds is then seen below.
       await trx
