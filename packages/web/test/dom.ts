@@ -29,10 +29,6 @@ if (!window.ResizeObserver) {
   };
 }
 
-// jsdom implements getComputedStyle without pseudo-elements; antd asks for them.
-const computed = window.getComputedStyle.bind(window);
-window.getComputedStyle = (element: Element) => computed(element);
-
 /** Removes every cookie of the page. */
 function clearCookies(): void {
   for (const c of document.cookie.split('; ')) {
