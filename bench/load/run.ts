@@ -192,16 +192,23 @@ async function runNow(
   deadline: number,
 ): Promise<{ id: string; refused: number }> {
   for (let refused = 0; ; refused++) {
-    try {
-      const { importId } = await call<{ importId: string }>(server.baseUrl, 'POST', '/imports', {
-        token: user.token,
-        json: { pipelineId, kind: 'immediate' },
-      });
-      return { id: importId, refused };
-    } catch (error) {
-      if (!(error instanceof CallError && error.status === 409) || Date.now() > deadline) throw error;
-      await sleep(retryJitter ? RETRY_BUSY_MS * (0.5 + Math.random()) : RETRY_BUSY_MS);
-    }
+    const id = await tryRunNow(server, user, pipelineId, deadline);
+    if (id) return { id, refused };
+    await sleep(retryJitter ? RETRY_BUSY_MS * (0.5 + Math.random()) : RETRY_BUSY_MS);
+  }
+}
+
+/** One Run now: the import's id, or undefined when the pipeline is busy (409) before the deadline. */
+async function tryRunNow(server: BenchServer, user: User, pipelineId: string, deadline: number): Promise<string | undefined> {
+  try {
+    const { importId } = await call<{ importId: string }>(server.baseUrl, 'POST', '/imports', {
+      token: user.token,
+      json: { pipelineId, kind: 'immediate' },
+    });
+    return importId;
+  } catch (error) {
+    if (!(error instanceof CallError && error.status === 409) || Date.now() > deadline) throw error;
+    return undefined;
   }
 }
 
@@ -222,19 +229,12 @@ async function runNowHeard(
     await live.idle(Math.max(0, deadline - Date.now()));
     await sleep(Math.random() * CLICK_PAUSE_MS);
     if (live.busy()) continue;
-    try {
-      const { importId } = await call<{ importId: string }>(server.baseUrl, 'POST', '/imports', {
-        token: user.token,
-        json: { pipelineId, kind: 'immediate' },
-      });
-      return { id: importId, refused };
-    } catch (error) {
-      if (!(error instanceof CallError && error.status === 409) || Date.now() > deadline) throw error;
-      refused++;
-      // Heard free but refused: the other import is not heard yet; wait for it (or a moment) first.
-      await live.idle(0);
-      await sleep(RETRY_BUSY_MS / 10);
-    }
+    const id = await tryRunNow(server, user, pipelineId, deadline);
+    if (id) return { id, refused };
+    refused++;
+    // Heard free but refused: the other import is not heard yet; wait for it (or a moment) first.
+    await live.idle(0);
+    await sleep(RETRY_BUSY_MS / 10);
   }
 }
 
