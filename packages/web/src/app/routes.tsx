@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import * as account from '../features/account/index.ts';
+import * as components from '../features/components/index.ts';
 import * as consult from '../features/consult/index.ts';
 import * as exporting from '../features/export/index.ts';
 import * as importing from '../features/import/index.ts';
@@ -21,6 +22,7 @@ const upcoming: Lazy = () => import('./pages/UpcomingPage.tsx').then((m) => ({ C
 /** Screens that exist; every other path of the table shows the upcoming-feature view. */
 const PAGES: Record<string, Lazy> = {
   ...account.pages,
+  ...components.pages,
   ...consult.pages,
   ...exporting.pages,
   ...importing.pages,

@@ -1,0 +1,160 @@
+import '../../../test/dom.ts';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { envelope, ok, signedInAs } from '../../../test/fake-api.ts';
+import { button, confirmation } from '../../../test/queries.ts';
+import { renderApp } from '../../../test/render-app.tsx';
+
+const ID = '00000000-0000-4000-8000-000000000001';
+const OTHER = '00000000-0000-4000-8000-000000000002';
+const PORT_MODEL = '00000000-0000-4000-8000-000000000010';
+
+function component(over: Record<string, unknown> = {}) {
+  return {
+    _id: ID,
+    familyId: ID,
+    name: 'Check and map dealers',
+    version: 1,
+    vLocked: false,
+    vParents: [],
+    read_only: false,
+    write_access: true,
+    sys_version: 3,
+    folder: null,
+    tags: { read: [], write: [] },
+    metadataTags: [],
+    createDate: '2026-11-25T10:00:00.000Z',
+    lastUpdateDate: '2026-11-25T10:00:00.000Z',
+    description: 'Maps dealer rows',
+    kind: 'instruction',
+    testPayload: {},
+    testContext: {},
+    inputs: [{ name: 'dealers', inputSchema: PORT_MODEL, isJoin: false, isFork: false, inputIsJoin: true }],
+    outputs: [],
+    instances: [],
+    links: [],
+    jsCode: 'ctx.output.dealers = ctx.input.dealers;',
+    dependencies: [],
+    sdk: [],
+    ...over,
+  };
+}
+
+/** The part of rt-component these tests need: plain fields, a select and code. */
+const FORM_SCHEMA = {
+  type: 'object',
+  title: 'Build the component',
+  required: ['name', 'kind'],
+  properties: {
+    name: { type: 'string', title: 'Name', minLength: 1, ui: { label: 'Name' } },
+    description: { type: 'string', title: 'Description', ui: { label: 'Description', widget: 'textarea' } },
+    kind: {
+      type: 'string',
+      title: 'Kind',
+      enum: ['workflow', 'forEach', 'instruction', 'function'],
+      ui: { label: 'Kind', widget: 'select' },
+    },
+    jsCode: { type: 'string', title: 'Code', ui: { label: 'Code', widget: 'code' } },
+  },
+};
+
+const OPEN = { read: [], write: [] };
+const leaf = (id: string, name: string) => ({
+  value: id,
+  label: name,
+  type: 'leaf',
+  children: [],
+  versions: [{ _id: id, version: 1, vLocked: false }],
+  tags: OPEN,
+  metadataTags: [],
+});
+const TREE = [
+  {
+    value: 'root',
+    label: 'Components',
+    type: 'folder',
+    versions: [],
+    tags: OPEN,
+    metadataTags: [],
+    children: [leaf(ID, 'Check and map dealers'), leaf(OTHER, 'Slow dealer check')],
+  },
+];
+
+async function openComponent(over: Record<string, unknown> = {}, routes: Parameters<typeof signedInAs>[1] = {}) {
+  const server = signedInAs(['manager'], {
+    'GET /folders/tree': () => ok(TREE),
+    'GET /schemas/byname': () => ok({ _id: PORT_MODEL, name: 'rt-component', version: 1, jsonSchema: FORM_SCHEMA }),
+    'GET /components/find': (call) =>
+      ok(
+        new URLSearchParams(call.search).get('id') === OTHER
+          ? component({ _id: OTHER, familyId: OTHER, name: 'Slow dealer check' })
+          : component(over),
+      ),
+    ...routes,
+  });
+  const app = renderApp(`/manage/components?id=${ID}`);
+  await screen.findByText(`Check and map dealers (v.1 - ${over.vLocked ? 'Prod' : 'Draft'})`);
+  await waitFor(() => expect(description().value).toBe('Maps dealer rows'));
+  return { server, app };
+}
+
+const description = () => screen.getByLabelText('Description') as HTMLTextAreaElement;
+
+describe('Components page', () => {
+  it('opens the component of the address and saves the edited form with the save count it was read at', async () => {
+    const { server } = await openComponent(
+      {},
+      { 'POST /components': (call) => ok({ ...component(), ...(call.body as object), sys_version: 4 }) },
+    );
+    expect(screen.getByRole('heading', { name: 'Check and map dealers' })).toBeTruthy();
+    fireEvent.change(description(), { target: { value: 'Checks and maps dealer rows' } });
+    fireEvent.click(button('Save'));
+    await screen.findByText('Component saved');
+    const posted = server.calls.find((c) => c.method === 'POST' && c.path === '/components')?.body;
+    expect(posted).toMatchObject({
+      _id: ID,
+      sys_version: 3,
+      folder: null,
+      name: 'Check and map dealers',
+      description: 'Checks and maps dealer rows',
+      kind: 'instruction',
+      jsCode: 'ctx.output.dealers = ctx.input.dealers;',
+      inputs: [{ name: 'dealers', inputSchema: PORT_MODEL, inputIsJoin: true }],
+    });
+  });
+
+  it('shows a locked version as production and its form read-only, with Save disabled', async () => {
+    await openComponent({ vLocked: true });
+    expect(description().disabled).toBe(true);
+    expect(button('Save').disabled).toBe(true);
+    expect(button('Unlock').disabled).toBe(false);
+  });
+
+  it("shows the server's refusal of a save made over a newer one", async () => {
+    const refusal = 'This component was saved by someone else since you opened it; reload it.';
+    await openComponent({}, { 'POST /components': () => envelope(40900, refusal, null, 409) });
+    fireEvent.change(description(), { target: { value: 'Mine' } });
+    fireEvent.click(button('Save'));
+    await screen.findByText(refusal);
+  });
+
+  it('asks before another component drops unsaved changes, then lists both in the breadcrumb', async () => {
+    const { app } = await openComponent();
+    fireEvent.change(description(), { target: { value: 'Not saved' } });
+    const tree = screen.getByRole('tree', { name: 'Components' });
+    fireEvent.click(
+      await waitFor(
+        () => [...tree.querySelectorAll('.gdb-explorer-label')].find((e) => e.textContent === 'Slow dealer check') as HTMLElement,
+      ),
+    );
+    const question = await confirmation();
+    expect(question.textContent).toContain('Current component would be lost, are you sure?');
+    fireEvent.click(button('Yes', question));
+    await screen.findByText('Slow dealer check (v.1 - Draft)');
+    expect(app.where()).toBe(`/manage/components?id=${OTHER}`);
+    const trail = screen.getByRole('navigation', { name: 'Opened components' });
+    fireEvent.click(button('Check and map dealers', trail));
+    await screen.findByText('Check and map dealers (v.1 - Draft)');
+    expect(app.where()).toBe(`/manage/components?id=${ID}`);
+  });
+});
