@@ -1,8 +1,10 @@
 // The data model editor as a manager works with it: build a data model in the tree editor, undo
 // and redo, save, lock, make version 2 and change a field, then bring a data model that uses
-// version 1 up to version 2 through the update preview and see its new version open.
+// version 1 up to version 2 through the update preview and see its new version open; then the same
+// for the demo component, whose input port uses the demo's locked data model.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_COMPONENT, DEMO_PORT_MODEL } from '../../packages/server/src/modules/demo/demo.seed.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage, where } from '../support/browser.ts';
 import { USERS } from '../support/users.ts';
@@ -71,6 +73,12 @@ const versionBar = (page: Page) => page.getByRole('group', { name: 'Version' });
 async function openFromList(page: Page, name: string): Promise<void> {
   await page.getByRole('tree', { name: 'Data models' }).locator('.gdb-explorer-label').getByText(name, { exact: true }).click();
   await node(page, name).waitFor();
+}
+
+/** Opens a component from the explorer of the component editor. */
+async function openComponent(page: Page, name: string): Promise<void> {
+  await page.getByRole('tree', { name: 'Components' }).locator('.gdb-explorer-label').getByText(name, { exact: true }).click();
+  await page.getByRole('heading', { name, exact: true }).waitFor();
 }
 
 describe('data model editor', () => {
@@ -164,6 +172,59 @@ describe('data model editor', () => {
     expect(where(page)).not.toBe(fleetV1);
     await page.getByRole('tab', { name: 'JSON' }).click();
     await expect.poll(() => page.getByLabel('JSON schema').inputValue()).not.toContain(String(vehicleV1));
+
+    expect(t.problems.errors).toEqual([]);
+  }, 180_000);
+});
+
+describe('component editor', () => {
+  it('brings a component up to the new version of the data model its input port uses', async () => {
+    t = await newPage(browser);
+    const { page } = t;
+    await signIn(page, USERS.manager);
+    await page.goto('/manage/schemas');
+    await waitForPage(page, '/manage/schemas');
+
+    // The demo's port data model is locked at version 1: Unlock makes version 2, where a field changes.
+    await openFromList(page, DEMO_PORT_MODEL);
+    await versionBar(page).getByText(`${DEMO_PORT_MODEL} (v.1 - Prod)`).waitFor();
+    await versionBar(page).getByRole('button', { name: 'Unlock' }).click();
+    await confirm(page, /Unlock version 1/);
+    await toast(page, 'Version 2 created').waitFor();
+    await versionBar(page).getByText(`${DEMO_PORT_MODEL} (v.2 - Draft)`).waitFor();
+    await node(page, 'postalCode').click();
+    await renameSelected(page, 'zipCode');
+    await save(page, DEMO_PORT_MODEL);
+
+    // The demo component still uses version 1; its form shows it, editable as a draft.
+    await page.goto('/manage/components');
+    await waitForPage(page, '/manage/components');
+    await openComponent(page, DEMO_COMPONENT);
+    await page.waitForURL(/\/manage\/components\?id=/);
+    const componentV1 = where(page);
+    await versionBar(page).getByText(`${DEMO_COMPONENT} (v.1 - Draft)`).waitFor();
+    const build = page.getByRole('button', { name: 'Build the component' });
+    expect(await build.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).first().inputValue()).toBe(DEMO_COMPONENT);
+    expect(await seriousViolations(page)).toEqual([]);
+    // The editor so far ran without a refused inline style (the update preview's scrolling table measures with one).
+    expect(t.problems.csp).toEqual([]);
+
+    // Update: the preview proposes the data model's version 2; proceeding opens the component's version 2.
+    await versionBar(page).getByRole('button', { name: 'Update' }).click();
+    const preview = page.getByRole('dialog').filter({ hasText: 'Proceed to update ...' });
+    const row = preview.getByRole('row').filter({ hasText: DEMO_PORT_MODEL });
+    await row.getByRole('cell', { name: '(v.1 - Prod)' }).waitFor();
+    await row.getByRole('cell', { name: '(v.2 - Draft)' }).waitFor();
+    await preview.getByRole('button', { name: 'Proceed to update ...' }).click();
+    await toast(page, `${DEMO_COMPONENT} : Version 1 updated to version 2`).waitFor();
+    await versionBar(page).getByText(`${DEMO_COMPONENT} (v.2 - Draft)`).waitFor();
+    expect(where(page)).not.toBe(componentV1);
+
+    // The new draft saves from the form.
+    await page.getByLabel('Description', { exact: true }).fill('Checks and maps the dealer rows of a file.');
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await toast(page, 'Component saved').waitFor();
 
     expect(t.problems.errors).toEqual([]);
   }, 180_000);
