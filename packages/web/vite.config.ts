@@ -62,8 +62,27 @@ function precompress(): Plugin {
   };
 }
 
+/** The rc-util modules that import its scroll bar measure, and how they name it. */
+const RC_UTIL_ES = /[\\/]@rc-component[\\/]util[\\/]es[\\/]/;
+const SCROLLBAR_SIZE_IMPORT = /^\.\.?\/getScrollBarSize(\.js)?$/;
+
+/**
+ * Points rc-util's scroll bar measure (tables, scroll locks) at src/ground/scrollbar-size.ts, the
+ * same measure without the style element the content security policy refuses.
+ */
+function cspSafeScrollbarSize(): Plugin {
+  const replacement = path.resolve(import.meta.dirname, 'src/ground/scrollbar-size.ts');
+  return {
+    name: 'gdb-csp-safe-scrollbar-size',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      return importer && RC_UTIL_ES.test(importer) && SCROLLBAR_SIZE_IMPORT.test(source) ? replacement : null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), bundleStats(), precompress()],
+  plugins: [cspSafeScrollbarSize(), react(), bundleStats(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
