@@ -1,16 +1,19 @@
 import { Breadcrumb, Button, Collapse, Empty, Spin, Typography } from 'antd';
 import { Explorer } from '../../ui/explorer/index.ts';
+import { useEditorHeight } from '../../ui/useEditorHeight.ts';
 import { VersionBar } from '../../ui/versions/VersionBar.tsx';
 import { ComponentForm } from './ComponentForm.tsx';
 import { COMPONENT_TEXTS } from './component-texts.ts';
 import { type ComponentDocumentState, useComponentDocument } from './useComponentDocument.ts';
-import { useEditorHeight } from './useEditorHeight.ts';
 import './components.css';
+
+/** The component editor is the window's height less this many pixels. */
+const EDITOR_OFFSET = 60;
 
 /** Components (/manage/components, route ComponentEditor): the components on the left, the open one's version bar and form. */
 export function ComponentEditorPage() {
   const doc = useComponentDocument();
-  const height = useEditorHeight();
+  const height = useEditorHeight(EDITOR_OFFSET);
   const { current } = doc;
   const onOpen = async (id: string) => {
     if (id !== current?._id && (await doc.mayDrop())) doc.openVersion(id);

@@ -6,6 +6,7 @@ import { NameDialog } from '../../ui/dialog/NameDialog.tsx';
 import { Explorer } from '../../ui/explorer/index.ts';
 import { FormPreview } from '../../ui/forms/index.ts';
 import { CSP_SAFE_DRAWER } from '../../ui/tags/confirmation.ts';
+import { useEditorHeight } from '../../ui/useEditorHeight.ts';
 import { VersionBar } from '../../ui/versions/VersionBar.tsx';
 import { EditJsonDialog } from './EditJsonDialog.tsx';
 import { ImportExampleDialog } from './ImportExampleDialog.tsx';
@@ -18,7 +19,6 @@ import { SchemaFormPreview } from './SchemaFormPreview.tsx';
 import { SchemaToolbar, SchemaToolbox } from './SchemaToolbox.tsx';
 import { SchemaTree } from './SchemaTree.tsx';
 import { SCHEMA_TEXTS } from './schema-texts.ts';
-import { useEditorHeight } from './useEditorHeight.ts';
 import { type SchemaDocumentState, useSchemaDocument } from './useSchemaDocument.ts';
 import './schemas.css';
 
@@ -38,11 +38,14 @@ const toMenu = (actions: NodeAction[]): MenuProps['items'] =>
       : { key: a.key, label: a.label, disabled: a.disabled, danger: a.key === 'remove' },
   );
 
+/** The schema editor is the window's height less this many pixels. */
+const EDITOR_OFFSET = 65;
+
 /** Data Models (/manage/schemas, route SchemaEditor): the data models on the left, the open one's tree editor, inspector and version bar. */
 export function SchemaEditorPage() {
   const doc = useSchemaDocument();
   const { message } = App.useApp();
-  const height = useEditorHeight();
+  const height = useEditorHeight(EDITOR_OFFSET);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const importInput = useRef<HTMLInputElement>(null);
   const severalInput = useRef<HTMLInputElement>(null);
