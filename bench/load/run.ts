@@ -2,14 +2,16 @@
 // session. Modes:
 //   reads    each user loops over the wizard's and the logbook's reads for the duration;
 //   imports  each user uploads a 100-row CSV into one country pipeline and runs it now;
-//   beside   a 20 MiB import alone, then the reads alone and while another 20 MiB import runs.
+//   beside   a 20 MiB import alone, then the reads alone and while another 20 MiB import runs,
+//            with the cores each phase kept busy (server, worker, PostgreSQL, the bench itself).
 // Reports requests/s, latency percentiles, failures and the server's resident memory and CPU.
 //
 //   npm run bench:load -- [reads|imports|beside] [--users 50] [--duration 30] [--wait poll|jitter|live]
 //   (--wait: how an `imports` user waits for a busy pipeline: Run now again every 500 ms, every
 //   250 to 750 ms, or once the live channel says the pipeline is free)
 //   DATABASE_URL=postgresql://…/any (a new database is made on that server; PGlite otherwise),
-//   BENCH_CPU_PROF=folder (a CPU profile of the server), BENCH_SETTINGS='{"DB_POOL_SIZE":"20"}'
+//   BENCH_CPU_PROF=folder (a CPU profile of the server), BENCH_SETTINGS='{"DB_POOL_SIZE":"20"}',
+//   BENCH_WORKER=1 (with DATABASE_URL: the imports run in a worker process, `npm run worker`)
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { CallError, call, signIn } from './client.ts';
@@ -25,7 +27,7 @@ import {
   type Timings,
   uploadBody,
 } from './plan.ts';
-import { type BenchServer, startBenchServer } from './server.ts';
+import { type BenchServer, postgresCpuSeconds, startBenchServer } from './server.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -342,6 +344,33 @@ async function importsMode(server: BenchServer, users: User[]) {
   };
 }
 
+/** CPU seconds this process has used since `start`. */
+function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+}
+
+/** How many cores the server and the PostgreSQL processes kept busy since the meter started, on average. */
+function cpuMeter(server: BenchServer) {
+  const t0 = performance.now();
+  const server0 = server.cpuSeconds();
+  const worker0 = server.workerCpuSeconds();
+  const bench0 = process.cpuUsage();
+  const database0 = postgresCpuSeconds();
+  return {
+    cores() {
+      const seconds = (performance.now() - t0) / 1000;
+      const round = (v: number) => Math.round((v / seconds) * 100) / 100;
+      return {
+        server: round(server.cpuSeconds() - server0),
+        worker: round(server.workerCpuSeconds() - worker0),
+        database: round(postgresCpuSeconds() - database0),
+        bench: round(cpuSecondsSince(bench0)),
+      };
+    },
+  };
+}
+
 /** The server's memory once it has been idle a few seconds. */
 async function idleRss(server: BenchServer, seconds = 10): Promise<number> {
   await sleep(seconds * 1000);
@@ -353,10 +382,15 @@ async function besideMode(server: BenchServer, users: User[]) {
   const importer = users[0] as User;
   const watcher = importWatcher(server, managerOf(users).token);
   const rssBefore = await idleRss(server, 2);
+  const aloneCpu = cpuMeter(server);
   const alone = await uploadAndRun(server, importer, (importer.big[0] as Pipeline)._id, big, watcher);
+  const aloneCores = aloneCpu.cores();
   const rssAfterAlone = await idleRss(server);
+  const readsAloneCpu = cpuMeter(server);
   const readsAlone = await readLoad(server, users, forSeconds(durationS));
+  const readsAloneCores = readsAloneCpu.cores();
   let running = true;
+  const besideCpu = cpuMeter(server);
   const beside = uploadAndRun(server, importer, (importer.big[1] as Pipeline)._id, big, watcher).finally(() => {
     running = false;
   });
@@ -364,6 +398,7 @@ async function besideMode(server: BenchServer, users: User[]) {
   beside.catch(() => undefined);
   const readsBeside = await readLoad(server, users, () => !running);
   const withReads = await beside;
+  const besideCores = besideCpu.cores();
   await watcher.stop();
   const rssAfter = await idleRss(server);
   const ms = (r: typeof alone) => ({ state: r.state, checkedS: r.checkedMs / 1000, totalS: r.totalMs / 1000 });
@@ -371,6 +406,7 @@ async function besideMode(server: BenchServer, users: User[]) {
     file: { bytes: big.length },
     importAlone: ms(alone),
     importBesideReads: ms(withReads),
+    cores: { importAlone: aloneCores, readsAlone: readsAloneCores, importBesideReads: besideCores },
     importSlowdown: Math.round((withReads.totalMs / alone.totalMs) * 100) / 100,
     readsAlone,
     readsBeside,

@@ -1,6 +1,6 @@
 // The load bench's server: seeded, started as a process of its own on a free 127.0.0.1 port, its
 // memory and CPU read from /proc, stopped by its process id (PostgreSQL's bench database dropped).
-import { type ChildProcess, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,8 @@ export interface BenchServer {
   rssMiB: () => number;
   /** CPU seconds the server process has used so far. */
   cpuSeconds: () => number;
+  /** CPU seconds of the separate import worker process (BENCH_WORKER=1), 0 without one. */
+  workerCpuSeconds: () => number;
   /** The server's latest output, and how it ended if it did. */
   output: () => string;
   stop: () => Promise<void>;
@@ -37,6 +39,26 @@ const cpuOf = (pid: number) => {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
+
+/** The import worker process (`npm run worker`) beside the server, its output dropped. */
+function spawnWorker(env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [...NODE_ARGS, 'packages/server/src/worker.ts'], { cwd: root, env, stdio: 'ignore' });
+}
+
+/** CPU seconds of every PostgreSQL process this user can read (0 when none runs here). */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.includes(' (postgres) ')) total += cpuOf(Number(entry));
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return total;
+}
 
 async function waitReady(child: ChildProcess, baseUrl: string, log: () => string): Promise<void> {
   const deadline = Date.now() + 120_000;
@@ -76,9 +98,13 @@ export async function startBenchServer(users: number, settings: Record<string, s
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const separateWorker = process.env.BENCH_WORKER === '1' && Boolean(databaseUrl);
+  if (separateWorker) env.IMPORT_CONCURRENCY = '0';
   const { child, output } = spawnServer(prof, env);
   const pid = child.pid ?? 0;
+  const worker = separateWorker ? spawnWorker({ ...env, IMPORT_CONCURRENCY: settings.IMPORT_CONCURRENCY ?? '4' }) : null;
   const stop = async () => {
+    if (worker) await stopChild(worker);
     await stopChild(child);
     if (databaseUrl) {
       spawnSync(process.execPath, [...NODE_ARGS, 'e2e/support/seed.ts', '--drop', databaseUrl], { cwd: root, env: process.env });
@@ -97,6 +123,7 @@ export async function startBenchServer(users: number, settings: Record<string, s
     engine: databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)',
     rssMiB: () => rssOf(pid),
     cpuSeconds: () => cpuOf(pid),
+    workerCpuSeconds: () => (worker?.pid && worker.exitCode === null ? cpuOf(worker.pid) : 0),
     output: () =>
       `${output()}${child.exitCode !== null || child.signalCode ? `\n(exited: ${child.exitCode ?? child.signalCode})` : ''}`,
     stop,
