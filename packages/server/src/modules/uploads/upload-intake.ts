@@ -34,7 +34,8 @@ async function* counted(part: MultipartFile, share: BudgetShare, size: { bytes: 
 
 /**
  * Reads a multipart upload, the `pipelineId` field and one file part per data source (each up to
- * 20 MiB), storing each file as it arrives, so no file is ever whole in memory, then hands the
+ * 20 MiB), storing each file as it arrives (the bytes that come while a write runs wait in memory
+ * for the next one, so the reading never waits on the store chunk by chunk), then hands the
  * stored files to `receive`. When the request fails, `receive` included, or the client goes away,
  * the files it stored are deleted before its error is thrown.
  */

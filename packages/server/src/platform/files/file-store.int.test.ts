@@ -109,16 +109,26 @@ describe.each([
     expect(await leftovers()).toEqual(before);
   });
 
-  it('stores a file from a stream, writing each chunk before it asks for the next one', async () => {
+  it('stores a file from a stream while it comes, not once it has ended', async () => {
     const store = make();
     const before = await storedBytes();
     const chunks = [crypto.randomBytes(10), new Uint8Array(0), crypto.randomBytes(FILE_PART_BYTES + 3)];
     const storedMeanwhile: number[] = [];
+    /** What is stored once `n` bytes are (or after a second), while the stream has not ended. */
+    const storedOnce = async (n: number) => {
+      const until = Date.now() + 1000;
+      let stored = (await storedBytes()) - before;
+      while (stored < n && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        stored = (await storedBytes()) - before;
+      }
+      return stored;
+    };
     async function* watched() {
       yield* chunks;
-      storedMeanwhile.push((await storedBytes()) - before);
+      storedMeanwhile.push(await storedOnce(FILE_PART_BYTES));
       yield crypto.randomBytes(FILE_PART_BYTES - 13);
-      storedMeanwhile.push((await storedBytes()) - before);
+      storedMeanwhile.push(await storedOnce(FILE_PART_BYTES));
     }
     const sent: Uint8Array[] = [];
     const key = await store.putStream(
