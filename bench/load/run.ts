@@ -11,7 +11,8 @@
 //   250 to 750 ms, or once the live channel says the pipeline is free)
 //   DATABASE_URL=postgresql://…/any (a new database is made on that server; PGlite otherwise),
 //   BENCH_CPU_PROF=folder (a CPU profile of the server), BENCH_SETTINGS='{"DB_POOL_SIZE":"20"}',
-//   BENCH_WORKER=1 (with DATABASE_URL: the imports run in a worker process, `npm run worker`)
+//   BENCH_WORKER=1 (with DATABASE_URL: the imports run in a worker process, `npm run worker`),
+//   BENCH_VERBOSE=1 (the log of the slowest run, or in `beside` of both 20 MiB runs, with times)
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { CallError, call, signIn } from './client.ts';
@@ -399,6 +400,15 @@ async function besideMode(server: BenchServer, users: User[]) {
   const readsBeside = await readLoad(server, users, () => !running);
   const withReads = await beside;
   const besideCores = besideCpu.cores();
+  if (process.env.BENCH_VERBOSE) {
+    for (const run of [alone, withReads]) {
+      await printSlowestRun(
+        server,
+        managerOf(users).token,
+        watcher.records().filter((r) => r._id === run.id),
+      );
+    }
+  }
   await watcher.stop();
   const rssAfter = await idleRss(server);
   const ms = (r: typeof alone) => ({ state: r.state, checkedS: r.checkedMs / 1000, totalS: r.totalMs / 1000 });
