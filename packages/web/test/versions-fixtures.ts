@@ -4,6 +4,26 @@ import type { UpdateEntry, UpdateReport, VersionKind, VersionRecord } from '@gdb
 /** A version id: a UUID ending in `n`. */
 export const vid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
+/** The fields every versioned document answers with: a draft version 1 the user may write, saved 3 times. */
+export function versionedFields(id: string, name: string) {
+  return {
+    _id: id,
+    familyId: id,
+    name,
+    version: 1,
+    vLocked: false,
+    vParents: [],
+    read_only: false,
+    write_access: true,
+    sys_version: 3,
+    folder: null,
+    tags: { read: [], write: [] },
+    metadataTags: [],
+    createDate: '2026-11-25T10:00:00.000Z',
+    lastUpdateDate: '2026-11-25T10:00:00.000Z',
+  };
+}
+
 /** Version `n` of a family, made from the versions numbered `parents`. */
 export const record = (n: number, vLocked: boolean, parents: number[] = []): VersionRecord => ({
   _id: vid(n),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { envelope, ok, signedInAs } from '../../../test/fake-api.ts';
 import { button, confirmation } from '../../../test/queries.ts';
 import { renderApp } from '../../../test/render-app.tsx';
+import { versionedFields } from '../../../test/versions-fixtures.ts';
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const OTHER = '00000000-0000-4000-8000-000000000002';
@@ -11,20 +12,7 @@ const PORT_MODEL = '00000000-0000-4000-8000-000000000010';
 
 function component(over: Record<string, unknown> = {}) {
   return {
-    _id: ID,
-    familyId: ID,
-    name: 'Check and map dealers',
-    version: 1,
-    vLocked: false,
-    vParents: [],
-    read_only: false,
-    write_access: true,
-    sys_version: 3,
-    folder: null,
-    tags: { read: [], write: [] },
-    metadataTags: [],
-    createDate: '2026-11-25T10:00:00.000Z',
-    lastUpdateDate: '2026-11-25T10:00:00.000Z',
+    ...versionedFields(ID, 'Check and map dealers'),
     description: 'Maps dealer rows',
     kind: 'instruction',
     testPayload: {},

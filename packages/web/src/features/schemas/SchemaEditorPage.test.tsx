@@ -4,25 +4,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { envelope, ok, signedInAs } from '../../../test/fake-api.ts';
 import { button, confirmation } from '../../../test/queries.ts';
 import { renderApp } from '../../../test/render-app.tsx';
+import { versionedFields } from '../../../test/versions-fixtures.ts';
 
 const ID = '00000000-0000-4000-8000-000000000001';
 
 function doc(over: Record<string, unknown> = {}) {
   return {
-    _id: ID,
-    familyId: ID,
-    name: 'Dealer',
-    version: 1,
-    vLocked: false,
-    vParents: [],
-    read_only: false,
-    write_access: true,
-    sys_version: 3,
-    folder: null,
-    tags: { read: [], write: [] },
-    metadataTags: [],
-    createDate: '2026-11-25T10:00:00.000Z',
-    lastUpdateDate: '2026-11-25T10:00:00.000Z',
+    ...versionedFields(ID, 'Dealer'),
     jsonSchema: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } },
     ...over,
   };
