@@ -1,4 +1,4 @@
-import type { VersionKind } from '@gdb/shared/versions/versions.schemas';
+import type { DeleteAnswer, VersionKind } from '@gdb/shared/versions/versions.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { conflict } from '../../platform/http/errors.ts';
@@ -7,32 +7,71 @@ import { adapterOf } from './version-graph.ts';
 import { type VersionedRow, versionsRepo } from './versions.repo.ts';
 
 /**
- * Deletes draft versions (of one kind) together, in one transaction that first runs `before`:
- * each is checked beforehand (read-only, locked or refused by the badges: 403; pointed at by a
- * version not among them: 409), and one locked or deleted meanwhile (409) undoes the whole
- * delete, so none goes without the others.
+ * The draft versions to delete, each checked first: read-only, locked or refused by the badges
+ * (403); pointed at by a version not among them (409).
  */
-export function draftsRemoval({ db, load, assertCanWrite, usedBy }: VersionAccess) {
+async function removableRows(
+  { load, assertCanWrite, usedBy }: VersionAccess,
+  kind: VersionKind,
+  auth: AuthContext,
+  ids: readonly string[],
+): Promise<VersionedRow[]> {
+  const going = new Set(ids);
+  const rows: VersionedRow[] = [];
+  for (const id of ids) {
+    const row = await load(kind, id);
+    await assertCanWrite(auth, kind, row, 'delete');
+    const users = (await usedBy(kind, id)).filter((u) => !going.has(u._id));
+    if (users.length > 0) throw conflict(`This ${adapterOf(kind).what} is used by ${plural(users)}.`);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * Deletes checked drafts in `trx`, the versions made from each pointed at its parents; one locked
+ * or deleted meanwhile answers 409 (`meanwhile` says which), which undoes the transaction.
+ */
+async function deleteRows(
+  trx: Executor,
+  kind: VersionKind,
+  rows: readonly VersionedRow[],
+  meanwhile: (row: VersionedRow) => string,
+) {
+  const { table } = adapterOf(kind);
+  const r = versionsRepo(trx);
+  for (const row of rows) {
+    if (!(await r.removeDraft(table, row.id))) throw conflict(meanwhile(row));
+    await r.reparentChildren(table, row);
+  }
+}
+
+/** Deletes one draft nothing points at; answers which version to open next (next, else previous, else none). */
+export function draftRemoval(access: VersionAccess) {
+  return async (kind: VersionKind, auth: AuthContext, id: string): Promise<DeleteAnswer> => {
+    const [row] = await removableRows(access, kind, auth, [id]);
+    if (!row) throw conflict('Document not found');
+    const family = await inTransaction(access.db, async (trx) => {
+      await deleteRows(trx, kind, [row], (r) => `Version ${r.version} was locked or deleted meanwhile.`);
+      return versionsRepo(trx).family(adapterOf(kind).table, row.family_id);
+    });
+    const next = family.find((v) => v.version > row.version) ?? family.filter((v) => v.version < row.version).at(-1);
+    return { _id: id, version: row.version, next: next?.id ?? null };
+  };
+}
+
+/**
+ * Deletes draft versions (of one kind) together, in one transaction that first runs `before`:
+ * each is checked beforehand, and one locked or deleted meanwhile (409) undoes the whole delete,
+ * so none goes without the others.
+ */
+export function draftsRemoval(access: VersionAccess) {
   return async (kind: VersionKind, auth: AuthContext, ids: readonly string[], before: (trx: Executor) => Promise<void>) => {
-    const { table, what, nameOf } = adapterOf(kind);
-    const going = new Set(ids);
-    const rows: VersionedRow[] = [];
-    for (const id of ids) {
-      const row = await load(kind, id);
-      await assertCanWrite(auth, kind, row, 'delete');
-      const users = (await usedBy(kind, id)).filter((u) => !going.has(u._id));
-      if (users.length > 0) throw conflict(`This ${what} is used by ${plural(users)}.`);
-      rows.push(row);
-    }
-    await inTransaction(db, async (trx) => {
+    const { nameOf } = adapterOf(kind);
+    const rows = await removableRows(access, kind, auth, ids);
+    await inTransaction(access.db, async (trx) => {
       await before(trx);
-      const r = versionsRepo(trx);
-      for (const row of rows) {
-        if (!(await r.removeDraft(table, row.id))) {
-          throw conflict(`Version ${row.version} of ${nameOf(row)} was locked or deleted meanwhile.`);
-        }
-        await r.reparentChildren(table, row);
-      }
+      await deleteRows(trx, kind, rows, (row) => `Version ${row.version} of ${nameOf(row)} was locked or deleted meanwhile.`);
     });
   };
 }

@@ -1,6 +1,5 @@
 import { schemaRuleIssue } from '@gdb/shared/schemas/schema-check';
 import type {
-  DeleteAnswer,
   LockAnswer,
   UpdateAnswer,
   UpdateData,
@@ -23,12 +22,13 @@ import {
   postOrder,
   updateEntries,
 } from './version-graph.ts';
+import { draftRemoval } from './version-removal.ts';
 import { applyUpdate, chosenMoves } from './version-update.ts';
 import { type VersionedRow, versionsRepo } from './versions.repo.ts';
 
 /** Locking a version, its next version and deleting a draft. */
 export function familyWrites(access: VersionAccess) {
-  const { db, repo, load, assertCanWrite, usedBy, copy } = access;
+  const { db, repo, load, assertCanWrite, copy } = access;
 
   /**
    * Locks versions of a kind together (a master with its country pipelines): the drafts they
@@ -71,21 +71,7 @@ export function familyWrites(access: VersionAccess) {
     },
 
     /** Deletes a draft nothing points at; answers which version to open next (next, else previous, else none). */
-    async remove(kind: VersionKind, auth: AuthContext, id: string): Promise<DeleteAnswer> {
-      const row = await load(kind, id);
-      await assertCanWrite(auth, kind, row, 'delete');
-      const users = await usedBy(kind, id);
-      if (users.length > 0) throw conflict(`This ${adapterOf(kind).what} is used by ${plural(users)}.`);
-      const table = adapterOf(kind).table;
-      const family = await inTransaction(db, async (trx) => {
-        const r = versionsRepo(trx);
-        if (!(await r.removeDraft(table, id))) throw conflict(`Version ${row.version} was locked or deleted meanwhile.`);
-        await r.reparentChildren(table, row);
-        return r.family(table, row.family_id);
-      });
-      const next = family.find((v) => v.version > row.version) ?? family.filter((v) => v.version < row.version).at(-1);
-      return { _id: id, version: row.version, next: next?.id ?? null };
-    },
+    remove: draftRemoval(access),
   };
 }
 
