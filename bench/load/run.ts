@@ -6,7 +6,8 @@
 //            with the cores each phase kept busy (server, worker, PostgreSQL, the bench itself).
 // Reports requests/s, latency percentiles, failures and the server's resident memory and CPU.
 //
-//   npm run bench:load -- [reads|imports|beside] [--users 50] [--duration 30] [--wait poll|jitter|live]
+//   npm run bench:load -- [reads|imports|beside] [--users 50] [--duration 30] [--wait poll|jitter|live] [--rate 0]
+//   (--rate: the reads per second all users make together, each on a schedule; 0: as fast as answered)
 //   (--wait: how an `imports` user waits for a busy pipeline: Run now again every 500 ms, every
 //   250 to 750 ms, or once the live channel says the pipeline is free)
 //   DATABASE_URL=postgresql://…/any (a new database is made on that server; PGlite otherwise),
@@ -36,11 +37,14 @@ const { values, positionals } = parseArgs({
     users: { type: 'string', default: '50' },
     duration: { type: 'string', default: '30' },
     wait: { type: 'string', default: 'poll' },
+    rate: { type: 'string', default: '0' },
   },
 });
 const mode = positionals[0] ?? 'reads';
 const userCount = Math.min(500, Math.max(1, Number(values.users)));
 const durationS = Math.min(600, Math.max(1, Number(values.duration)));
+/** Reads per second all users make together (0: each user asks again as soon as it is answered). */
+const readRate = Math.max(0, Number(values.rate) || 0);
 if (!['reads', 'imports', 'beside'].includes(mode)) throw new Error(`unknown mode ${mode}: reads, imports or beside`);
 /**
  * How a user of `imports` waits for a busy pipeline: trying again every RETRY_BUSY_MS (poll), every
@@ -101,11 +105,17 @@ async function readLoad(server: BenchServer, users: User[], until: () => boolean
   let failures = 0;
   const reasons = new Set<string>();
   const started = performance.now();
+  // Paced (--rate): each user asks on a schedule of its own, from a random start, and a read's time
+  // runs from when it was due, so a server that falls behind shows it.
+  const every = readRate > 0 ? (users.length / readRate) * 1000 : 0;
   await Promise.all(
     users.map(async (user) => {
       const reads = readsOf(user);
+      let due = started + Math.random() * every;
       for (let i = 0; !until(); i++) {
-        const t0 = performance.now();
+        if (every > 0) await sleep(Math.max(0, due - performance.now()));
+        const t0 = every > 0 ? due : performance.now();
+        due += every;
         try {
           await call(server.baseUrl, 'GET', reads[i % reads.length] as string, { token: user.token });
           latencies.push(performance.now() - t0);
