@@ -147,8 +147,22 @@ describe('the web app', () => {
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       const nonce = /content="([^"]+)"/.exec(res.body)?.[1];
       expect(nonce).toMatch(/^[0-9a-f]{16,}$/);
-      expect(String(res.headers['content-security-policy'])).toContain(`'nonce-${nonce}'`);
+      const policy = String(res.headers['content-security-policy']);
+      // The page's style sources allow its nonce; its scripts stay 'self' only.
+      expect(policy).toMatch(new RegExp(`style-src [^;]*'nonce-${nonce}'`));
+      expect(policy).toMatch(/script-src 'self'(;|$)/);
     }
+    // Two pages never share a nonce.
+    const [a, b] = await Promise.all(['/', '/login'].map((url) => web.app.inject({ method: 'GET', url })));
+    expect(/content="([^"]+)"/.exec(a?.body ?? '')?.[1]).not.toBe(/content="([^"]+)"/.exec(b?.body ?? '')?.[1]);
+  });
+
+  it('answers API calls under the same policy, with no nonce', async () => {
+    const res = await web.app.inject({ method: 'GET', url: `${BASE}/nothing-here` });
+    const policy = String(res.headers['content-security-policy']);
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).toContain("style-src 'self'");
+    expect(policy).not.toContain('nonce-');
   });
 
   it('serves built assets and keeps API, docs and live paths out of the fallback', async () => {

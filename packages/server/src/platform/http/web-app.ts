@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -7,6 +8,18 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 export function isReservedPath(url: string, basePath: string): boolean {
   const p = url.split('?')[0] ?? '';
   return p.startsWith(`${basePath}/`) || p === basePath || p.startsWith('/data-prep/') || p === '/healthz' || p === '/readyz';
+}
+
+/**
+ * A content security policy whose style sources also allow `nonce` (the page's style elements
+ * carry it). Only the page needs one, so the policy every answer carries has none, and this one
+ * is made for the page alone.
+ */
+export function withStyleNonce(policy: string, nonce: string): string {
+  return policy
+    .split(';')
+    .map((directive) => (/^\s*style-src\s/.test(directive) ? `${directive} 'nonce-${nonce}'` : directive))
+    .join(';');
 }
 
 /**
@@ -35,7 +48,9 @@ export async function registerWebApp(app: FastifyInstance, options: { dist: stri
     if (!template) {
       return reply.type('text/plain; charset=utf-8').send('The web app is not built: run `npm run build`.');
     }
-    const nonce = reply.cspNonce?.style ?? '';
+    const nonce = randomBytes(16).toString('hex');
+    const policy = reply.getHeader('content-security-policy');
+    if (typeof policy === 'string') reply.header('content-security-policy', withStyleNonce(policy, nonce));
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
