@@ -15,7 +15,7 @@ export function isReservedPath(url: string, basePath: string): boolean {
  * carry it). Only the page needs one, so the policy every answer carries has none, and this one
  * is made for the page alone.
  */
-export function withStyleNonce(policy: string, nonce: string): string {
+function withStyleNonce(policy: string, nonce: string): string {
   return policy
     .split(';')
     .map((directive) => (/^\s*style-src\s/.test(directive) ? `${directive} 'nonce-${nonce}'` : directive))
