@@ -40,6 +40,25 @@ describe('writeAsTheyCome', () => {
     expect(writes.batches).toEqual([[1], [2, 3, 4]]);
   });
 
+  it('waits for the writes once what came meanwhile reaches its bound', async () => {
+    const writes = heldWrites();
+    let read = 0;
+    async function* chunks() {
+      for (const value of [1, 2, 3, 4, 5]) {
+        read++;
+        yield bytes(value, value);
+      }
+    }
+    const done = writeAsTheyCome(chunks(), writes.write, 4);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first chunk is being written; the next two (4 bytes) wait for it, and the reading with them.
+    expect(read).toBe(3);
+    await writes.releaseAll();
+    await done;
+    expect(read).toBe(5);
+    expect(writes.batches.flat()).toEqual([1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+  });
+
   it('stops reading at a failed write and throws its error once the writes have settled', async () => {
     let read = 0;
     async function* chunks() {

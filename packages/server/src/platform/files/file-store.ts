@@ -60,18 +60,25 @@ function inOrder() {
   };
 }
 
+/** Bytes of a stream held at most while the store writes what came before them. */
+const MAX_PENDING_BYTES = 2 * 1024 * 1024;
+
 /**
  * Reads `chunks` to their end while `write` stores them, in order, without making the reading wait
  * for each write: the chunks that come while one write runs are written together by the next. On
  * a busy server every wait costs a turn of the event loop, so a file stored chunk by chunk (some
  * hundreds for 20 MiB) took most of a minute beside fifty users' reads; written this way it takes
- * a few turns. A failed write stops the reading, and is thrown once the writes in flight settle.
+ * a few turns. What waits for a write is bounded: past `maxPendingBytes` the reading waits for the
+ * writes, so a store slower than the sender does not fill the memory with the file. A failed write
+ * stops the reading, and is thrown once the writes in flight settle.
  */
 export async function writeAsTheyCome(
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   write: (batch: Uint8Array[]) => Promise<void>,
+  maxPendingBytes = MAX_PENDING_BYTES,
 ): Promise<void> {
   let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
   let writing: Promise<void> | null = null;
   // Set by the writes, read by the reading: an object, so both see the same field.
   const outcome: { failed: { error: unknown } | null } = { failed: null };
@@ -79,6 +86,7 @@ export async function writeAsTheyCome(
     while (pending.length > 0 && !outcome.failed) {
       const batch = pending;
       pending = [];
+      pendingBytes = 0;
       try {
         await write(batch);
       } catch (error) {
@@ -91,7 +99,9 @@ export async function writeAsTheyCome(
     for await (const chunk of chunks) {
       if (outcome.failed) break;
       pending.push(chunk);
+      pendingBytes += chunk.byteLength;
       writing ??= drain();
+      if (pendingBytes >= maxPendingBytes) await writing;
     }
   } finally {
     await writing;
