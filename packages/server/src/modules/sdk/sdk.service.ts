@@ -9,10 +9,10 @@ import { isId } from '@gdb/shared/users/users.schemas';
 import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { assertWritable, versionFields } from '../../platform/db/versioned-row.ts';
+import { versionFields } from '../../platform/db/versioned-row.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { ACCESS_MESSAGES, allowEverything, type DocumentAccess } from '../access/access.service.ts';
+import { ACCESS_MESSAGES, type DocumentAccess } from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { type SdkRow, sdkRepo } from './sdk.repo.ts';
 
@@ -43,21 +43,13 @@ export interface SdkFunctionUsers {
   usingSdkFunction(id: string): Promise<readonly { name: string; version: number }[]>;
 }
 
-/** Without a check wired (a service built on its own), every SDK function is open. */
-const openToAll: DocumentAccess = async () => allowEverything;
-
 /** An SDK function as the document access check sees it: its folder and badges. */
 const accessed = (row: { folder_id: string | null; tags: SdkRow['tags'] }) => ({ folder: row.folder_id, tags: row.tags });
 
 /** The version engine's write check (read-only, locked, badges, the locked-only rule), when wired. */
 type WriteCheck = Pick<VersionsService, 'assertCanWrite'>;
 
-export function sdkService(
-  ctx: AppContext,
-  components: SdkFunctionUsers,
-  access: DocumentAccess = openToAll,
-  versions?: WriteCheck,
-) {
+export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access: DocumentAccess, versions: WriteCheck) {
   const repo = sdkRepo(ctx.db.kysely);
 
   async function load(id: string): Promise<SdkRow> {
@@ -66,10 +58,9 @@ export function sdkService(
     return row;
   }
 
-  /** Refuses a change the version engine refuses (without it wired, read-only and locked versions only). */
+  /** Refuses a change the version engine refuses (read-only, locked, badges, the locked-only rule). */
   async function assertCanChange(auth: AuthContext, row: SdkRow, action: 'edit' | 'delete'): Promise<void> {
-    if (versions) await versions.assertCanWrite(auth, 'sdk', row, action);
-    else assertWritable(row, 'SDK function');
+    await versions.assertCanWrite(auth, 'sdk', row, action);
   }
 
   async function assertNameFree(name: string, familyId: string | null): Promise<void> {
