@@ -1,7 +1,7 @@
-import type { DeleteAnswer, VersionKind } from '@gdb/shared/versions/versions.schemas';
+import { type DeleteAnswer, VERSION_MESSAGES, type VersionKind } from '@gdb/shared/versions/versions.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
-import { conflict } from '../../platform/http/errors.ts';
+import { conflict, notFound } from '../../platform/http/errors.ts';
 import { plural, type VersionAccess } from './version-access.ts';
 import { adapterOf } from './version-graph.ts';
 import { type VersionedRow, versionsRepo } from './versions.repo.ts';
@@ -50,7 +50,7 @@ async function deleteRows(
 export function draftRemoval(access: VersionAccess) {
   return async (kind: VersionKind, auth: AuthContext, id: string): Promise<DeleteAnswer> => {
     const [row] = await removableRows(access, kind, auth, [id]);
-    if (!row) throw conflict('Document not found');
+    if (!row) throw notFound(VERSION_MESSAGES.notFound);
     const family = await inTransaction(access.db, async (trx) => {
       await deleteRows(trx, kind, [row], (r) => `Version ${r.version} was locked or deleted meanwhile.`);
       return versionsRepo(trx).family(adapterOf(kind).table, row.family_id);
