@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -87,5 +88,40 @@ describe('the embedded database’s memory', () => {
     open.push(pool);
     const { rows } = await pool.query("select current_setting('shared_buffers') as v");
     expect(rows[0]?.v).toBe('32MB');
+  });
+});
+
+describe('the embedded database beside the sockets', () => {
+  /** A connected pair of loopback sockets: what is written to one arrives at the other. */
+  async function socketPair(): Promise<{ send: net.Socket; receive: net.Socket; close(): void }> {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const accepted = new Promise<net.Socket>((resolve) => server.once('connection', resolve));
+    const send = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
+    await new Promise((resolve) => send.once('connect', resolve));
+    const receive = await accepted;
+    return { send, receive, close: () => [send.destroy(), receive.destroy(), server.close()] };
+  }
+
+  it('lets a socket be read between statements instead of after all of them', async () => {
+    const pool = await PGlitePool.open(undefined);
+    open.push(pool);
+    const pair = await socketPair();
+    try {
+      let done = 0;
+      const doneAtRead = new Promise<number>((resolve) => pair.receive.once('data', () => resolve(done)));
+      const statements = Array.from({ length: 300 }, () =>
+        pool.query('select count(*) from generate_series(1, 20000)').then(() => {
+          done += 1;
+        }),
+      );
+      pair.send.write('next chunk');
+      const ranBefore = await doneAtRead;
+      await Promise.all(statements);
+      // Run back to back, all 300 (about a second of work) went before the read.
+      expect(ranBefore).toBeLessThan(150);
+    } finally {
+      pair.close();
+    }
   });
 });
