@@ -8,8 +8,9 @@
 //
 //   npm run bench:load -- [reads|imports|beside] [--users 50] [--duration 30] [--wait poll|jitter|live] [--rate 0]
 //   (--rate: the reads per second all users make together, each on a schedule; 0: as fast as answered)
-//   (--wait: how an `imports` user waits for a busy pipeline: Run now again every 500 ms, every
-//   250 to 750 ms, or once the live channel says the pipeline is free)
+//   (--wait: how an `imports` user waits for a busy pipeline: Run now again every 250 to 750 ms,
+//   the default, every 500 ms in step with the others (poll), or once the live channel says the
+//   pipeline is free)
 //   DATABASE_URL=postgresql://…/any (a new database is made on that server; PGlite otherwise),
 //   BENCH_CPU_PROF=folder (a CPU profile of the server), BENCH_SETTINGS='{"DB_POOL_SIZE":"20"}',
 //   BENCH_WORKER=1 (with DATABASE_URL: the imports run in a worker process, `npm run worker`),
@@ -36,7 +37,7 @@ const { values, positionals } = parseArgs({
   options: {
     users: { type: 'string', default: '50' },
     duration: { type: 'string', default: '30' },
-    wait: { type: 'string', default: 'poll' },
+    wait: { type: 'string', default: 'jitter' },
     rate: { type: 'string', default: '0' },
   },
 });
@@ -47,9 +48,11 @@ const durationS = Math.min(600, Math.max(1, Number(values.duration)));
 const readRate = Math.max(0, Number(values.rate) || 0);
 if (!['reads', 'imports', 'beside'].includes(mode)) throw new Error(`unknown mode ${mode}: reads, imports or beside`);
 /**
- * How a user of `imports` waits for a busy pipeline: trying again every RETRY_BUSY_MS (poll), every
- * RETRY_BUSY_MS on average but not in step with the others (jitter: 0.5 to 1.5 times it), or
- * until the live channel says the pipeline is free (live).
+ * How a user of `imports` waits for a busy pipeline: trying again every RETRY_BUSY_MS on average
+ * but not in step with the others (jitter: 0.5 to 1.5 times it, as people each try again when they
+ * do), every RETRY_BUSY_MS in step (poll: fifty users refused at the same moment then try again at
+ * the same moments, and a run that ends just after a round leaves the pipeline idle until the
+ * next), or until the live channel says the pipeline is free (live).
  */
 const waitLive = values.wait === 'live';
 const retryJitter = values.wait === 'jitter';
