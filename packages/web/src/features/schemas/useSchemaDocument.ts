@@ -1,14 +1,13 @@
 import { jsonText, jsonToTree, treeToJson } from '@gdb/shared/schemas/schema-json';
 import { parseJson } from '@gdb/shared/schemas/schema-rules';
-import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useCallback, useState } from 'react';
 import { folderTreeChanged } from '../../ground/calls/folders.ts';
 import { findSchema, generateSchemas, saveSchema, schemaKeys } from '../../ground/calls/schemas.ts';
 import { errorText, showFailure } from '../../ground/request/failure.ts';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';
+import { useAddressedDocument } from '../../ui/versions/useAddressedDocument.ts';
 import { showApart } from '../../ui/versions/version-texts.ts';
 import { baseName, downloadJson } from './schema-files.ts';
 import { generateErrorText, LONG_TOAST_SECONDS, SCHEMA_TEXTS } from './schema-texts.ts';
@@ -33,85 +32,34 @@ function schemaObject(text: string): { ok: true; value: Record<string, unknown> 
 export function useSchemaDocument() {
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const id = params.get('id');
   const editor = useSchemaEditor(jsonToTree(NEW_SCHEMA, ''));
-  const [current, setCurrent] = useState<SchemaDocument | null>(null);
   const [isNew, setIsNew] = useState(false);
   const [busy, setBusy] = useState<'save' | 'generate' | null>(null);
-  const currentRef = useRef(current);
-  currentRef.current = current;
-
-  const query = useQuery({
-    queryKey: schemaKeys.find(id ?? ''),
-    queryFn: ({ signal }) => findSchema(id ?? '', signal),
-    enabled: !!id,
-    retry: false,
-  });
-
-  // A version read from the server (a new one, or the shown one locked) starts the editor over; the one just saved does not.
   const { load } = editor;
-  useEffect(() => {
-    const doc = query.data;
-    if (!doc || doc._id !== id) return;
-    const shown = currentRef.current;
-    if (shown && shown._id === doc._id && shown.vLocked === doc.vLocked && shown.sys_version >= doc.sys_version) return;
-    setCurrent(doc);
-    setIsNew(false);
-    load(jsonToTree(doc.jsonSchema, doc.name), true);
-  }, [query.data, id, load]);
-
-  useEffect(() => {
-    if (query.error) showFailure(query.error, message.error);
-  }, [query.error, message]);
-
-  const readOnly = !!current && (current.vLocked || current.read_only || !current.write_access);
+  const addressed = useAddressedDocument({
+    kind: 'schema',
+    keys: schemaKeys,
+    find: findSchema,
+    // The explorer's New schema: an empty object data model.
+    create: (name, folderId) => saveSchema({ name, folder: folderId, jsonSchema: NEW_SCHEMA }),
+    texts: SCHEMA_TEXTS,
+    // Changes count only while a data model is open, saved or new: with none open there is nothing to lose.
+    unsaved: (doc) => editor.dirty && (doc !== null || isNew),
+    // A version read from the server (a new one, or the shown one locked) starts the editor over; the one just saved does not.
+    onAdopt: (doc) => {
+      setIsNew(false);
+      load(jsonToTree(doc.jsonSchema, doc.name), true);
+    },
+    onOpen: () => setIsNew(false),
+  });
+  const { current, mayDrop } = addressed;
   const open = current !== null || isNew;
   const ask = useCallback((text: string) => askConfirmation(modal, text), [modal]);
-  /** Asks before unsaved changes are dropped; true to go on. */
-  const mayDrop = useCallback(
-    async () => !editor.dirty || !open || (await ask(SCHEMA_TEXTS.wouldBeLost)),
-    [editor.dirty, open, ask],
-  );
-
-  /** Opens a version (or none): the address is rewritten with its id. */
-  const openVersion = useCallback(
-    (next: string | null) => {
-      setIsNew(false);
-      if (next === null) {
-        setCurrent(null);
-        setParams({});
-        void queryClient.invalidateQueries({ queryKey: schemaKeys.list });
-        void folderTreeChanged(queryClient, 'schema');
-        return;
-      }
-      // The list's labels and the shown version may have changed (locked, new, deleted, updated).
-      void queryClient.invalidateQueries({ queryKey: schemaKeys.all });
-      void folderTreeChanged(queryClient, 'schema');
-      setParams({ id: next });
-    },
-    [setParams, queryClient],
-  );
 
   const startNew = (name: string) => {
-    setCurrent(null);
+    addressed.showNone();
     setIsNew(true);
-    setParams({});
     load(jsonToTree(NEW_SCHEMA, name), false);
-  };
-
-  /** The explorer's New schema: an empty object data model made at once in the folder, then opened. */
-  const createIn = async (name: string, folderId: string) => {
-    if (!(await mayDrop())) throw new Error('kept');
-    try {
-      const made = await saveSchema({ name, folder: folderId, jsonSchema: NEW_SCHEMA });
-      void message.success(SCHEMA_TEXTS.saved);
-      void folderTreeChanged(queryClient, 'schema');
-      openVersion(made._id);
-    } catch (error) {
-      showFailure(error, message.error);
-      throw error;
-    }
   };
 
   const save = async () => {
@@ -134,14 +82,10 @@ export function useSchemaDocument() {
           : { name: root.name, folder: null, jsonSchema },
       );
       void message.success(SCHEMA_TEXTS.saved);
-      currentRef.current = saved;
-      setCurrent(saved);
+      addressed.keepSaved(saved, shown);
       setIsNew(false);
       editor.saved();
-      queryClient.setQueryData(schemaKeys.find(saved._id), saved);
       void queryClient.invalidateQueries({ queryKey: schemaKeys.list });
-      if (!shown || shown.name !== saved.name) void folderTreeChanged(queryClient, 'schema');
-      if (!shown) setParams({ id: saved._id });
     } catch (error) {
       showFailure(error, message.error);
     } finally {
@@ -223,19 +167,19 @@ export function useSchemaDocument() {
   const download = () => downloadJson(editor.tree.name, treeToJson(editor.tree));
 
   return {
-    id,
+    id: addressed.id,
     editor,
     current,
     open,
     isNew,
-    readOnly,
+    readOnly: addressed.readOnly,
     busy,
-    loadError: query.error,
-    loading: query.isFetching && !current,
+    loadError: addressed.loadError,
+    loading: addressed.loading,
     mayDrop,
-    openVersion,
+    openVersion: addressed.openVersion,
     startNew,
-    createIn,
+    createIn: addressed.createIn,
     save,
     loadJson,
     importSchema,
