@@ -4,7 +4,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, spawnServer, stopChild } from '../../e2e/support/server.ts';
+import { freePort, spawnServer, stopChild, withServerAllocator } from '../../e2e/support/server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const NODE_ARGS = ['--no-node-snapshot', '--import', 'tsx'];
@@ -42,7 +42,11 @@ const cpuOf = (pid: number) => {
 
 /** The import worker process (`npm run worker`) beside the server, its output dropped. */
 function spawnWorker(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [...NODE_ARGS, 'packages/server/src/worker.ts'], { cwd: root, env, stdio: 'ignore' });
+  return spawn(process.execPath, [...NODE_ARGS, 'packages/server/src/worker.ts'], {
+    cwd: root,
+    env: withServerAllocator(env),
+    stdio: 'ignore',
+  });
 }
 
 /** CPU seconds of every PostgreSQL process this user can read (0 when none runs here). */

@@ -53,11 +53,14 @@ export function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+/** The allocator setting `npm start` gives the server (scripts/start.mjs says why); the caller's own value is kept. */
+export const withServerAllocator = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ MALLOC_MMAP_THRESHOLD_: '1048576', ...env });
+
 /** Starts the server (`packages/server/src/main.ts`, with these node flags) keeping the end of its output. */
 export function spawnServer(nodeFlags: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, [...NODE_ARGS, ...nodeFlags, 'packages/server/src/main.ts'], {
     cwd: root,
-    env,
+    env: withServerAllocator(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
