@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { serverEnv } from './server-env.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'packages/web/dist/index.html');
@@ -25,22 +26,13 @@ function buildWebWhenOld() {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-/**
- * glibc's allocator serves a large block from its heaps once a block of that size was freed, and
- * keeps what is freed there: after a 20 MiB import the server held 115–180 MiB more than before.
- * Blocks of 1 MiB and more taken straight from the system (and given back when freed) left it
- * 50–60 MiB over, at the same speed (docs/operations.md). A value set by the operator is kept.
- * The browser tests and the load bench start the server with the same (e2e/support/server.ts).
- */
-const ALLOCATOR = { MALLOC_MMAP_THRESHOLD_: '1048576' };
-
 const worker = process.argv[2] === 'worker';
 if (!worker) buildWebWhenOld();
 const entry = worker ? 'packages/server/src/worker.ts' : 'packages/server/src/main.ts';
-const server = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', entry], {
+const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', entry], {
   cwd: root,
-  env: { ...ALLOCATOR, ...process.env },
+  env: serverEnv(process.env),
   stdio: 'inherit',
 });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

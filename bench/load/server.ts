@@ -4,7 +4,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, spawnServer, stopChild, withServerAllocator } from '../../e2e/support/server.ts';
+import { freePort, spawnServer, stopChild } from '../../e2e/support/server.ts';
+import { serverEnv } from '../../scripts/server-env.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const NODE_ARGS = ['--no-node-snapshot', '--import', 'tsx'];
@@ -44,7 +45,7 @@ const cpuOf = (pid: number) => {
 function spawnWorker(env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, [...NODE_ARGS, 'packages/server/src/worker.ts'], {
     cwd: root,
-    env: withServerAllocator(env),
+    env: serverEnv(env),
     stdio: 'ignore',
   });
 }

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { serverEnv } from '../../scripts/server-env.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const NODE_ARGS = ['--no-node-snapshot', '--import', 'tsx'];
@@ -53,14 +54,11 @@ export function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** The allocator setting `npm start` gives the server (scripts/start.mjs says why); the caller's own value is kept. */
-export const withServerAllocator = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ MALLOC_MMAP_THRESHOLD_: '1048576', ...env });
-
 /** Starts the server (`packages/server/src/main.ts`, with these node flags) keeping the end of its output. */
 export function spawnServer(nodeFlags: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, [...NODE_ARGS, ...nodeFlags, 'packages/server/src/main.ts'], {
     cwd: root,
-    env: withServerAllocator(env),
+    env: serverEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
