@@ -15,9 +15,6 @@ export function ComponentEditorPage() {
   const doc = useComponentDocument();
   const height = useEditorHeight(EDITOR_OFFSET);
   const { current } = doc;
-  const onOpen = async (id: string) => {
-    if (id !== current?._id && (await doc.mayDrop())) doc.openVersion(id);
-  };
 
   return (
     <div className="gdb-component-editor" style={{ minHeight: height }}>
@@ -26,13 +23,13 @@ export function ComponentEditorPage() {
           kind="component"
           label="Components"
           selectedId={current?._id ?? null}
-          onOpen={(id) => void onOpen(id)}
+          onOpen={(id) => void doc.openAsked(id)}
           onCreateDocument={doc.createIn}
           height={Math.max(240, height - 120)}
         />
       </aside>
       <section className="gdb-component-centre" aria-label="Component editor">
-        <OpenedTrail doc={doc} onOpen={(id) => void onOpen(id)} />
+        <OpenedTrail doc={doc} onOpen={(id) => void doc.openAsked(id)} />
         {doc.loading && <Spin />}
         {!current && !doc.loading && <Empty description={doc.loadError ? doc.loadError.message : COMPONENT_TEXTS.choose} />}
         {current && (

@@ -69,6 +69,7 @@ export function useComponentDocument() {
     loading: addressed.loading,
     mayDrop: addressed.mayDrop,
     openVersion: addressed.openVersion,
+    openAsked: addressed.openAsked,
     createIn: addressed.createIn,
     save,
   };

@@ -88,9 +88,6 @@ export function SchemaEditorPage() {
   const onNew = async () => {
     if (await doc.mayDrop()) setDialog({ kind: 'new' });
   };
-  const onOpen = async (id: string) => {
-    if (id !== current?._id && (await doc.mayDrop())) doc.openVersion(id);
-  };
   const treeHeight = Math.max(240, height - 170);
   const close = () => setDialog(null);
 
@@ -101,7 +98,7 @@ export function SchemaEditorPage() {
           kind="schema"
           label="Data models"
           selectedId={current?._id ?? null}
-          onOpen={(id) => void onOpen(id)}
+          onOpen={(id) => void doc.openAsked(id)}
           onCreateDocument={doc.createIn}
           height={Math.max(240, height - 120)}
         />

@@ -178,6 +178,7 @@ export function useSchemaDocument() {
     loading: addressed.loading,
     mayDrop,
     openVersion: addressed.openVersion,
+    openAsked: addressed.openAsked,
     startNew,
     createIn: addressed.createIn,
     save,

@@ -84,7 +84,7 @@ describe('useAddressedDocument', () => {
     let opening: Promise<void> = Promise.resolve();
     act(() => {
       opening = (async () => {
-        if (await hook.result.current.doc.mayDrop()) hook.result.current.doc.openVersion(OTHER);
+        await hook.result.current.doc.openAsked(OTHER);
       })();
     });
     const question = await confirmation();

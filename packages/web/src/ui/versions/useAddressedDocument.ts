@@ -90,6 +90,11 @@ export function useAddressedDocument<T extends AddressedDoc>(options: AddressedD
     [setParams, queryClient],
   );
 
+  /** The explorer's pick: another document opens once its unsaved changes may be dropped. */
+  const openAsked = async (next: string) => {
+    if (next !== current?._id && (await mayDrop())) openVersion(next);
+  };
+
   /** The explorer's New: made at once in the folder, then opened. */
   const createIn = async (name: string, folderId: string) => {
     if (!(await mayDrop())) throw new Error('kept');
@@ -129,6 +134,7 @@ export function useAddressedDocument<T extends AddressedDoc>(options: AddressedD
     loading: query.isFetching && !current,
     mayDrop,
     openVersion,
+    openAsked,
     createIn,
     keepSaved,
     showNone,
