@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignPipeline, buildImport, buildPipeline, buildUpload } from '../../../test/factories.ts';
 import { connectLive, type LiveTestClient, listenLocal, waitFor } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { createChangeFeed } from './change-feed.ts';
 import { LIVE_MESSAGES } from './live-hub.ts';
 
 let t: TestApp;
@@ -103,6 +104,31 @@ describe('live channel: logs', () => {
     ]);
     await c.waitFor(() => c.changes.length >= 2);
     expect(c.changes.map((ch) => ch.data.fullDocument?.message)).toEqual([long, 'short']);
+  });
+
+  it('announces the lines one statement writes together and sends each, in order', async () => {
+    const heard: string[] = [];
+    const feed = createChangeFeed(t.ctx.db, { onPayload: (p) => heard.push(p), onResync: () => {} }, t.app.log);
+    await feed.start();
+    try {
+      const { id: pipelineId } = await buildPipeline(t);
+      const importId = await buildImport(t, pipelineId);
+      const c = await connect(managerToken);
+      c.socket.emit('subscribe', { collectionName: 'logs', filter: { importId }, subscriptionId: 'many', token: managerToken });
+      await c.waitFor(() => c.inits[0]);
+      // One line too long for a notification, read back in its place among the others.
+      const messages = Array.from({ length: 1000 }, (_, i) => (i === 500 ? 'x'.repeat(9_000) : `line ${i}`));
+      await t.services.logs.append(messages.map((message) => ({ level: 'info' as const, message, importId })));
+      await c.waitFor(() => c.changes.length >= 1000);
+      expect(c.changes.map((ch) => ch.data.fullDocument?.message)).toEqual(messages);
+      const mine = () => heard.map((p) => JSON.parse(p)).filter((n) => n.t === 'logs' && JSON.stringify(n).includes(importId));
+      const announced = () => mine().reduce((sum, n) => sum + (Array.isArray(n.rows) ? n.rows.length : 1), 0);
+      await waitFor(() => announced() === 1000);
+      // Row by row, a thousand notifications; whole rows of about 200 bytes, 7,700 bytes at most each.
+      expect(mine().length).toBeLessThan(50);
+    } finally {
+      await feed.stop();
+    }
   });
 
   it('applies the projection to init and changes, always keeping _id', async () => {

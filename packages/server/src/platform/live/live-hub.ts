@@ -143,13 +143,17 @@ class LiveError extends Error {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const notificationSchema = z.object({
-  t: z.string(),
-  op: z.enum(['insert', 'update', 'delete']).optional(),
-  id: z.union([z.string(), z.number()]),
-  row: z.unknown().optional(),
-  keys: z.record(z.string(), z.unknown()).optional(),
-});
+/** A row's change (`id`, with its `row` or only its routing `keys`), or the rows one statement inserted (`rows`). */
+const notificationSchema = z
+  .object({
+    t: z.string(),
+    op: z.enum(['insert', 'update', 'delete']).optional(),
+    id: z.union([z.string(), z.number()]).optional(),
+    row: z.unknown().optional(),
+    keys: z.record(z.string(), z.unknown()).optional(),
+    rows: z.array(z.looseObject({ id: z.union([z.string(), z.number()]) })).optional(),
+  })
+  .refine((n) => n.id !== undefined || n.rows !== undefined, { message: 'A notification names a row or carries rows.' });
 
 function subscriptionIdOf(raw: unknown): string | undefined {
   if (typeof raw !== 'object' || raw === null || !('subscriptionId' in raw)) return undefined;
@@ -519,14 +523,26 @@ export class LiveHub {
       return;
     }
     const n = parsed;
-    const id = String(n.id);
     if (n.t === 'sessions' || n.t === 'users') {
+      const id = String(n.id);
       this.#then(async () => (n.t === 'sessions' ? this.#endSession(id) : this.#endUser(id)));
       return;
     }
     const def = isLiveCollection(n.t) ? this.#collections.get(n.t) : undefined;
     if (!def || !n.op || this.#index.size === 0) return;
-    const resolving = this.#resolve(def, n.op, id, n.row, n.keys ?? {});
+    if (n.rows) for (const row of n.rows) this.#dispatch(def, n.op, String(row.id), row, {});
+    else this.#dispatch(def, n.op, String(n.id), n.row, n.keys ?? {});
+  }
+
+  /** Sends one row's change to the subscriptions it matches, after every change heard before it. */
+  #dispatch(
+    def: CollectionDef,
+    op: LiveChange['operationType'],
+    id: string,
+    row: unknown,
+    keys: Readonly<Record<string, unknown>>,
+  ): void {
+    const resolving = this.#resolve(def, op, id, row, keys);
     this.#then(async () => {
       const prepared = await resolving;
       if (!prepared) return;

@@ -16,6 +16,7 @@ import * as systemSchemas from './20261125T1900_system_schemas.ts';
 import * as folders from './20261125T1910_folders.ts';
 import * as usersAccessNotify from './20261125T2100_users_access_notify.ts';
 import * as schemasKeepKeyOrder from './20261125T2200_schemas_keep_key_order.ts';
+import * as logsLiveBatched from './20261126T0900_logs_live_batched.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '20261125T1910_folders': folders,
   '20261125T2100_users_access_notify': usersAccessNotify,
   '20261125T2200_schemas_keep_key_order': schemasKeepKeyOrder,
+  '20261126T0900_logs_live_batched': logsLiveBatched,
 };
