@@ -262,13 +262,14 @@ async function uploadAndRun(server: BenchServer, user: User, pipelineId: string,
   try {
     const { body, contentType } = uploadBody(pipelineId, file, 'dealers.csv');
     const ids = await call<string[]>(server.baseUrl, 'POST', '/uploads', { token: user.token, body, contentType });
+    const uploadedMs = performance.now() - t0;
     await waitChecked(server, user.token, ids, deadline);
     const checkedMs = performance.now() - t0;
     const run = live
       ? await runNowHeard(server, user, pipelineId, live, deadline)
       : await runNow(server, user, pipelineId, deadline);
     const state = live ? await live.ended(run.id, deadline) : await watcher.waitEnded(run.id, deadline);
-    return { id: run.id, state, refused: run.refused, checkedMs, totalMs: performance.now() - t0 };
+    return { id: run.id, state, refused: run.refused, uploadedMs, checkedMs, totalMs: performance.now() - t0 };
   } finally {
     live?.close();
   }
@@ -424,7 +425,11 @@ async function besideMode(server: BenchServer, users: User[]) {
   }
   await watcher.stop();
   const rssAfter = await idleRss(server);
-  const ms = (r: typeof alone) => ({ state: r.state, checkedS: r.checkedMs / 1000, totalS: r.totalMs / 1000 });
+  const ms = (r: typeof alone) => {
+    const record = watcher.records().find((i) => i._id === r.id);
+    const runS = record?.startedAt && record.endAt ? (Date.parse(record.endAt) - Date.parse(record.startedAt)) / 1000 : null;
+    return { state: r.state, uploadedS: r.uploadedMs / 1000, checkedS: r.checkedMs / 1000, runS, totalS: r.totalMs / 1000 };
+  };
   return {
     file: { bytes: big.length },
     importAlone: ms(alone),
