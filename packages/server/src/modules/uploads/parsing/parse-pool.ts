@@ -21,8 +21,8 @@ export interface PoolOptions {
 }
 
 /**
- * Booting spare workers takes most of a second of CPU each: done at once, it would compete with
- * the work that usually follows a check (an import of the rows just checked).
+ * Booting spare workers takes about a fifth of a second of CPU each: done at once, it would compete
+ * with the work that usually follows a check (an import of the rows just checked).
  */
 const SPARE_DELAY_MS = 2000;
 
@@ -38,8 +38,8 @@ export type PoolRequest = Omit<ParseRequest, 'bytes'> & { bytes: Uint8Array | ((
 /**
  * Parses files in worker threads with a memory cap and a time limit, a few at a time; a large CSV
  * file is cut into slices of whole records parsed side by side, one worker each, and joined (or
- * parsed whole when the slices disagree). Booting a worker (TypeScript loader, parsers) costs most
- * of a second, and a new worker's heap is new memory, which costs as much again to fill as to use
+ * parsed whole when the slices disagree). Booting a worker (its bundled code, parsers) costs about
+ * a fifth of a second, and a new worker's heap is new memory, which costs as much again to fill as to use
  * on some machines, so a worker that answered goes back to the pool for the next file, up to
  * FILES_PER_WORKER files (see parse-workers.ts); one that failed, hit a limit or ran out of time is
  * ended. Once the pool has been idle a while it boots what the next file needs.

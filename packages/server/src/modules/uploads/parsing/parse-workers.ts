@@ -1,9 +1,7 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CsvPartRequest, PartOutcome } from './csv-parts.ts';
 import { invalid, type ParseRequest, type PooledOutcome, pooled } from './parse-file.ts';
+import { parseWorkerCode } from './parse-worker-code.ts';
 
 /** Files a worker parses before it is ended (a new one starts with a clean heap). */
 const FILES_PER_WORKER = 50;
@@ -13,15 +11,6 @@ const FILES_PER_WORKER = 50;
  * kept about 350 MiB of the process). The spares booted once the pool is idle start small.
  */
 const LARGE_FILE_BYTES = 2 * 1024 * 1024;
-
-// The worker loads TypeScript through tsx, whether or not the parent runs under it.
-const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-import(workerData.tsx).then((api) => { api.register(); return import(workerData.entry); });
-`;
-// The package's ESM entry sits beside the CommonJS one that require() resolves.
-const tsxApi = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
-const entry = pathToFileURL(path.join(import.meta.dirname, 'parse.worker.ts')).href;
 
 /** Why a worker ended before it answered: an error, or its exit code. */
 type Ended = { error: Error & { code?: string } } | { code: number };
@@ -45,11 +34,11 @@ function failure(ended: Ended): PooledOutcome {
   );
 }
 
-function start(maxMemoryMb: number): Started {
-  const worker = new Worker(BOOTSTRAP, {
+/** Starts a worker running `code` (the bundled parse worker, see parse-worker-code.ts). */
+function start(maxMemoryMb: number, code: string): Started {
+  const worker = new Worker(code, {
     eval: true,
     execArgv: [],
-    workerData: { tsx: tsxApi, entry },
     resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
   });
   const started: Started = { worker, files: 0 };
@@ -84,10 +73,24 @@ export interface WorkerOptions {
 export function parseWorkers(options: WorkerOptions, counts: { workers: number }) {
   const spares: Started[] = [];
   let spareTimer: NodeJS.Timeout | undefined;
+  /** The workers' code, once built (at the first file or the first spares). */
+  let code: string | undefined;
 
   function boot(): Started {
+    if (code === undefined) throw new Error('The parse worker is not built yet.');
     counts.workers++;
-    return start(options.maxMemoryMb);
+    return start(options.maxMemoryMb, code);
+  }
+
+  /** Builds the workers' code when it is not yet: undefined once ready, else why it could not be built. */
+  async function built(): Promise<Ended | undefined> {
+    if (code !== undefined) return undefined;
+    try {
+      code = await parseWorkerCode();
+      return undefined;
+    } catch (error) {
+      return { error: error instanceof Error ? error : new Error(String(error)) };
+    }
   }
 
   /** Gives a worker that answered back to the pool for the next file, or ends it. */
@@ -111,8 +114,8 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number }
     return boot();
   }
 
-  function prepareSpares(): void {
-    if (!options.idle()) return;
+  async function prepareSpares(): Promise<void> {
+    if (!options.idle() || (await built()) || !options.idle()) return;
     while (spares.length < options.spareCount) {
       const spare = boot();
       spare.worker.unref();
@@ -123,7 +126,9 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number }
   /** Parses in a worker; `owned` bytes (a slice cut here, a buffer of their own) are handed to it, not copied. */
   function runOne(request: ParseRequest): Promise<PooledOutcome>;
   function runOne(request: CsvPartRequest, owned: true): Promise<PartOutcome | PooledOutcome>;
-  function runOne(request: ParseRequest | CsvPartRequest, owned = false): Promise<PartOutcome | PooledOutcome> {
+  async function runOne(request: ParseRequest | CsvPartRequest, owned = false): Promise<PartOutcome | PooledOutcome> {
+    const unbuilt = await built();
+    if (unbuilt) return failure(unbuilt);
     return new Promise((resolve) => {
       const started = take();
       const { worker } = started;
@@ -158,7 +163,7 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number }
     /** Boots the workers for the next file once the pool has been idle a while; idle spares do not keep the process alive. */
     prepareSparesLater(): void {
       clearTimeout(spareTimer);
-      spareTimer = setTimeout(prepareSpares, options.spareDelayMs);
+      spareTimer = setTimeout(() => void prepareSpares(), options.spareDelayMs);
       spareTimer.unref();
     },
     /** Boots no spares for now: a file is being parsed. */
