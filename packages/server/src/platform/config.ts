@@ -68,6 +68,7 @@ const envSchema = z.object({
     .max(24 * 60)
     .default(30),
   IMPORT_WAIT_FOR_CHECKS_S: z.coerce.number().int().min(0).max(3600).default(60),
+  IMPORT_LEASE_S: z.coerce.number().int().min(3).max(3600).default(30),
   RUNTIME_MEMORY_MIB: z.coerce.number().int().min(16).max(8192).default(128),
   RUNTIME_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   RUNTIME_POOL_SIZE: z.coerce.number().int().min(1).max(64).optional(),
@@ -131,6 +132,8 @@ export type Config = {
   importRun: { memoryMiB: number; timeoutMs: number };
   /** How long a run waits for the checks of its uploads still being checked when it starts, in ms. */
   importWaitForChecksMs: number;
+  /** A running import's lease not renewed for this long belongs to a worker that is gone. */
+  importLeaseMs: number;
   /** Component runs (isolated-vm): per-run limits of a test run, isolates kept warm, runs allowed to wait. */
   runtime: {
     memoryMiB: number;
@@ -200,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     importConcurrency: e.IMPORT_CONCURRENCY,
     importRun: { memoryMiB: e.IMPORT_RUN_MEMORY_MIB, timeoutMs: e.IMPORT_RUN_TIMEOUT_MIN * 60_000 },
     importWaitForChecksMs: e.IMPORT_WAIT_FOR_CHECKS_S * 1000,
+    importLeaseMs: e.IMPORT_LEASE_S * 1000,
     runtime: {
       memoryMiB: e.RUNTIME_MEMORY_MIB,
       timeoutMs: e.RUNTIME_TIMEOUT_MS,

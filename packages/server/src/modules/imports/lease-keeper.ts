@@ -7,12 +7,13 @@ import type { JobQueue } from './job-queue.ts';
 import { RunStepError } from './run-errors.ts';
 import { failureEnd } from './run-finish.ts';
 
-/** How often a worker renews the leases of its runs. */
-const HEARTBEAT_MS = 5_000;
-/** A lease not renewed for this long belongs to a worker that is gone. */
-const STALE_MS = 30_000;
-/** How often a worker looks for stale leases of others. */
-const SWEEP_MS = 10_000;
+/**
+ * A lease not renewed for `importLeaseMs` belongs to a worker that is gone; a worker renews its
+ * own every sixth of that and looks for others' stale ones every third.
+ */
+function leaseTimes(leaseMs: number) {
+  return { staleMs: leaseMs, heartbeatMs: Math.round(leaseMs / 6), sweepMs: Math.round(leaseMs / 3) };
+}
 
 export interface LeaseKeeperDeps {
   ctx: AppContext;
@@ -58,6 +59,7 @@ async function recover(deps: LeaseKeeperDeps, importId: string, workerId: string
  */
 export function leaseKeeper(deps: LeaseKeeperDeps) {
   const db = deps.ctx.db.kysely;
+  const times = leaseTimes(deps.ctx.config.importLeaseMs);
   let heartbeatTimer: NodeJS.Timeout | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
 
@@ -81,7 +83,7 @@ export function leaseKeeper(deps: LeaseKeeperDeps) {
    * that no run renews is stale too); answers how many imports it ended or restarted.
    */
   async function sweep(now = new Date()): Promise<number> {
-    const before = new Date(now.getTime() - STALE_MS);
+    const before = new Date(now.getTime() - times.staleMs);
     let count = 0;
     for (const lease of await leasesRepo(db).stale(before, deps.leasedHere())) {
       if (await recover(deps, lease.import_id, lease.worker_id, before)) count += 1;
@@ -96,8 +98,8 @@ export function leaseKeeper(deps: LeaseKeeperDeps) {
     heartbeat,
     sweep,
     start(): void {
-      heartbeatTimer ??= setInterval(() => void heartbeat().catch(report('import heartbeat failed')), HEARTBEAT_MS);
-      sweepTimer ??= setInterval(() => void sweep().catch(report('import lease sweep failed')), SWEEP_MS);
+      heartbeatTimer ??= setInterval(() => void heartbeat().catch(report('import heartbeat failed')), times.heartbeatMs);
+      sweepTimer ??= setInterval(() => void sweep().catch(report('import lease sweep failed')), times.sweepMs);
       heartbeatTimer.unref();
       sweepTimer.unref();
       void sweep().catch(report('import lease sweep failed'));
