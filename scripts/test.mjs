@@ -3,10 +3,11 @@
 // TEST_SCOPE=database runs only the tests that touch the database (the server's integration tests,
 // named *.int.test.ts, and the browser tests) and reuses a built web app: CI's second run, on
 // PostgreSQL, after a full one on PGlite.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { seconds, together } from './lanes.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const scope = process.env.TEST_SCOPE ?? 'all';
@@ -15,7 +16,6 @@ if (scope !== 'all' && scope !== 'database') {
   process.exit(1);
 }
 const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
-const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
 
 const run = (cmd, args, extra = {}) => {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...extra });
@@ -29,45 +29,6 @@ function stage(name, work) {
   const done = () => console.log(`--- ${name}: ${seconds(started)}`);
   const result = work();
   return result instanceof Promise ? result.then(done) : done();
-}
-
-/** Runs one job's commands one after the other; answers its exit code and output. */
-function runJob({ name, steps }, streamed) {
-  const started = Date.now();
-  const output = [];
-  const next = async (i) => {
-    if (i === steps.length) return 0;
-    const [cmd, args] = steps[i];
-    const child = spawn(cmd, args, { cwd: root, stdio: streamed ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
-    child.stdout?.on('data', (chunk) => output.push(chunk));
-    child.stderr?.on('data', (chunk) => output.push(chunk));
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    return code === 0 ? next(i + 1) : (code ?? 1);
-  };
-  return next(0).then((code) => ({ name, code, output, took: seconds(started) }));
-}
-
-/**
- * Runs jobs two at a time (Vitest gives a run one worker on two cores, so two runs side by side
- * keep both busy), the next one starting as soon as one ends; the first job's output shows as it
- * comes and the others' once they end (their lines would otherwise interleave). Fails when any fails.
- */
-async function together(jobs, slots = 2) {
-  const results = [];
-  let taken = 0;
-  const lane = async () => {
-    while (taken < jobs.length) {
-      const i = taken++;
-      results[i] = await runJob(jobs[i], i === 0);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(slots, jobs.length) }, lane));
-  for (const r of results) {
-    if (r.output.length > 0) process.stdout.write(Buffer.concat(r.output));
-    console.log(`--- ${r.name}: ${r.code === 0 ? 'passed' : 'FAILED'} in ${r.took}`);
-  }
-  const failed = results.find((r) => r.code !== 0);
-  if (failed) process.exit(failed.code ?? 1);
 }
 
 function ensureChromium() {
