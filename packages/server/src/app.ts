@@ -58,6 +58,7 @@ import { registerErrorHandling } from './platform/http/error-handler.ts';
 import { guardSlowBodies } from './platform/http/slow-body-guard.ts';
 import { fastifyTrustProxy } from './platform/http/trust-proxy.ts';
 import { registerWebApp } from './platform/http/web-app.ts';
+import { runWithApp } from './platform/live/change-feed.ts';
 import type { LiveHub } from './platform/live/live-hub.ts';
 import { registerLive } from './platform/live/register-live.ts';
 import { createMailer } from './platform/mail/mailer.ts';
@@ -228,6 +229,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const services = buildServices(ctx);
   await services.reference.seed();
   followRevocations(app, services.auth.sessions, db, config.basePath);
+  const folderChanges = services.folders.followChanges(db, app.log);
+  if (folderChanges) runWithApp(app, folderChanges, 'folders');
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import type { Db } from '../db/index.ts';
-import { type ChangeFeed, createChangeFeed } from '../live/change-feed.ts';
+import { type ChangeFeed, createChangeFeed, runWithApp } from '../live/change-feed.ts';
 import { type AuthContext, type Authenticate, routeKey } from './access-control.ts';
 
 interface Entry {
@@ -140,13 +140,7 @@ const USER_ACCESS_WRITES = new Set(['POST /users', 'POST /users/toggle', 'DELETE
 /** Keeps the cache right: other instances' revocations by notification, this one's user changes at once. */
 export function followRevocations(app: FastifyInstance, sessions: SessionCache, db: Db, basePath: string): void {
   if (!sessions.caching) return;
-  const feed = sessions.follow(db, app.log);
-  app.addHook('onReady', async () => {
-    await feed
-      .start()
-      .catch((err: unknown) => app.log.warn({ err }, 'sessions: no revocation listener; the cache TTL bounds them'));
-  });
-  app.addHook('onClose', () => feed.stop());
+  runWithApp(app, sessions.follow(db, app.log), 'sessions');
   app.addHook('onSend', async (request, reply) => {
     if (request.method === 'GET' || reply.statusCode >= 400) return;
     const key = routeKey(request.method, request.routeOptions.url ?? '', basePath);

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pg from 'pg';
 import type { Db } from '../db/index.ts';
 import type { PGlitePool } from '../db/pglite-pool.ts';
@@ -18,6 +18,19 @@ export interface ChangeFeed {
   /** Starts listening (once); resolves when LISTEN is in place. */
   start(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * Runs a feed while the app runs: started once it is ready, stopped when it closes. A feed that
+ * cannot start is logged (`what` names its keeper), whose time-to-live then bounds what it misses.
+ */
+export function runWithApp(app: FastifyInstance, feed: ChangeFeed, what: string): void {
+  app.addHook('onReady', async () => {
+    await feed
+      .start()
+      .catch((err: unknown) => app.log.warn({ err }, `${what}: no change listener; kept entries expire on their own`));
+  });
+  app.addHook('onClose', () => feed.stop());
 }
 
 /** The feed for the engine in use: a dedicated pg.Client, or PGlite's own `listen`. */

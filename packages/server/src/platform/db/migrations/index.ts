@@ -17,6 +17,7 @@ import * as folders from './20261125T1910_folders.ts';
 import * as usersAccessNotify from './20261125T2100_users_access_notify.ts';
 import * as schemasKeepKeyOrder from './20261125T2200_schemas_keep_key_order.ts';
 import * as logsLiveBatched from './20261126T0900_logs_live_batched.ts';
+import * as foldersNotify from './20261126T1300_folders_notify.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '20261125T2100_users_access_notify': usersAccessNotify,
   '20261125T2200_schemas_keep_key_order': schemasKeepKeyOrder,
   '20261126T0900_logs_live_batched': logsLiveBatched,
+  '20261126T1300_folders_notify': foldersNotify,
 };
