@@ -33,11 +33,57 @@ export function runWithApp(app: FastifyInstance, feed: ChangeFeed, what: string)
   app.addHook('onClose', () => feed.stop());
 }
 
-/** The feed for the engine in use: a dedicated pg.Client, or PGlite's own `listen`. */
+/** The one listening feed of a database, shared by every listener of this process (the hub, the caches). */
+class SharedFeed {
+  readonly #listeners = new Set<FeedListener>();
+  readonly #feed: ChangeFeed;
+
+  constructor(db: Db, log: FastifyBaseLogger) {
+    const fanOut: FeedListener = {
+      onPayload: (payload) => {
+        for (const l of this.#listeners) l.onPayload(payload);
+      },
+      onResync: () => {
+        for (const l of this.#listeners) l.onResync();
+      },
+    };
+    if (db.pglite) this.#feed = new PGliteFeed(db.pglite, fanOut);
+    else if (db.pgPool) this.#feed = new PgFeed(db.pgPool.options, fanOut, log);
+    else throw new Error('No database engine to listen to.');
+  }
+
+  async join(listener: FeedListener): Promise<void> {
+    this.#listeners.add(listener);
+    try {
+      await this.#feed.start();
+    } catch (error) {
+      this.#listeners.delete(listener);
+      throw error;
+    }
+  }
+
+  /** The last listener to leave stops the feed. */
+  async leave(listener: FeedListener): Promise<void> {
+    if (!this.#listeners.delete(listener) || this.#listeners.size > 0) return;
+    await this.#feed.stop();
+  }
+}
+
+const sharedFeeds = new WeakMap<Db, SharedFeed>();
+
+/**
+ * A feed for one listener. Every feed of a database in this process shares one listening
+ * connection (PostgreSQL) or `listen` (PGlite): each notification is heard once and handed to
+ * every listener started, in the order they started; a reconnection resyncs them all.
+ */
 export function createChangeFeed(db: Db, listener: FeedListener, log: FastifyBaseLogger): ChangeFeed {
-  if (db.pglite) return new PGliteFeed(db.pglite, listener);
-  if (db.pgPool) return new PgFeed(db.pgPool.options, listener, log);
-  throw new Error('No database engine to listen to.');
+  let shared = sharedFeeds.get(db);
+  if (!shared) {
+    shared = new SharedFeed(db, log);
+    sharedFeeds.set(db, shared);
+  }
+  const feed = shared;
+  return { start: () => feed.join(listener), stop: () => feed.leave(listener) };
 }
 
 class PGliteFeed implements ChangeFeed {

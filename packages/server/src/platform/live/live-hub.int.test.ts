@@ -131,6 +131,36 @@ describe('live channel: logs', () => {
     }
   });
 
+  it('hears each notification once per process, on one listening connection the hub and every cache share', async () => {
+    const first: string[] = [];
+    const second: string[] = [];
+    const feedOf = (into: string[]) =>
+      createChangeFeed(t.ctx.db, { onPayload: (p) => into.push(p), onResync: () => {} }, t.app.log);
+    const a = feedOf(first);
+    const b = feedOf(second);
+    await Promise.all([a.start(), b.start()]);
+    const said = (into: string[], message: string) => into.some((p) => p.includes(message));
+    try {
+      const uploadId = await buildUpload(t, (await buildPipeline(t)).id);
+      await t.services.logs.append({ level: 'info', message: 'heard by both', uploadId });
+      await waitFor(() => said(first, 'heard by both') && said(second, 'heard by both'));
+      expect(first.filter((p) => p.includes('heard by both'))).toHaveLength(1);
+      if (t.ctx.db.pgPool) {
+        const { rows } = await t.ctx.db.pgPool.query(
+          "select count(*)::int as n from pg_stat_activity where application_name = 'gdb-live' and datname = current_database()",
+        );
+        expect(rows[0].n).toBe(1);
+      }
+      // One leaving does not stop the others.
+      await a.stop();
+      await t.services.logs.append({ level: 'info', message: 'heard by the second', uploadId });
+      await waitFor(() => said(second, 'heard by the second'));
+      expect(said(first, 'heard by the second')).toBe(false);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
   it('applies the projection to init and changes, always keeping _id', async () => {
     const { id: pipelineId } = await buildPipeline(t);
     const importId = await buildImport(t, pipelineId);
