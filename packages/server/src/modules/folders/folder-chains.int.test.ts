@@ -1,6 +1,5 @@
-import { CompiledQuery } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until, writeElsewhere } from '../../../test/elsewhere.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 // The document access check walks a kind's folders on nearly every read of a document: each
@@ -22,29 +21,7 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Writes as another instance would, past every service of this one: on PostgreSQL through a connection of its own. */
-async function elsewhere(text: string, params: unknown[] = []) {
-  const url = t.ctx.db.pgPool?.options.connectionString;
-  if (!url) {
-    await t.ctx.db.kysely.executeQuery(CompiledQuery.raw(text, params));
-    return;
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text, params);
-  } finally {
-    await client.end();
-  }
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('until: timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const elsewhere = (text: string, params?: unknown[]) => writeElsewhere(t.ctx.db, text, params);
 
 const folder = async (name: string) =>
   (await t.call('POST', '/folders', { token: boss, body: { name, kind: 'schema' } })).body.data.id as string;

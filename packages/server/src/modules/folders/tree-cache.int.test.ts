@@ -1,7 +1,6 @@
 import type { TreeNode } from '@gdb/shared/folders/folders.schemas';
-import { CompiledQuery } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeElsewhere } from '../../../test/elsewhere.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { newId } from '../../platform/ids.ts';
 import { foldersRepo } from './folders.repo.ts';
@@ -25,21 +24,7 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Writes as another instance would, past every service of this one: on PostgreSQL through a connection of its own. */
-async function elsewhere(text: string, params: unknown[] = []) {
-  const url = t.ctx.db.pgPool?.options.connectionString;
-  if (!url) {
-    await t.ctx.db.kysely.executeQuery(CompiledQuery.raw(text, params));
-    return;
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text, params);
-  } finally {
-    await client.end();
-  }
-}
+const elsewhere = (text: string, params?: unknown[]) => writeElsewhere(t.ctx.db, text, params);
 
 const tree = async (token = manager.token): Promise<TreeNode> => {
   const res = await t.call('GET', '/folders/tree?kind=schema', { token });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../../test/elsewhere.ts';
 import { csvSource, importKit } from '../../../test/imports-kit.ts';
 import { listenLocal } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
@@ -15,14 +16,6 @@ const MiB = 1024 * 1024;
 /** CSV rows of about `bytes` bytes, every one valid. */
 function rows(bytes: number): Buffer {
   return Buffer.from('R1,1\n'.repeat(Math.ceil(bytes / 5)));
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('until: timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe.each(['local', 'database'] as const)('uploads into the %s file store', (fileStore) => {
