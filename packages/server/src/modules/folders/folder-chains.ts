@@ -1,11 +1,9 @@
-import type { FolderKind } from '@gdb/shared/folders/folders.schemas';
+import { type FolderKind, folderKindSchema } from '@gdb/shared/folders/folders.schemas';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/index.ts';
 import { ReadCache } from '../../platform/db/read-cache.ts';
-import { type ChangeFeed, createChangeFeed } from '../../platform/live/change-feed.ts';
+import { type ChangeFeed, createChangeFeed, noteAbout } from '../../platform/live/change-feed.ts';
 import type { FolderRow } from './folders.repo.ts';
-
-const KINDS: ReadonlySet<string> = new Set<FolderKind>(['pipeline', 'schema', 'component', 'sdk']);
 
 /**
  * Each kind's folders with their badges, as the document access check walks them on nearly every
@@ -16,17 +14,12 @@ const KINDS: ReadonlySet<string> = new Set<FolderKind>(['pipeline', 'schema', 'c
 export function folderChains(ttlMs: number, read: (kind: FolderKind) => Promise<readonly FolderRow[]>) {
   const cache = new ReadCache<FolderKind, readonly FolderRow[]>(ttlMs);
 
-  /** A folders announcement forgets its kind; every other notification is passed over before it is parsed. */
+  /** A folders announcement forgets its kind (all kinds when it names none). */
   function onPayload(payload: string): void {
-    if (!payload.includes('"folders"')) return;
-    let note: { t?: unknown; id?: unknown };
-    try {
-      note = JSON.parse(payload) as typeof note;
-    } catch {
-      return;
-    }
-    if (note.t !== 'folders') return;
-    if (typeof note.id === 'string' && KINDS.has(note.id)) cache.forget(note.id as FolderKind);
+    const note = noteAbout(payload, ['folders']);
+    if (!note) return;
+    const kind = folderKindSchema.safeParse(note.id);
+    if (kind.success) cache.forget(kind.data);
     else cache.clear();
   }
 

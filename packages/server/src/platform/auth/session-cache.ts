@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import type { Db } from '../db/index.ts';
-import { type ChangeFeed, createChangeFeed, runWithApp } from '../live/change-feed.ts';
+import { type ChangeFeed, createChangeFeed, noteAbout, runWithApp } from '../live/change-feed.ts';
 import { type AuthContext, type Authenticate, routeKey } from './access-control.ts';
 
 interface Entry {
@@ -89,15 +89,10 @@ export class SessionCache {
   }
 
   #onPayload(payload: string): void {
-    let note: { t?: unknown; id?: unknown };
-    try {
-      note = JSON.parse(payload) as typeof note;
-    } catch {
-      return;
-    }
-    if (typeof note.id !== 'string') return;
+    const note = noteAbout(payload, ['sessions', 'users']);
+    if (typeof note?.id !== 'string') return;
     if (note.t === 'sessions') this.forgetSession(note.id);
-    else if (note.t === 'users') this.forgetUser(note.id);
+    else this.forgetUser(note.id);
   }
 
   #forget(matches: (auth: AuthContext) => boolean): void {

@@ -21,6 +21,22 @@ export interface ChangeFeed {
 }
 
 /**
+ * The `{t, id}` of a notification about one of `tables`, else undefined. A payload that names none
+ * of them is passed over before it is parsed: most are the live channel's rows, a run's log lines
+ * among them in notifications of up to 7,700 bytes.
+ */
+export function noteAbout(payload: string, tables: readonly string[]): { t: string; id: unknown } | undefined {
+  if (!tables.some((t) => payload.includes(`"${t}"`))) return undefined;
+  let note: { t?: unknown; id?: unknown };
+  try {
+    note = JSON.parse(payload) as typeof note;
+  } catch {
+    return undefined;
+  }
+  return typeof note.t === 'string' && tables.includes(note.t) ? { t: note.t, id: note.id } : undefined;
+}
+
+/**
  * Runs a feed while the app runs: started once it is ready, stopped when it closes. A feed that
  * cannot start is logged (`what` names its keeper), whose time-to-live then bounds what it misses.
  */
