@@ -1,11 +1,11 @@
 // Runs every static check, two at a time (each keeps about one core busy), longest first; fails
-// when any fails. The same checks one by one: the package's check:* and typecheck scripts.
+// when any fails. `node scripts/check.mjs types` runs the type checks alone (`npm run typecheck`);
+// the others one by one: the package's check:* scripts.
 import { seconds, together } from './lanes.mjs';
 
 const tsc = (project) => ({ name: `types (${project})`, steps: [['npx', ['tsc', '-p', project, '--noEmit']]] });
 
-const started = Date.now();
-await together([
+const checks = [
   { name: 'API description (check:api)', steps: [['node', ['scripts/check-api.mjs']]] },
   tsc('bench'),
   tsc('packages/web'),
@@ -17,5 +17,13 @@ await together([
   tsc('packages/shared'),
   { name: 'format and lint (Biome)', steps: [['npx', ['biome', 'check', '.']]] },
   { name: 'references (check:references)', steps: [['node', ['scripts/check-references.mjs']]] },
-]);
-console.log(`--- every check passed in ${seconds(started)}`);
+];
+
+const only = process.argv[2];
+if (only && only !== 'types') {
+  console.error(`check.mjs: unknown selection ${only} (types, or nothing for every check)`);
+  process.exit(1);
+}
+const started = Date.now();
+await together(only ? checks.filter((c) => c.name.startsWith('types ')) : checks);
+console.log(`--- every ${only ? 'type ' : ''}check passed in ${seconds(started)}`);
