@@ -55,6 +55,7 @@ import { openFileStore } from './platform/files/file-store.ts';
 import { apiDescriptionOptions } from './platform/http/api-description.ts';
 import { apiDocsOptions } from './platform/http/api-docs.ts';
 import { registerErrorHandling } from './platform/http/error-handler.ts';
+import { takeReadsInTurn } from './platform/http/read-turns.ts';
 import { guardSlowBodies } from './platform/http/slow-body-guard.ts';
 import { fastifyTrustProxy } from './platform/http/trust-proxy.ts';
 import { registerWebApp } from './platform/http/web-app.ts';
@@ -299,6 +300,7 @@ async function registerHeadersAndDocs(app: FastifyInstance, config: Config): Pro
 async function registerApiRoutes(app: FastifyInstance, config: Config, services: Services): Promise<void> {
   await app.register(
     async (api) => {
+      takeReadsInTurn(api, config.http.activeReads);
       await api.register(authRoutes(services.auth, services.accounts));
       await api.register(usersRoutes(services.userAdmin));
       await api.register(tagsRoutes(services.tags, services.documentTags));

@@ -39,6 +39,7 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(300),
   HTTP_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).optional(),
   HTTP_MIN_BODY_RATE_KIB: z.coerce.number().min(0).max(1024).default(1),
+  HTTP_ACTIVE_READS: z.coerce.number().int().min(0).max(10000).default(10),
   LIVE_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: trustProxySetting.default(false),
@@ -101,7 +102,14 @@ export type Config = {
   refreshTokenTtl: number;
   bodyLimit: number;
   /** Time limits of an HTTP request, in ms: the whole request received, a socket with no traffic, and the slowest body accepted (bytes/s over each window; 0: any). */
-  http: { requestTimeoutMs: number; idleTimeoutMs: number; minBodyBytesPerSecond: number; bodyRateWindowMs: number };
+  http: {
+    requestTimeoutMs: number;
+    idleTimeoutMs: number;
+    minBodyBytesPerSecond: number;
+    bodyRateWindowMs: number;
+    /** API reads worked on at once; the others wait their turn (0: no limit). */
+    activeReads: number;
+  };
   /** Live-data sockets one user may hold on one instance. */
   liveMaxSocketsPerUser: number;
   webDist: string;
@@ -186,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         e.HTTP_IDLE_TIMEOUT_S !== undefined ? e.HTTP_IDLE_TIMEOUT_S * 1000 : Math.max(120_000, e.RUNTIME_TIMEOUT_MS + 30_000),
       minBodyBytesPerSecond: Math.round(e.HTTP_MIN_BODY_RATE_KIB * 1024),
       bodyRateWindowMs: 20_000,
+      activeReads: e.HTTP_ACTIVE_READS,
     },
     liveMaxSocketsPerUser: e.LIVE_MAX_SOCKETS_PER_USER,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),

@@ -69,12 +69,20 @@ describe('slow request bodies', () => {
   it('sets the request and idle timeouts of the HTTP server from the configuration', async () => {
     expect(t.app.server.requestTimeout).toBe(300_000);
     expect(t.app.server.timeout).toBe(120_000);
-    const config = loadConfig({ HTTP_REQUEST_TIMEOUT_S: '90', RUNTIME_TIMEOUT_MS: '600000', HTTP_MIN_BODY_RATE_KIB: '0' });
+    const config = loadConfig({
+      HTTP_REQUEST_TIMEOUT_S: '90',
+      RUNTIME_TIMEOUT_MS: '600000',
+      HTTP_MIN_BODY_RATE_KIB: '0',
+      HTTP_ACTIVE_READS: '4',
+    });
     expect(config.http).toEqual({
       requestTimeoutMs: 90_000,
       idleTimeoutMs: 630_000,
       minBodyBytesPerSecond: 0,
       bodyRateWindowMs: 20_000,
+      activeReads: 4,
     });
+    expect(loadConfig({}).http.activeReads).toBe(10);
+    expect(() => loadConfig({ HTTP_ACTIVE_READS: '-1' })).toThrow();
   });
 });

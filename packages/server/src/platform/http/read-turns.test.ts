@@ -1,0 +1,171 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Turns, takeReadsInTurn } from './read-turns.ts';
+
+describe('Turns', () => {
+  it('starts work up to its limit, then each waiting one in order as places are given back', () => {
+    const turns = new Turns(2);
+    const started: number[] = [];
+    const leave = [1, 2, 3, 4].map((n) => turns.enter(() => started.push(n)));
+    expect(started).toEqual([1, 2]);
+    expect(turns.stats()).toEqual({ active: 2, waiting: 2 });
+    leave[1]?.();
+    expect(started).toEqual([1, 2, 3]);
+    leave[1]?.();
+    expect(started).toEqual([1, 2, 3]);
+    expect(turns.stats()).toEqual({ active: 2, waiting: 1 });
+  });
+
+  it('never starts work that left the queue, and frees the place when nothing waits', () => {
+    const turns = new Turns(1);
+    const started: string[] = [];
+    const first = turns.enter(() => started.push('first'));
+    const gone = turns.enter(() => started.push('gone'));
+    const third = turns.enter(() => started.push('third'));
+    gone();
+    first();
+    expect(started).toEqual(['first', 'third']);
+    third();
+    expect(turns.stats()).toEqual({ active: 0, waiting: 0 });
+    turns.enter(() => started.push('later'));
+    expect(started).toEqual(['first', 'third', 'later']);
+  });
+});
+
+type Gate = { open: () => void; wait: Promise<void> };
+const gate = (): Gate => {
+  let open = () => {};
+  const wait = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, wait };
+};
+
+let app: FastifyInstance | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+/** A server whose slow reads wait for their gate, with two reads at a time. */
+async function serverWithTurns(limit: number) {
+  app = Fastify();
+  const started: string[] = [];
+  const gates = new Map<string, Gate>();
+  let turns: Turns | undefined;
+  await app.register(async (api) => {
+    turns = takeReadsInTurn(api, limit);
+    api.get<{ Params: { id: string } }>('/slow/:id', async (request) => {
+      started.push(request.params.id);
+      const g = gate();
+      gates.set(request.params.id, g);
+      await g.wait;
+      return { id: request.params.id };
+    });
+    api.get('/now', async () => ({ now: true }));
+    api.get('/fails', async () => {
+      throw new Error('no');
+    });
+    api.post('/write', async () => ({ written: true }));
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return { port, started, gates, turns: turns as Turns };
+}
+
+/** Sends a request; `abort` ends it from the client's side. */
+function send(port: number, method: string, path: string) {
+  const controller = new AbortController();
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request({ port, host: '127.0.0.1', method, path, signal: controller.signal, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  return { answer, abort: () => controller.abort() };
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(check()).toBe(true);
+};
+const settle = () => new Promise((r) => setTimeout(r, 100));
+
+describe('reads taken in turn', () => {
+  it('works on two reads at once; the third waits for a place, and writes pass beside them', async () => {
+    const s = await serverWithTurns(2);
+    const reads = ['a', 'b', 'c'].map((id) => send(s.port, 'GET', `/slow/${id}`));
+    await until(() => s.started.length === 2);
+    await settle();
+    expect(s.started).toEqual(['a', 'b']);
+    expect(s.turns.stats()).toEqual({ active: 2, waiting: 1 });
+    expect((await send(s.port, 'POST', '/write').answer).body).toBe('{"written":true}');
+    s.gates.get('a')?.open();
+    expect((await reads[0]?.answer)?.body).toBe('{"id":"a"}');
+    await until(() => s.started.length === 3);
+    expect(s.started[2]).toBe('c');
+    s.gates.get('b')?.open();
+    s.gates.get('c')?.open();
+    await Promise.all(reads.map((r) => r.answer));
+    expect(s.turns.stats()).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('drops a read whose client left while it waited; the next one takes the place', async () => {
+    const s = await serverWithTurns(1);
+    const first = send(s.port, 'GET', '/slow/first');
+    await until(() => s.started.length === 1);
+    const left = send(s.port, 'GET', '/slow/left');
+    left.answer.catch(() => {});
+    const next = send(s.port, 'GET', '/slow/next');
+    await until(() => s.turns.stats().waiting === 2);
+    left.abort();
+    await until(() => s.turns.stats().waiting === 1);
+    s.gates.get('first')?.open();
+    await first.answer;
+    await until(() => s.started.length === 2);
+    expect(s.started).toEqual(['first', 'next']);
+    s.gates.get('next')?.open();
+    await next.answer;
+    await settle();
+    expect(s.started).toEqual(['first', 'next']);
+    expect(s.turns.stats()).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('gives back the place of a client that left while its read was worked on', async () => {
+    const s = await serverWithTurns(1);
+    const gone = send(s.port, 'GET', '/slow/gone');
+    gone.answer.catch(() => {});
+    await until(() => s.started.length === 1);
+    gone.abort();
+    await until(() => s.turns.stats().active === 0);
+    expect((await send(s.port, 'GET', '/now').answer).status).toBe(200);
+  });
+
+  it('gives back the places of reads answered at once and of reads that failed', async () => {
+    const s = await serverWithTurns(1);
+    for (let i = 0; i < 50; i++) {
+      const { status } = await send(s.port, 'GET', i % 2 ? '/now' : '/fails').answer;
+      expect(status).toBe(i % 2 ? 200 : 500);
+    }
+    const together = await Promise.all(Array.from({ length: 20 }, () => send(s.port, 'GET', '/now').answer));
+    expect(together.every((a) => a.status === 200)).toBe(true);
+    expect(s.turns.stats()).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('lets every read in at once with a limit of 0', async () => {
+    app = Fastify();
+    let turns: Turns | undefined = new Turns(1);
+    await app.register(async (api) => {
+      turns = takeReadsInTurn(api, 0);
+    });
+    expect(turns).toBeUndefined();
+  });
+});
