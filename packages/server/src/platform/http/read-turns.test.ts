@@ -18,6 +18,25 @@ describe('Turns', () => {
     expect(turns.stats()).toEqual({ active: 2, waiting: 1 });
   });
 
+  it('takes waiting work by caller in turn, each caller’s in order', () => {
+    const turns = new Turns(1);
+    const started: string[] = [];
+    const leave = new Map<string, () => void>();
+    const enter = (name: string, who: string) =>
+      leave.set(
+        name,
+        turns.enter(() => started.push(name), who),
+      );
+    enter('a0', 'a');
+    for (const name of ['a1', 'a2', 'a3']) enter(name, 'a');
+    enter('b1', 'b');
+    enter('c1', 'c');
+    enter('b2', 'b');
+    for (const name of ['a0', 'a1', 'b1', 'c1', 'a2', 'b2', 'a3']) leave.get(name)?.();
+    expect(started).toEqual(['a0', 'a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+    expect(turns.stats()).toEqual({ active: 0, waiting: 0 });
+  });
+
   it('never starts work that left the queue, and frees the place when nothing waits', () => {
     const turns = new Turns(1);
     const started: string[] = [];
@@ -56,7 +75,7 @@ async function serverWithTurns(limit: number) {
   const gates = new Map<string, Gate>();
   let turns: Turns | undefined;
   await app.register(async (api) => {
-    turns = takeReadsInTurn(api, limit);
+    turns = takeReadsInTurn(api, limit, (request) => String(request.headers['x-who'] ?? request.ip));
     api.get<{ Params: { id: string } }>('/slow/:id', async (request) => {
       started.push(request.params.id);
       const g = gate();
@@ -76,17 +95,20 @@ async function serverWithTurns(limit: number) {
 }
 
 /** Sends a request; `abort` ends it from the client's side. */
-function send(port: number, method: string, path: string) {
+function send(port: number, method: string, path: string, who = 'someone') {
   const controller = new AbortController();
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request({ port, host: '127.0.0.1', method, path, signal: controller.signal, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      { port, host: '127.0.0.1', method, path, signal: controller.signal, agent: false, headers: { 'x-who': who } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -116,6 +138,20 @@ describe('reads taken in turn', () => {
     s.gates.get('c')?.open();
     await Promise.all(reads.map((r) => r.answer));
     expect(s.turns.stats()).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('serves a caller who asks once before the rest of another’s burst', async () => {
+    const s = await serverWithTurns(1);
+    const burst = ['a1', 'a2', 'a3', 'a4'].map((id) => send(s.port, 'GET', `/slow/${id}`, 'a'));
+    await until(() => s.turns.stats().waiting === 3);
+    const other = send(s.port, 'GET', '/slow/b1', 'b');
+    await until(() => s.turns.stats().waiting === 4);
+    for (const id of ['a1', 'a2', 'b1', 'a3', 'a4']) {
+      await until(() => s.gates.has(id));
+      s.gates.get(id)?.open();
+    }
+    await Promise.all([...burst, other].map((r) => r.answer));
+    expect(s.started).toEqual(['a1', 'a2', 'b1', 'a3', 'a4']);
   });
 
   it('drops a read whose client left while it waited; the next one takes the place', async () => {
