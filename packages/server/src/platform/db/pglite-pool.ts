@@ -34,6 +34,19 @@ const SLICE_MS = 2;
  */
 const EMBEDDED_SETTINGS = ['shared_buffers=32MB'];
 
+/**
+ * Bytes to and from bytea's text form (`\x` and two hex digits a byte), as node-postgres does,
+ * both done natively: PGlite's own make a string of every byte, which took 260–380 ms to insert
+ * one 1 MiB part of a stored file (25–45 ms this way).
+ */
+const bytea = {
+  serialize(bytes: unknown): string {
+    if (!(bytes instanceof Uint8Array)) throw new Error('Invalid input for bytea type');
+    return `\\x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
+  },
+  parse: (text: string): Buffer => Buffer.from(text.slice(2), 'hex'),
+};
+
 /** The command Kysely reads to report affected rows: a plain select, else the first write verb. */
 function commandOf(sql: string): Command {
   if (/^\s*select\b/i.test(sql)) return 'SELECT';
@@ -64,7 +77,8 @@ export class PGlitePool {
   /** Opens the database in `dataDir` (in memory when undefined), starting from a dumped one when `loadDataDir` is given. */
   static async open(dataDir: string | undefined, loadDataDir?: Blob): Promise<PGlitePool> {
     const pg = await PGlite.create(dataDir ?? 'memory://', {
-      parsers: { [types.INT8]: (v: string) => Number(v) },
+      parsers: { [types.INT8]: (v: string) => Number(v), [types.BYTEA]: bytea.parse },
+      serializers: { [types.BYTEA]: bytea.serialize },
       postgresqlconf: EMBEDDED_SETTINGS,
       ...(loadDataDir ? { loadDataDir } : {}),
     });
