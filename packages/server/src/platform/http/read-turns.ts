@@ -52,7 +52,10 @@ export class Turns {
       let turn = queue.shift();
       while (turn && turn.state !== 'waiting') turn = queue.shift();
       if (queue.length > 0) this.#queues.set(who, queue);
-      if (turn) return turn.start();
+      if (turn) {
+        turn.start();
+        return;
+      }
     }
     this.#active--;
   }
