@@ -21,8 +21,8 @@ export async function writeElsewhere(db: Db, text: string, params: unknown[] = [
   }
 }
 
-/** Waits until an asynchronous check holds. */
-export async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+/** Waits until a check, asynchronous or not, holds. */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('until: timed out');

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../../../test/elsewhere.ts';
 import { Turns, takeReadsInTurn } from './read-turns.ts';
 
 describe('Turns', () => {
@@ -115,10 +116,6 @@ function send(port: number, method: string, path: string, who = 'someone') {
   return { answer, abort: () => controller.abort() };
 }
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-};
 const settle = () => new Promise((r) => setTimeout(r, 100));
 
 describe('reads taken in turn', () => {
