@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { until } from '../../../test/elsewhere.ts';
+import { gate } from '../../../test/gate.ts';
 import { Turns, takeReadsInTurn } from './read-turns.ts';
 
 describe('Turns', () => {
@@ -54,14 +55,7 @@ describe('Turns', () => {
   });
 });
 
-type Gate = { open: () => void; wait: Promise<void> };
-const gate = (): Gate => {
-  let open = () => {};
-  const wait = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, wait };
-};
+type Gate = ReturnType<typeof gate>;
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -81,7 +75,7 @@ async function serverWithTurns(limit: number) {
       started.push(request.params.id);
       const g = gate();
       gates.set(request.params.id, g);
-      await g.wait;
+      await g.opened;
       return { id: request.params.id };
     });
     api.get('/now', async () => ({ now: true }));

@@ -2,6 +2,7 @@
 // in the init or after it. The init's read is held through the logs service the hub reads with.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildImport, buildPipeline } from '../../../test/factories.ts';
+import { gate } from '../../../test/gate.ts';
 import { connectLive, type LiveTestClient, listenLocal } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
@@ -27,14 +28,6 @@ afterAll(async () => {
   for (const c of clients) c.close();
   await t.close();
 });
-
-function gate() {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
 
 /** Holds the next logs read of the hub: `started` opens when it is reached, `release` lets it go on. */
 function holdLogsRead(when: 'before' | 'after') {
