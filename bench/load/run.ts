@@ -15,9 +15,11 @@
 //   BENCH_CPU_PROF=folder (a CPU profile of the server), BENCH_SETTINGS='{"DB_POOL_SIZE":"20"}',
 //   BENCH_WORKER=1 (with DATABASE_URL: the imports run in a worker process, `npm run worker`),
 //   BENCH_VERBOSE=1 (the log of the slowest run, or in `beside` of both 20 MiB runs, with times)
+import { fork } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { CallError, call, signIn } from './client.ts';
+import type { ImportJob, ImportTimings } from './importer.ts';
 import { followPipelineImports, type PipelineImports } from './live.ts';
 import {
   BENCH_PASSWORD,
@@ -162,6 +164,12 @@ interface ImportRecord {
   createdAt: string;
   startedAt: string | null;
   endAt: string | null;
+}
+
+/** The last 100 imports, from the logbook. */
+async function logbook(server: BenchServer, token: string): Promise<ImportRecord[]> {
+  const url = '/imports/listAll?pageNumber=0&nbItemsPerPage=100&time=past';
+  return (await call<{ records: ImportRecord[] }>(server.baseUrl, 'GET', url, { token })).records;
 }
 
 function importWatcher(server: BenchServer, token: string) {
@@ -392,13 +400,27 @@ async function idleRss(server: BenchServer, seconds = 10): Promise<number> {
   return Math.round(server.rssMiB());
 }
 
+/** The size of the file `beside` imports. */
+const BIG_FILE_BYTES = 19.5 * 1024 * 1024;
+
+/** A user's import of a large file (`importer.ts`), in a process of its own; answers its timings. */
+function importInProcess(server: BenchServer, user: User, pipelineId: string): Promise<ImportTimings> {
+  const child = fork(new URL('./importer.ts', import.meta.url), [], { execArgv: ['--no-node-snapshot', '--import', 'tsx'] });
+  const job: ImportJob = { baseUrl: server.baseUrl, token: user.token, pipelineId, bytes: BIG_FILE_BYTES };
+  child.send(job);
+  return new Promise((resolve, reject) => {
+    child.once('message', (m: { timings?: ImportTimings; error?: string }) =>
+      m.timings ? resolve(m.timings) : reject(new Error(`the import failed: ${m.error}`)),
+    );
+    child.once('exit', (code) => reject(new Error(`the importer ended (${code}) before it answered`)));
+  });
+}
+
 async function besideMode(server: BenchServer, users: User[]) {
-  const big = dealersCsv({ bytes: 19.5 * 1024 * 1024 });
   const importer = users[0] as User;
-  const watcher = importWatcher(server, managerOf(users).token);
   const rssBefore = await idleRss(server, 2);
   const aloneCpu = cpuMeter(server);
-  const alone = await uploadAndRun(server, importer, (importer.big[0] as Pipeline)._id, big, watcher);
+  const alone = await importInProcess(server, importer, (importer.big[0] as Pipeline)._id);
   const aloneCores = aloneCpu.cores();
   const rssAfterAlone = await idleRss(server);
   const readsAloneCpu = cpuMeter(server);
@@ -406,7 +428,7 @@ async function besideMode(server: BenchServer, users: User[]) {
   const readsAloneCores = readsAloneCpu.cores();
   let running = true;
   const besideCpu = cpuMeter(server);
-  const beside = uploadAndRun(server, importer, (importer.big[1] as Pipeline)._id, big, watcher).finally(() => {
+  const beside = importInProcess(server, importer, (importer.big[1] as Pipeline)._id).finally(() => {
     running = false;
   });
   // Awaited below, once the reads end: a failure before then must not end the bench (and leave its server running).
@@ -414,24 +436,32 @@ async function besideMode(server: BenchServer, users: User[]) {
   const readsBeside = await readLoad(server, users, () => !running);
   const withReads = await beside;
   const besideCores = besideCpu.cores();
+  const records = await logbook(server, managerOf(users).token);
   if (process.env.BENCH_VERBOSE) {
     for (const run of [alone, withReads]) {
       await printSlowestRun(
         server,
         managerOf(users).token,
-        watcher.records().filter((r) => r._id === run.id),
+        records.filter((r) => r._id === run.id),
       );
     }
   }
-  await watcher.stop();
   const rssAfter = await idleRss(server);
-  const ms = (r: typeof alone) => {
-    const record = watcher.records().find((i) => i._id === r.id);
+  const ms = (r: ImportTimings) => {
+    const record = records.find((i) => i._id === r.id);
     const runS = record?.startedAt && record.endAt ? (Date.parse(record.endAt) - Date.parse(record.startedAt)) / 1000 : null;
-    return { state: r.state, uploadedS: r.uploadedMs / 1000, checkedS: r.checkedMs / 1000, runS, totalS: r.totalMs / 1000 };
+    const s = (v: number) => Math.round(v) / 1000;
+    return {
+      state: r.state,
+      uploadedS: s(r.uploadedMs),
+      checkedS: s(r.checkedMs),
+      runS,
+      totalS: s(r.totalMs),
+      importerCpuS: r.cpuSeconds,
+    };
   };
   return {
-    file: { bytes: big.length },
+    file: { bytes: Math.round(BIG_FILE_BYTES) },
     importAlone: ms(alone),
     importBesideReads: ms(withReads),
     cores: { importAlone: aloneCores, readsAlone: readsAloneCores, importBesideReads: besideCores },

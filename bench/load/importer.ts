@@ -1,0 +1,81 @@
+// One user importing a large file, in a process of its own as a user's browser is: uploads a
+// dealers CSV, hears on the live channel when it is checked, runs the pipeline now and hears when
+// the import has ended. Started by `run.ts` (`beside`), it answers its timings on its IPC channel,
+// so the fifty readers' answers in the bench's own process do not delay what it sends and hears.
+import { CallError, call } from './client.ts';
+import { followLive, followPipelineImports } from './live.ts';
+import { dealersCsv, uploadBody } from './plan.ts';
+
+export interface ImportJob {
+  baseUrl: string;
+  token: string;
+  pipelineId: string;
+  bytes: number;
+}
+
+export interface ImportTimings {
+  id: string;
+  state: string;
+  /** From the upload's first byte sent to its answer, to the check heard done, to the import heard ended. */
+  uploadedMs: number;
+  checkedMs: number;
+  totalMs: number;
+  /** This process's CPU over the import, in seconds. */
+  cpuSeconds: number;
+}
+
+const RETRY_BUSY_MS = 250;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Run now, again while the pipeline answers 409 (an import of it still ending); answers the import's id. */
+async function runNow(job: ImportJob, deadline: number): Promise<string> {
+  for (;;) {
+    try {
+      const { importId } = await call<{ importId: string }>(job.baseUrl, 'POST', '/imports', {
+        token: job.token,
+        json: { pipelineId: job.pipelineId, kind: 'immediate' },
+      });
+      return importId;
+    } catch (error) {
+      if (!(error instanceof CallError && error.status === 409) || Date.now() > deadline) throw error;
+      await sleep(RETRY_BUSY_MS);
+    }
+  }
+}
+
+/** Uploads the file, waits for its check and for the import it then runs, as heard on the live channel. */
+export async function importFile(job: ImportJob): Promise<ImportTimings> {
+  const file = dealersCsv({ bytes: job.bytes });
+  const { body, contentType } = uploadBody(job.pipelineId, file, 'dealers.csv');
+  const deadline = Date.now() + 10 * 60_000;
+  const cpu0 = process.cpuUsage();
+  const imports = await followPipelineImports(job.baseUrl, job.token, job.pipelineId);
+  const t0 = performance.now();
+  try {
+    const ids = await call<string[]>(job.baseUrl, 'POST', '/uploads', { token: job.token, body, contentType });
+    const uploadedMs = performance.now() - t0;
+    const uploads = await followLive(job.baseUrl, job.token, 'uploads', { _id: ids });
+    const checked = () => ids.every((id) => ['valid', 'invalid'].includes(uploads.states.get(id) ?? ''));
+    const heard = await uploads.until(checked, deadline);
+    uploads.close();
+    if (!heard) throw new Error('the upload was not checked in time');
+    if (ids.some((id) => uploads.states.get(id) !== 'valid')) throw new Error('an upload was found invalid');
+    const checkedMs = performance.now() - t0;
+    const id = await runNow(job, deadline);
+    const state = await imports.ended(id, deadline);
+    const used = process.cpuUsage(cpu0);
+    return { id, state, uploadedMs, checkedMs, totalMs: performance.now() - t0, cpuSeconds: (used.user + used.system) / 1e6 };
+  } finally {
+    imports.close();
+  }
+}
+
+if (process.send) {
+  process.once('message', (job: ImportJob) => {
+    importFile(job).then(
+      (timings) => process.send?.({ timings }, () => process.exit(0)),
+      (error: unknown) =>
+        process.send?.({ error: error instanceof Error ? error.message : String(error) }, () => process.exit(1)),
+    );
+  });
+}
