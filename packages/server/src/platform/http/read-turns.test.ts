@@ -4,7 +4,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { until } from '../../../test/elsewhere.ts';
 import { gate } from '../../../test/gate.ts';
-import { Turns, takeReadsInTurn } from './read-turns.ts';
+import type { AuthContext } from '../auth/access-control.ts';
+import { READS_BESIDE_LARGE_BODY, Turns, takeReadsInTurn } from './read-turns.ts';
 
 describe('Turns', () => {
   it('starts work up to its limit, then each waiting one in order as places are given back', () => {
@@ -53,6 +54,27 @@ describe('Turns', () => {
     turns.enter(() => started.push('later'));
     expect(started).toEqual(['first', 'third', 'later']);
   });
+
+  it('gives only its narrow places while narrowed, keeps the started ones and fills the places once widened', () => {
+    const turns = new Turns(4, 2);
+    const started: number[] = [];
+    const leave = [1, 2, 3].map((n) => turns.enter(() => started.push(n)));
+    const widen = turns.narrow();
+    const another = turns.narrow();
+    leave.push(...[4, 5, 6].map((n) => turns.enter(() => started.push(n))));
+    expect(started).toEqual([1, 2, 3]);
+    leave[0]?.();
+    expect(turns.stats()).toEqual({ active: 2, waiting: 3 });
+    leave[1]?.();
+    expect(started).toEqual([1, 2, 3, 4]);
+    expect(turns.stats()).toEqual({ active: 2, waiting: 2 });
+    widen();
+    widen();
+    expect(turns.stats()).toEqual({ active: 2, waiting: 2 });
+    another();
+    expect(started).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(turns.stats()).toEqual({ active: 4, waiting: 0 });
+  });
 });
 
 type Gate = ReturnType<typeof gate>;
@@ -69,8 +91,17 @@ async function serverWithTurns(limit: number) {
   const started: string[] = [];
   const gates = new Map<string, Gate>();
   let turns: Turns | undefined;
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request) => {
+    const user = request.headers['x-user'];
+    if (typeof user === 'string') request.auth = { userId: user } as AuthContext;
+  });
   await app.register(async (api) => {
     turns = takeReadsInTurn(api, limit, (request) => String(request.headers['x-who'] ?? request.ip));
+    api.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: 8 * MiB }, (_r, body, done) =>
+      done(null, body),
+    );
+    api.post('/upload', async (request) => ({ bytes: (request.body as Buffer).length }));
     api.get<{ Params: { id: string } }>('/slow/:id', async (request) => {
       started.push(request.params.id);
       const g = gate();
@@ -111,6 +142,44 @@ function send(port: number, method: string, path: string, who = 'someone') {
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 100));
+const MiB = 1024 * 1024;
+
+/** Starts a 2 MiB upload and sends its first half; `finish` sends the rest, `abort` leaves. */
+function startUpload(port: number, user?: string) {
+  const headers: Record<string, string | number> = { 'content-type': 'application/octet-stream', 'content-length': 2 * MiB };
+  if (user) headers['x-user'] = user;
+  const controller = new AbortController();
+  const req = http.request({
+    port,
+    host: '127.0.0.1',
+    method: 'POST',
+    path: '/upload',
+    headers,
+    agent: false,
+    signal: controller.signal,
+  });
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+  });
+  req.write(Buffer.alloc(MiB));
+  return { answer, finish: () => req.end(Buffer.alloc(MiB)), abort: () => controller.abort() };
+}
+
+/** Slow reads, answered once each has started or waits for a place. */
+async function slowReads(s: Awaited<ReturnType<typeof serverWithTurns>>, names: string[]) {
+  const reads = names.map((id) => send(s.port, 'GET', `/slow/${id}`));
+  await until(() => s.turns.stats().active + s.turns.stats().waiting === names.length);
+  await settle();
+  return reads;
+}
 
 describe('reads taken in turn', () => {
   it('works on two reads at once; the third waits for a place, and writes pass beside them', async () => {
@@ -185,6 +254,52 @@ describe('reads taken in turn', () => {
     const together = await Promise.all(Array.from({ length: 20 }, () => send(s.port, 'GET', '/now').answer));
     expect(together.every((a) => a.status === 200)).toBe(true);
     expect(s.turns.stats()).toEqual({ active: 0, waiting: 0 });
+  });
+
+  // One place more than a large body leaves the reads, and as many reads.
+  const wide = READS_BESIDE_LARGE_BODY + 1;
+  const names = Array.from({ length: wide }, (_, i) => `r${i}`);
+  const openAll = (s: Awaited<ReturnType<typeof serverWithTurns>>) => {
+    for (const id of names) s.gates.get(id)?.open();
+  };
+
+  it('works on fewer reads at once while a signed-in caller’s large body comes, and on all again once it came', async () => {
+    const s = await serverWithTurns(wide);
+    const upload = startUpload(s.port, 'uploader');
+    await settle();
+    const reads = await slowReads(s, names);
+    expect(s.turns.stats()).toEqual({ active: READS_BESIDE_LARGE_BODY, waiting: 1 });
+    upload.finish();
+    expect(await upload.answer).toEqual({ status: 200, body: `{"bytes":${2 * MiB}}` });
+    await until(() => s.started.length === wide);
+    openAll(s);
+    await Promise.all(reads.map((r) => r.answer));
+    expect(s.turns.stats()).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('widens again when the uploader leaves before the end of the body', async () => {
+    const s = await serverWithTurns(wide);
+    const upload = startUpload(s.port, 'uploader');
+    upload.answer.catch(() => {});
+    await settle();
+    const reads = await slowReads(s, names);
+    expect(s.started).toHaveLength(READS_BESIDE_LARGE_BODY);
+    upload.abort();
+    await until(() => s.started.length === wide);
+    openAll(s);
+    await Promise.all(reads.map((r) => r.answer));
+  });
+
+  it('does not narrow the reads for a body sent by no one signed in', async () => {
+    const s = await serverWithTurns(wide);
+    const upload = startUpload(s.port);
+    await settle();
+    const reads = await slowReads(s, names);
+    expect(s.started).toHaveLength(wide);
+    upload.finish();
+    expect((await upload.answer).status).toBe(200);
+    openAll(s);
+    await Promise.all(reads.map((r) => r.answer));
   });
 
   it('lets every read in at once with a limit of 0', async () => {
