@@ -8,10 +8,13 @@
  */
 export class TurnSlicer {
   readonly #sliceMs: number;
+  readonly #hurried: { sliceMs: number; when: () => boolean } | undefined;
   #sliceStart: number | undefined;
 
-  constructor(sliceMs: number) {
+  /** While `hurried.when()` holds, slices last `hurried.sliceMs`. */
+  constructor(sliceMs: number, hurried?: { sliceMs: number; when: () => boolean }) {
     this.#sliceMs = sliceMs;
+    this.#hurried = hurried;
   }
 
   pause(): Promise<void> | undefined {
@@ -23,7 +26,8 @@ export class TurnSlicer {
       });
       return undefined;
     }
-    if (now - this.#sliceStart < this.#sliceMs) return undefined;
+    const sliceMs = this.#hurried?.when() ? this.#hurried.sliceMs : this.#sliceMs;
+    if (now - this.#sliceStart < sliceMs) return undefined;
     return new Promise((resolve) => setImmediate(resolve));
   }
 }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { until } from '../../../test/elsewhere.ts';
 import { gate } from '../../../test/gate.ts';
 import type { AuthContext } from '../auth/access-control.ts';
+import { bodiesComing } from '../bodies-coming.ts';
 import { READS_BESIDE_LARGE_BODY, Turns, takeReadsInTurn } from './read-turns.ts';
 
 describe('Turns', () => {
@@ -269,8 +270,10 @@ describe('reads taken in turn', () => {
     await settle();
     const reads = await slowReads(s, names);
     expect(s.turns.stats()).toEqual({ active: READS_BESIDE_LARGE_BODY, waiting: 1 });
+    expect(bodiesComing()).toBe(true);
     upload.finish();
     expect(await upload.answer).toEqual({ status: 200, body: `{"bytes":${2 * MiB}}` });
+    expect(bodiesComing()).toBe(false);
     await until(() => s.started.length === wide);
     openAll(s);
     await Promise.all(reads.map((r) => r.answer));
@@ -286,6 +289,7 @@ describe('reads taken in turn', () => {
     expect(s.started).toHaveLength(READS_BESIDE_LARGE_BODY);
     upload.abort();
     await until(() => s.started.length === wide);
+    expect(bodiesComing()).toBe(false);
     openAll(s);
     await Promise.all(reads.map((r) => r.answer));
   });
@@ -296,18 +300,33 @@ describe('reads taken in turn', () => {
     await settle();
     const reads = await slowReads(s, names);
     expect(s.started).toHaveLength(wide);
+    expect(bodiesComing()).toBe(false);
     upload.finish();
     expect((await upload.answer).status).toBe(200);
     openAll(s);
     await Promise.all(reads.map((r) => r.answer));
   });
 
-  it('lets every read in at once with a limit of 0', async () => {
+  it('lets every read in at once with a limit of 0, and still notes a large body coming', async () => {
     app = Fastify();
     let turns: Turns | undefined = new Turns(1);
+    app.decorateRequest('auth', null);
+    app.addHook('onRequest', async (request) => {
+      request.auth = { userId: 'uploader' } as AuthContext;
+    });
     await app.register(async (api) => {
       turns = takeReadsInTurn(api, 0);
+      api.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: 8 * MiB }, (_r, body, done) =>
+        done(null, body),
+      );
+      api.post('/upload', async () => ({}));
     });
     expect(turns).toBeUndefined();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const upload = startUpload((app.server.address() as AddressInfo).port, 'uploader');
+    await until(() => bodiesComing());
+    upload.finish();
+    expect((await upload.answer).status).toBe(200);
+    await until(() => !bodiesComing());
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bodyComing } from '../bodies-coming.ts';
 
 type Turn = { state: 'waiting' | 'active' | 'left'; start: () => void };
 
@@ -111,10 +112,11 @@ function largeBody(request: FastifyRequest): boolean {
 }
 
 /**
- * While a signed-in caller's large body comes (an upload), the reads get fewer places: until the
- * body has been read, its client has gone or it has been answered.
+ * While a signed-in caller's large body comes (an upload), the reads get fewer places (when they
+ * are taken in turn) and the process knows a body is coming (bodies-coming.ts): until the body
+ * has been read, its client has gone or it has been answered.
  */
-function narrowForLargeBodies(scope: FastifyInstance, turns: Turns): void {
+function narrowForLargeBodies(scope: FastifyInstance, turns: Turns | undefined): void {
   const widen = new WeakMap<FastifyRequest, () => void>();
   const release = (request: FastifyRequest) => {
     widen.get(request)?.();
@@ -122,7 +124,12 @@ function narrowForLargeBodies(scope: FastifyInstance, turns: Turns): void {
   };
   scope.addHook('onRequest', (request, _reply, done) => {
     if (READS.has(request.method) || !request.auth || !largeBody(request)) return done();
-    widen.set(request, turns.narrow());
+    const narrowed = turns?.narrow();
+    const coming = bodyComing();
+    widen.set(request, () => {
+      narrowed?.();
+      coming();
+    });
     request.raw.once('end', () => release(request));
     request.raw.once('close', () => release(request));
     done();
@@ -148,9 +155,9 @@ export function takeReadsInTurn(
   limit: number,
   who: (request: FastifyRequest) => string = (request) => request.auth?.userId ?? request.ip,
 ): Turns | undefined {
-  if (limit <= 0) return undefined;
-  const turns = new Turns(limit, READS_BESIDE_LARGE_BODY);
+  const turns = limit > 0 ? new Turns(limit, READS_BESIDE_LARGE_BODY) : undefined;
   narrowForLargeBodies(scope, turns);
+  if (!turns) return undefined;
   const leaving = new WeakMap<FastifyRequest, () => void>();
   const leave = (request: FastifyRequest) => {
     leaving.get(request)?.();
