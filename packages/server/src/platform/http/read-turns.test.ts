@@ -121,24 +121,35 @@ async function serverWithTurns(limit: number) {
   return { port, started, gates, turns: turns as Turns };
 }
 
+/** The status and text of the answer to a request sent. */
+function answerOf(req: http.ClientRequest): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+  });
+}
+
 /** Sends a request; `abort` ends it from the client's side. */
 function send(port: number, method: string, path: string, who = 'someone') {
   const controller = new AbortController();
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(
-      { port, host: '127.0.0.1', method, path, signal: controller.signal, agent: false, headers: { 'x-who': who } },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          body += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
+  const req = http.request({
+    port,
+    host: '127.0.0.1',
+    method,
+    path,
+    signal: controller.signal,
+    agent: false,
+    headers: { 'x-who': who },
   });
+  const answer = answerOf(req);
+  req.end();
   return { answer, abort: () => controller.abort() };
 }
 
@@ -159,17 +170,7 @@ function startUpload(port: number, user?: string) {
     agent: false,
     signal: controller.signal,
   });
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    req.on('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-  });
+  const answer = answerOf(req);
   req.write(Buffer.alloc(MiB));
   return { answer, finish: () => req.end(Buffer.alloc(MiB)), abort: () => controller.abort() };
 }
