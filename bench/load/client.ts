@@ -53,3 +53,22 @@ export async function signIn(baseUrl: string, username: string, password: string
   const answer = await call<{ token: { value: string } }>(baseUrl, 'POST', '/users/login', { json: { username, password } });
   return answer.token.value;
 }
+
+/** One Run now: the import's id, or undefined when the pipeline is busy (409) before the deadline. */
+export async function tryRunNow(
+  baseUrl: string,
+  token: string,
+  pipelineId: string,
+  deadline: number,
+): Promise<string | undefined> {
+  try {
+    const { importId } = await call<{ importId: string }>(baseUrl, 'POST', '/imports', {
+      token,
+      json: { pipelineId, kind: 'immediate' },
+    });
+    return importId;
+  } catch (error) {
+    if (!(error instanceof CallError && error.status === 409) || Date.now() > deadline) throw error;
+    return undefined;
+  }
+}

@@ -2,7 +2,7 @@
 // dealers CSV, hears on the live channel when it is checked, runs the pipeline now and hears when
 // the import has ended. Started by `run.ts` (`beside`), it answers its timings on its IPC channel,
 // so the fifty readers' answers in the bench's own process do not delay what it sends and hears.
-import { CallError, call } from './client.ts';
+import { call, tryRunNow } from './client.ts';
 import { followLive, followPipelineImports } from './live.ts';
 import { dealersCsv, uploadBody } from './plan.ts';
 
@@ -30,16 +30,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Run now, again while the pipeline answers 409 (an import of it still ending); answers the import's id. */
 async function runNow(job: ImportJob, deadline: number): Promise<string> {
   for (;;) {
-    try {
-      const { importId } = await call<{ importId: string }>(job.baseUrl, 'POST', '/imports', {
-        token: job.token,
-        json: { pipelineId: job.pipelineId, kind: 'immediate' },
-      });
-      return importId;
-    } catch (error) {
-      if (!(error instanceof CallError && error.status === 409) || Date.now() > deadline) throw error;
-      await sleep(RETRY_BUSY_MS);
-    }
+    const id = await tryRunNow(job.baseUrl, job.token, job.pipelineId, deadline);
+    if (id) return id;
+    await sleep(RETRY_BUSY_MS);
   }
 }
 

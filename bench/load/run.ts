@@ -18,7 +18,7 @@
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { CallError, call, signIn } from './client.ts';
+import { call, signIn, tryRunNow } from './client.ts';
 import type { ImportJob, ImportTimings } from './importer.ts';
 import { followPipelineImports, type PipelineImports } from './live.ts';
 import {
@@ -177,16 +177,11 @@ function importWatcher(server: BenchServer, token: string) {
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
-      const page = await call<{ records: ImportRecord[] }>(
-        server.baseUrl,
-        'GET',
-        '/imports/listAll?pageNumber=0&nbItemsPerPage=100&time=past',
-        { token },
-      ).catch((error: unknown) => {
+      const records = await logbook(server, token).catch((error: unknown) => {
         console.error(`logbook read failed: ${error instanceof Error ? error.message : String(error)}`);
-        return { records: [] };
+        return [];
       });
-      for (const r of page.records) states.set(r._id, r);
+      for (const r of records) states.set(r._id, r);
       await sleep(200);
     }
   })();
@@ -216,23 +211,9 @@ async function runNow(
   deadline: number,
 ): Promise<{ id: string; refused: number }> {
   for (let refused = 0; ; refused++) {
-    const id = await tryRunNow(server, user, pipelineId, deadline);
+    const id = await tryRunNow(server.baseUrl, user.token, pipelineId, deadline);
     if (id) return { id, refused };
     await sleep(retryJitter ? RETRY_BUSY_MS * (0.5 + Math.random()) : RETRY_BUSY_MS);
-  }
-}
-
-/** One Run now: the import's id, or undefined when the pipeline is busy (409) before the deadline. */
-async function tryRunNow(server: BenchServer, user: User, pipelineId: string, deadline: number): Promise<string | undefined> {
-  try {
-    const { importId } = await call<{ importId: string }>(server.baseUrl, 'POST', '/imports', {
-      token: user.token,
-      json: { pipelineId, kind: 'immediate' },
-    });
-    return importId;
-  } catch (error) {
-    if (!(error instanceof CallError && error.status === 409) || Date.now() > deadline) throw error;
-    return undefined;
   }
 }
 
@@ -253,7 +234,7 @@ async function runNowHeard(
     await live.idle(Math.max(0, deadline - Date.now()));
     await sleep(Math.random() * CLICK_PAUSE_MS);
     if (live.busy()) continue;
-    const id = await tryRunNow(server, user, pipelineId, deadline);
+    const id = await tryRunNow(server.baseUrl, user.token, pipelineId, deadline);
     if (id) return { id, refused };
     refused++;
     // Heard free but refused: the other import is not heard yet; wait for it (or a moment) first.
