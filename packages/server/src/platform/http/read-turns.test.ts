@@ -309,22 +309,9 @@ describe('reads taken in turn', () => {
   });
 
   it('lets every read in at once with a limit of 0, and still notes a large body coming', async () => {
-    app = Fastify();
-    let turns: Turns | undefined = new Turns(1);
-    app.decorateRequest('auth', null);
-    app.addHook('onRequest', async (request) => {
-      request.auth = { userId: 'uploader' } as AuthContext;
-    });
-    await app.register(async (api) => {
-      turns = takeReadsInTurn(api, 0);
-      api.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: 8 * MiB }, (_r, body, done) =>
-        done(null, body),
-      );
-      api.post('/upload', async () => ({}));
-    });
-    expect(turns).toBeUndefined();
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const upload = startUpload((app.server.address() as AddressInfo).port, 'uploader');
+    const s = await serverWithTurns(0);
+    expect(s.turns).toBeUndefined();
+    const upload = startUpload(s.port, 'uploader');
     await until(() => bodiesComing());
     upload.finish();
     expect((await upload.answer).status).toBe(200);

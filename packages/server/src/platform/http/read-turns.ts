@@ -116,7 +116,7 @@ function largeBody(request: FastifyRequest): boolean {
  * are taken in turn) and the process knows a body is coming (bodies-coming.ts): until the body
  * has been read, its client has gone or it has been answered.
  */
-function narrowForLargeBodies(scope: FastifyInstance, turns: Turns | undefined): void {
+function noteLargeBodies(scope: FastifyInstance, turns: Turns | undefined): void {
   const widen = new WeakMap<FastifyRequest, () => void>();
   const release = (request: FastifyRequest) => {
     widen.get(request)?.();
@@ -156,7 +156,7 @@ export function takeReadsInTurn(
   who: (request: FastifyRequest) => string = (request) => request.auth?.userId ?? request.ip,
 ): Turns | undefined {
   const turns = limit > 0 ? new Turns(limit, READS_BESIDE_LARGE_BODY) : undefined;
-  narrowForLargeBodies(scope, turns);
+  noteLargeBodies(scope, turns);
   if (!turns) return undefined;
   const leaving = new WeakMap<FastifyRequest, () => void>();
   const leave = (request: FastifyRequest) => {
