@@ -7,6 +7,7 @@ import { gate } from '../../../test/gate.ts';
 import type { AuthContext } from '../auth/access-control.ts';
 import { bodiesComing } from '../bodies-coming.ts';
 import { READS_BESIDE_LARGE_BODY, Turns, takeReadsInTurn } from './read-turns.ts';
+import { LARGE_BODY_RECEIVE_BYTES, receiveBufferOf } from './receive-buffer.ts';
 
 describe('Turns', () => {
   it('starts work up to its limit, then each waiting one in order as places are given back', () => {
@@ -102,7 +103,10 @@ async function serverWithTurns(limit: number) {
     api.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: 8 * MiB }, (_r, body, done) =>
       done(null, body),
     );
-    api.post('/upload', async (request) => ({ bytes: (request.body as Buffer).length }));
+    api.post('/upload', async (request) => ({
+      bytes: (request.body as Buffer).length,
+      receiveBuffer: receiveBufferOf(request.raw.socket),
+    }));
     api.get<{ Params: { id: string } }>('/slow/:id', async (request) => {
       started.push(request.params.id);
       const g = gate();
@@ -273,7 +277,9 @@ describe('reads taken in turn', () => {
     expect(s.turns.stats()).toEqual({ active: READS_BESIDE_LARGE_BODY, waiting: 1 });
     expect(bodiesComing()).toBe(true);
     upload.finish();
-    expect(await upload.answer).toEqual({ status: 200, body: `{"bytes":${2 * MiB}}` });
+    const answer = await upload.answer;
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ bytes: 2 * MiB });
     expect(bodiesComing()).toBe(false);
     await until(() => s.started.length === wide);
     openAll(s);
@@ -293,6 +299,17 @@ describe('reads taken in turn', () => {
     expect(bodiesComing()).toBe(false);
     openAll(s);
     await Promise.all(reads.map((r) => r.answer));
+  });
+
+  it('widens the receive buffer of a signed-in caller’s large body, not of one sent by no one signed in', async () => {
+    const s = await serverWithTurns(wide);
+    const signedIn = startUpload(s.port, 'uploader');
+    const anonymous = startUpload(s.port);
+    signedIn.finish();
+    anonymous.finish();
+    const [mine, theirs] = (await Promise.all([signedIn.answer, anonymous.answer])).map((a) => JSON.parse(a.body));
+    expect(mine.receiveBuffer).toBeGreaterThanOrEqual(LARGE_BODY_RECEIVE_BYTES);
+    expect(theirs.receiveBuffer).toBeLessThan(LARGE_BODY_RECEIVE_BYTES);
   });
 
   it('does not narrow the reads for a body sent by no one signed in', async () => {

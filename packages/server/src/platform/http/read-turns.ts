@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bodyComing } from '../bodies-coming.ts';
+import { widenReceiveBuffer } from './receive-buffer.ts';
 
 type Turn = { state: 'waiting' | 'active' | 'left'; start: () => void };
 
@@ -114,7 +115,8 @@ function largeBody(request: FastifyRequest): boolean {
 /**
  * While a signed-in caller's large body comes (an upload), the reads get fewer places (when they
  * are taken in turn) and the process knows a body is coming (bodies-coming.ts): until the body
- * has been read, its client has gone or it has been answered.
+ * has been read, its client has gone or it has been answered. Its connection gets a larger
+ * receive buffer (receive-buffer.ts), so that each turn of the event loop takes more of the body.
  */
 function noteLargeBodies(scope: FastifyInstance, turns: Turns | undefined): void {
   const widen = new WeakMap<FastifyRequest, () => void>();
@@ -124,6 +126,7 @@ function noteLargeBodies(scope: FastifyInstance, turns: Turns | undefined): void
   };
   scope.addHook('onRequest', (request, _reply, done) => {
     if (READS.has(request.method) || !request.auth || !largeBody(request)) return done();
+    widenReceiveBuffer(request.raw.socket);
     const narrowed = turns?.narrow();
     const coming = bodyComing();
     widen.set(request, () => {

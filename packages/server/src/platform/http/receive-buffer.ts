@@ -1,0 +1,69 @@
+import { createRequire } from 'node:module';
+import type { Socket } from 'node:net';
+
+/**
+ * The receive buffer a large body's connection asks the kernel for (Linux doubles it, up to twice
+ * `net.core.rmem_max`). The kernel keeps only what this buffer holds between two reads of the
+ * socket, and the server reads a socket once a turn of its event loop: with the default buffer
+ * (grown by how fast the reader drained it) a 20 MiB upload came in 100-odd turns of a busy
+ * server, with this one in a few.
+ */
+export const LARGE_BODY_RECEIVE_BYTES = 4 * 1024 * 1024;
+
+/** Linux's `SOL_SOCKET` and `SO_RCVBUF`. */
+const SOL_SOCKET = 1;
+const SO_RCVBUF = 8;
+
+interface SocketOptions {
+  setsockopt(socket: Socket, level: number, name: number, value: number): void;
+  getsockopt(socket: Socket, level: number, name: number): number;
+}
+
+/** The socket options module (an optional dependency with prebuilt binaries), or null where it cannot load. */
+let loaded: SocketOptions | null | undefined;
+
+function socketOptions(): SocketOptions | null {
+  if (loaded !== undefined) return loaded;
+  loaded = null;
+  if (process.platform !== 'linux') return loaded;
+  try {
+    loaded = createRequire(import.meta.url)('sockopt') as SocketOptions;
+  } catch {
+    // Not installed or not built for this machine: bodies come with the kernel's own buffer.
+  }
+  return loaded;
+}
+
+/** A connection's file descriptor, when it is a plain TCP socket of this process. */
+function hasDescriptor(socket: Socket): boolean {
+  const handle = (socket as unknown as { _handle?: { fd?: unknown } })._handle;
+  return typeof handle?.fd === 'number' && handle.fd >= 0;
+}
+
+/**
+ * Asks for a larger receive buffer on the connection a large body comes on; answers the buffer the
+ * kernel then gives, or null where it cannot be set (another system, the module missing, a TLS
+ * socket, a connection gone). The buffer stays the connection's size while it lives: the kernel
+ * holds memory for it only as bytes wait in it.
+ */
+export function widenReceiveBuffer(socket: Socket, bytes = LARGE_BODY_RECEIVE_BYTES): number | null {
+  const options = socketOptions();
+  if (!options || !hasDescriptor(socket)) return null;
+  try {
+    if (options.getsockopt(socket, SOL_SOCKET, SO_RCVBUF) < bytes) options.setsockopt(socket, SOL_SOCKET, SO_RCVBUF, bytes);
+    return options.getsockopt(socket, SOL_SOCKET, SO_RCVBUF);
+  } catch {
+    return null;
+  }
+}
+
+/** The connection's receive buffer as the kernel has it, or null where it cannot be read. */
+export function receiveBufferOf(socket: Socket): number | null {
+  const options = socketOptions();
+  if (!options || !hasDescriptor(socket)) return null;
+  try {
+    return options.getsockopt(socket, SOL_SOCKET, SO_RCVBUF);
+  } catch {
+    return null;
+  }
+}
