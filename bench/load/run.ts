@@ -15,10 +15,13 @@
 //   BENCH_CPU_PROF=folder (a CPU profile of the server), BENCH_SETTINGS='{"DB_POOL_SIZE":"20"}',
 //   BENCH_WORKER=1 (with DATABASE_URL: the imports run in a worker process, `npm run worker`),
 //   BENCH_VERBOSE=1 (the log of the slowest run, or in `beside` of both 20 MiB runs, with times)
+//   BENCH_BESIDE_CORES='{"threads":2,"nice":0,"seconds":1}' (`beside` with work for the CPU alone in
+//   place of the import, in a process of its own: its threads, their priority, each one's seconds)
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { call, signIn, tryRunNow } from './client.ts';
+import { type CoresJob, type CoresTimings, stepsPerSecond } from './cores.ts';
 import type { ImportJob, ImportTimings } from './importer.ts';
 import { followPipelineImports, type PipelineImports } from './live.ts';
 import {
@@ -384,17 +387,22 @@ async function idleRss(server: BenchServer, seconds = 10): Promise<number> {
 /** The size of the file `beside` imports. */
 const BIG_FILE_BYTES = 19.5 * 1024 * 1024;
 
+/** A script of the bench in a process of its own, given its job on its IPC channel; answers its timings. */
+function inProcess<Job, Answer>(script: string, job: Job): Promise<Answer> {
+  const child = fork(new URL(script, import.meta.url), [], { execArgv: ['--no-node-snapshot', '--import', 'tsx'] });
+  child.send(job as object);
+  return new Promise((resolve, reject) => {
+    child.once('message', (m: { timings?: Answer; error?: string }) =>
+      m.timings ? resolve(m.timings) : reject(new Error(`${script} failed: ${m.error}`)),
+    );
+    child.once('exit', (code) => reject(new Error(`${script} ended (${code}) before it answered`)));
+  });
+}
+
 /** A user's import of a large file (`importer.ts`), in a process of its own; answers its timings. */
 function importInProcess(server: BenchServer, user: User, pipelineId: string): Promise<ImportTimings> {
-  const child = fork(new URL('./importer.ts', import.meta.url), [], { execArgv: ['--no-node-snapshot', '--import', 'tsx'] });
   const job: ImportJob = { baseUrl: server.baseUrl, token: user.token, pipelineId, bytes: BIG_FILE_BYTES };
-  child.send(job);
-  return new Promise((resolve, reject) => {
-    child.once('message', (m: { timings?: ImportTimings; error?: string }) =>
-      m.timings ? resolve(m.timings) : reject(new Error(`the import failed: ${m.error}`)),
-    );
-    child.once('exit', (code) => reject(new Error(`the importer ended (${code}) before it answered`)));
-  });
+  return inProcess<ImportJob, ImportTimings>('./importer.ts', job);
 }
 
 async function besideMode(server: BenchServer, users: User[]) {
@@ -454,6 +462,40 @@ async function besideMode(server: BenchServer, users: User[]) {
   };
 }
 
+/**
+ * `beside` with work for the CPU alone in place of the import (BENCH_BESIDE_CORES, see cores.ts):
+ * that work alone, the reads alone, then the reads beside it.
+ */
+async function besideCoresMode(server: BenchServer, users: User[], spec: { threads?: number; nice?: number; seconds?: number }) {
+  const job: CoresJob = {
+    threads: spec.threads ?? 2,
+    nice: spec.nice ?? 0,
+    steps: Math.round((spec.seconds ?? 1) * stepsPerSecond()),
+  };
+  const work = () => inProcess<CoresJob, CoresTimings>('./cores.ts', job);
+  const alone = await work();
+  const readsAlone = await readLoad(server, users, forSeconds(durationS));
+  let running = true;
+  const besideCpu = cpuMeter(server);
+  const beside = work().finally(() => {
+    running = false;
+  });
+  beside.catch(() => undefined);
+  const readsBeside = await readLoad(server, users, () => !running);
+  const withReads = await beside;
+  const s = (t: CoresTimings) => ({ totalS: Math.round(t.totalMs) / 1000, cpuS: Math.round(t.cpuSeconds * 100) / 100 });
+  return {
+    standIn: job,
+    workAlone: s(alone),
+    workBesideReads: s(withReads),
+    cores: { readsBesideWork: besideCpu.cores() },
+    workSlowdown: Math.round((withReads.totalMs / alone.totalMs) * 100) / 100,
+    readsAlone,
+    readsBeside,
+    p95Growth: `${Math.round((readsBeside.p95 / readsAlone.p95 - 1) * 100)}%`,
+  };
+}
+
 async function main(): Promise<void> {
   const settings = JSON.parse(process.env.BENCH_SETTINGS ?? '{}') as Record<string, string>;
   const server = await startBenchServer(userCount, settings);
@@ -469,6 +511,8 @@ async function main(): Promise<void> {
     let result: unknown;
     if (mode === 'reads') result = await readLoad(server, users, forSeconds(durationS));
     else if (mode === 'imports') result = await importsMode(server, users);
+    else if (process.env.BENCH_BESIDE_CORES)
+      result = await besideCoresMode(server, users, JSON.parse(process.env.BENCH_BESIDE_CORES));
     else result = await besideMode(server, users);
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
