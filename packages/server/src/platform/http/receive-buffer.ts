@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 
@@ -9,6 +10,40 @@ import type { Socket } from 'node:net';
  * server, with this one in a few.
  */
 export const LARGE_BODY_RECEIVE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The least the kernel must allow a socket to ask for (`net.core.rmem_max`) for the buffer to be
+ * set at all: a buffer set is no longer grown by the kernel as the reader drains it, so one capped
+ * lower (the kernel's own default cap is 208 KiB) could leave a fast connection less than it grows to.
+ */
+const LEAST_KERNEL_CAP = 1024 * 1024;
+
+/** What a large body's connection asks for under a kernel cap of `rmemMax` bytes, or null when it should not ask. */
+export function receiveBufferToAsk(rmemMax: number): number | null {
+  if (!Number.isFinite(rmemMax) || rmemMax < LEAST_KERNEL_CAP) return null;
+  return Math.min(LARGE_BODY_RECEIVE_BYTES, rmemMax);
+}
+
+/** The kernel's cap on a socket's receive buffer, read once; 0 where it cannot be read. */
+let kernelCap: number | undefined;
+function rmemMax(): number {
+  if (kernelCap === undefined) {
+    try {
+      kernelCap = Number(fs.readFileSync('/proc/sys/net/core/rmem_max', 'utf8'));
+    } catch {
+      kernelCap = 0;
+    }
+  }
+  return kernelCap;
+}
+
+/**
+ * What a large body's connection asks for on this machine, or null where it asks for nothing (another
+ * system, the module missing, the kernel's cap too low).
+ */
+export function largeBodyReceiveBuffer(): number | null {
+  return socketOptions() ? receiveBufferToAsk(rmemMax()) : null;
+}
 
 /** Linux's `SOL_SOCKET` and `SO_RCVBUF`. */
 const SOL_SOCKET = 1;
@@ -42,13 +77,14 @@ function hasDescriptor(socket: Socket): boolean {
 
 /**
  * Asks for a larger receive buffer on the connection a large body comes on; answers the buffer the
- * kernel then gives, or null where it cannot be set (another system, the module missing, a TLS
- * socket, a connection gone). The buffer stays the connection's size while it lives: the kernel
- * holds memory for it only as bytes wait in it.
+ * kernel then gives, or null where it is not set (another system, the module missing, a kernel
+ * cap too low, a TLS socket, a connection gone). The buffer stays the connection's size while it
+ * lives: the kernel holds memory for it only as bytes wait in it.
  */
-export function widenReceiveBuffer(socket: Socket, bytes = LARGE_BODY_RECEIVE_BYTES): number | null {
+export function widenReceiveBuffer(socket: Socket): number | null {
   const options = socketOptions();
-  if (!options || !hasDescriptor(socket)) return null;
+  const bytes = largeBodyReceiveBuffer();
+  if (!options || bytes === null || !hasDescriptor(socket)) return null;
   try {
     if (options.getsockopt(socket, SOL_SOCKET, SO_RCVBUF) < bytes) options.setsockopt(socket, SOL_SOCKET, SO_RCVBUF, bytes);
     return options.getsockopt(socket, SOL_SOCKET, SO_RCVBUF);
