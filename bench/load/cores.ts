@@ -4,6 +4,7 @@
 // size and parallelism can get of the cores, whatever the server does. Started by `run.ts`, it
 // answers its time on its IPC channel.
 import { Worker } from 'node:worker_threads';
+import { answerJob } from './in-process.ts';
 
 export interface CoresJob {
   /** Threads working side by side (the import's check reads a large file in two slices). */
@@ -60,12 +61,4 @@ async function work(job: CoresJob): Promise<CoresTimings> {
   return { totalMs: performance.now() - t0, cpuSeconds: (used.user + used.system) / 1e6 };
 }
 
-if (process.send) {
-  process.once('message', (job: CoresJob) => {
-    work(job).then(
-      (timings) => process.send?.({ timings }, () => process.exit(0)),
-      (error: unknown) =>
-        process.send?.({ error: error instanceof Error ? error.message : String(error) }, () => process.exit(1)),
-    );
-  });
-}
+answerJob(work);

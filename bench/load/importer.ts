@@ -3,6 +3,7 @@
 // the import has ended. Started by `run.ts` (`beside`), it answers its timings on its IPC channel,
 // so the fifty readers' answers in the bench's own process do not delay what it sends and hears.
 import { call, tryRunNow } from './client.ts';
+import { answerJob } from './in-process.ts';
 import { followLive, followPipelineImports } from './live.ts';
 import { dealersCsv, uploadBody } from './plan.ts';
 
@@ -63,12 +64,4 @@ export async function importFile(job: ImportJob): Promise<ImportTimings> {
   }
 }
 
-if (process.send) {
-  process.once('message', (job: ImportJob) => {
-    importFile(job).then(
-      (timings) => process.send?.({ timings }, () => process.exit(0)),
-      (error: unknown) =>
-        process.send?.({ error: error instanceof Error ? error.message : String(error) }, () => process.exit(1)),
-    );
-  });
-}
+answerJob(importFile);

@@ -17,12 +17,12 @@
 //   BENCH_VERBOSE=1 (the log of the slowest run, or in `beside` of both 20 MiB runs, with times)
 //   BENCH_BESIDE_CORES='{"threads":2,"nice":0,"seconds":1}' (`beside` with work for the CPU alone in
 //   place of the import, in a process of its own: its threads, their priority, each one's seconds)
-import { fork } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { call, signIn, tryRunNow } from './client.ts';
 import { type CoresJob, type CoresTimings, stepsPerSecond } from './cores.ts';
 import type { ImportJob, ImportTimings } from './importer.ts';
+import { inProcess } from './in-process.ts';
 import { followPipelineImports, type PipelineImports } from './live.ts';
 import {
   BENCH_PASSWORD,
@@ -386,18 +386,6 @@ async function idleRss(server: BenchServer, seconds = 10): Promise<number> {
 
 /** The size of the file `beside` imports. */
 const BIG_FILE_BYTES = 19.5 * 1024 * 1024;
-
-/** A script of the bench in a process of its own, given its job on its IPC channel; answers its timings. */
-function inProcess<Job, Answer>(script: string, job: Job): Promise<Answer> {
-  const child = fork(new URL(script, import.meta.url), [], { execArgv: ['--no-node-snapshot', '--import', 'tsx'] });
-  child.send(job as object);
-  return new Promise((resolve, reject) => {
-    child.once('message', (m: { timings?: Answer; error?: string }) =>
-      m.timings ? resolve(m.timings) : reject(new Error(`${script} failed: ${m.error}`)),
-    );
-    child.once('exit', (code) => reject(new Error(`${script} ended (${code}) before it answered`)));
-  });
-}
 
 /** A user's import of a large file (`importer.ts`), in a process of its own; answers its timings. */
 function importInProcess(server: BenchServer, user: User, pipelineId: string): Promise<ImportTimings> {
