@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  canSetReceiveBuffer,
   LARGE_BODY_RECEIVE_BYTES,
   largeBodyReceiveBuffer,
   receiveBufferOf,
@@ -28,6 +29,11 @@ async function connection(): Promise<{ accepted: net.Socket; client: net.Socket 
 }
 
 describe('the receive buffer a large body asks for', () => {
+  it('can be set on Linux on the machines the module has binaries for', () => {
+    const built = process.platform === 'linux' && ['x64', 'arm64'].includes(process.arch);
+    expect(canSetReceiveBuffer()).toBe(built);
+  });
+
   it('is 4 MiB, or the kernel’s cap when lower, and nothing under a cap below 1 MiB', () => {
     expect(receiveBufferToAsk(8 * 1024 * 1024)).toBe(LARGE_BODY_RECEIVE_BYTES);
     expect(receiveBufferToAsk(2 * 1024 * 1024)).toBe(2 * 1024 * 1024);

@@ -45,6 +45,11 @@ export function largeBodyReceiveBuffer(): number | null {
   return socketOptions() ? receiveBufferToAsk(rmemMax()) : null;
 }
 
+/** Whether this process can set a socket's receive buffer (Linux, with the module loaded). */
+export function canSetReceiveBuffer(): boolean {
+  return socketOptions() !== null;
+}
+
 /** Linux's `SOL_SOCKET` and `SO_RCVBUF`. */
 const SOL_SOCKET = 1;
 const SO_RCVBUF = 8;
