@@ -56,7 +56,8 @@ export type PoolRequest = Omit<ParseRequest, 'bytes'> & { bytes: Uint8Array | ((
  * (its bundled code, parsers) costs about a fifth of a second, and a new worker's heap is new
  * memory, which costs as much again to fill as to use on some machines, so a worker that answered
  * goes back to the pool for the next file, up to FILES_PER_WORKER files (see parse-workers.ts); one
- * that failed, hit a limit or ran out of time is ended. Once the pool has been idle a while it boots what the next file needs.
+ * that failed, hit a limit or ran out of time is ended. Once the pool has been idle a while it boots
+ * what the next file needs.
  */
 export function createParsePool(options: PoolOptions = {}) {
   const concurrency = options.concurrency ?? Math.max(1, os.availableParallelism() - 1);
