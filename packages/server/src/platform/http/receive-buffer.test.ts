@@ -29,9 +29,8 @@ async function connection(): Promise<{ accepted: net.Socket; client: net.Socket 
 }
 
 describe('the receive buffer a large body asks for', () => {
-  it('can be set on Linux on the machines the module has binaries for', () => {
-    const built = process.platform === 'linux' && ['x64', 'arm64'].includes(process.arch);
-    expect(canSetReceiveBuffer()).toBe(built);
+  it('can be set on Linux, where the module is built at install', () => {
+    expect(canSetReceiveBuffer()).toBe(process.platform === 'linux');
   });
 
   it('is 4 MiB, or the kernel’s cap when lower, and nothing under a cap below 1 MiB', () => {

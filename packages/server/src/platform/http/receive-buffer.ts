@@ -59,7 +59,7 @@ interface SocketOptions {
   getsockopt(socket: Socket, level: number, name: number): number;
 }
 
-/** The socket options module (an optional dependency with prebuilt binaries), or null where it cannot load. */
+/** The socket options module (an optional dependency built at install), or null where it cannot load. */
 let loaded: SocketOptions | null | undefined;
 
 function socketOptions(): SocketOptions | null {
