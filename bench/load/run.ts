@@ -393,6 +393,25 @@ function importInProcess(server: BenchServer, user: User, pipelineId: string): P
   return inProcess<ImportJob, ImportTimings>('./importer.ts', job);
 }
 
+/**
+ * The reads for as long as `work` runs, with the cores both kept busy; the work's answer once the
+ * reads have ended (a failure before then must not end the bench and leave its server running).
+ */
+async function readsWhile<T>(server: BenchServer, users: User[], work: () => Promise<T>) {
+  let running = true;
+  const cpu = cpuMeter(server);
+  const done = work().finally(() => {
+    running = false;
+  });
+  done.catch(() => undefined);
+  const reads = await readLoad(server, users, () => !running);
+  const answer = await done;
+  return { reads, answer, cores: cpu.cores() };
+}
+
+/** How much longer the reads' p95 was beside the work than alone, in per cent. */
+const p95Growth = (alone: Timings, beside: Timings) => `${Math.round((beside.p95 / alone.p95 - 1) * 100)}%`;
+
 async function besideMode(server: BenchServer, users: User[]) {
   const importer = users[0] as User;
   const rssBefore = await idleRss(server, 2);
@@ -403,16 +422,8 @@ async function besideMode(server: BenchServer, users: User[]) {
   const readsAloneCpu = cpuMeter(server);
   const readsAlone = await readLoad(server, users, forSeconds(durationS));
   const readsAloneCores = readsAloneCpu.cores();
-  let running = true;
-  const besideCpu = cpuMeter(server);
-  const beside = importInProcess(server, importer, (importer.big[1] as Pipeline)._id).finally(() => {
-    running = false;
-  });
-  // Awaited below, once the reads end: a failure before then must not end the bench (and leave its server running).
-  beside.catch(() => undefined);
-  const readsBeside = await readLoad(server, users, () => !running);
-  const withReads = await beside;
-  const besideCores = besideCpu.cores();
+  const beside = await readsWhile(server, users, () => importInProcess(server, importer, (importer.big[1] as Pipeline)._id));
+  const { reads: readsBeside, answer: withReads, cores: besideCores } = beside;
   const records = await logbook(server, managerOf(users).token);
   if (process.env.BENCH_VERBOSE) {
     for (const run of [alone, withReads]) {
@@ -445,7 +456,7 @@ async function besideMode(server: BenchServer, users: User[]) {
     importSlowdown: Math.round((withReads.totalMs / alone.totalMs) * 100) / 100,
     readsAlone,
     readsBeside,
-    p95Growth: `${Math.round((readsBeside.p95 / readsAlone.p95 - 1) * 100)}%`,
+    p95Growth: p95Growth(readsAlone, readsBeside),
     rssMiB: { before: rssBefore, afterImportAlone: rssAfterAlone, afterImportBeside: rssAfter },
   };
 }
@@ -463,24 +474,17 @@ async function besideCoresMode(server: BenchServer, users: User[], spec: { threa
   const work = () => inProcess<CoresJob, CoresTimings>('./cores.ts', job);
   const alone = await work();
   const readsAlone = await readLoad(server, users, forSeconds(durationS));
-  let running = true;
-  const besideCpu = cpuMeter(server);
-  const beside = work().finally(() => {
-    running = false;
-  });
-  beside.catch(() => undefined);
-  const readsBeside = await readLoad(server, users, () => !running);
-  const withReads = await beside;
+  const { reads: readsBeside, answer: withReads, cores } = await readsWhile(server, users, work);
   const s = (t: CoresTimings) => ({ totalS: Math.round(t.totalMs) / 1000, cpuS: Math.round(t.cpuSeconds * 100) / 100 });
   return {
     standIn: job,
     workAlone: s(alone),
     workBesideReads: s(withReads),
-    cores: { readsBesideWork: besideCpu.cores() },
+    cores: { readsBesideWork: cores },
     workSlowdown: Math.round((withReads.totalMs / alone.totalMs) * 100) / 100,
     readsAlone,
     readsBeside,
-    p95Growth: `${Math.round((readsBeside.p95 / readsAlone.p95 - 1) * 100)}%`,
+    p95Growth: p95Growth(readsAlone, readsBeside),
   };
 }
 
