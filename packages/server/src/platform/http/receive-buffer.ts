@@ -80,6 +80,23 @@ function hasDescriptor(socket: Socket): boolean {
   return typeof handle?.fd === 'number' && handle.fd >= 0;
 }
 
+/** `use` of the socket options on a plain TCP connection of this process; null where it cannot be. */
+function withOptions<T>(socket: Socket, use: (options: SocketOptions) => T): T | null {
+  const options = socketOptions();
+  if (!options || !hasDescriptor(socket)) return null;
+  try {
+    return use(options);
+  } catch {
+    // A connection gone meanwhile.
+    return null;
+  }
+}
+
+/** The connection's receive buffer as the kernel has it, or null where it cannot be read. */
+export function receiveBufferOf(socket: Socket): number | null {
+  return withOptions(socket, (options) => options.getsockopt(socket, SOL_SOCKET, SO_RCVBUF));
+}
+
 /**
  * Asks for a larger receive buffer on the connection a large body comes on; answers the buffer the
  * kernel then gives, or null where it is not set (another system, the module missing, a kernel
@@ -87,24 +104,10 @@ function hasDescriptor(socket: Socket): boolean {
  * lives: the kernel holds memory for it only as bytes wait in it.
  */
 export function widenReceiveBuffer(socket: Socket): number | null {
-  const options = socketOptions();
   const bytes = largeBodyReceiveBuffer();
-  if (!options || bytes === null || !hasDescriptor(socket)) return null;
-  try {
+  if (bytes === null) return null;
+  return withOptions(socket, (options) => {
     if (options.getsockopt(socket, SOL_SOCKET, SO_RCVBUF) < bytes) options.setsockopt(socket, SOL_SOCKET, SO_RCVBUF, bytes);
     return options.getsockopt(socket, SOL_SOCKET, SO_RCVBUF);
-  } catch {
-    return null;
-  }
-}
-
-/** The connection's receive buffer as the kernel has it, or null where it cannot be read. */
-export function receiveBufferOf(socket: Socket): number | null {
-  const options = socketOptions();
-  if (!options || !hasDescriptor(socket)) return null;
-  try {
-    return options.getsockopt(socket, SOL_SOCKET, SO_RCVBUF);
-  } catch {
-    return null;
-  }
+  });
 }
