@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { binaryCopyColumn } from './copy-out.ts';
+
+// Binary COPY data written by hand, field by field, as PostgreSQL's COPY documentation lays it out.
+const signature = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00];
+const int16 = (n: number) => [(n >> 8) & 0xff, n & 0xff];
+const int32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+const header = (extension: number[] = []) => [...signature, ...int32(0), ...int32(extension.length), ...extension];
+const row = (value: number[] | null) => [...int16(1), ...(value === null ? int32(-1) : [...int32(value.length), ...value])];
+const trailer = int16(-1);
+const data = (...parts: number[][]) => Buffer.from(parts.flat());
+
+describe('binary COPY of one column', () => {
+  it('answers each row’s value in order, a NULL as null and an empty value as empty bytes', () => {
+    const values = binaryCopyColumn(data(header(), row([1, 2, 255]), row(null), row([]), row([0]), trailer));
+    expect(values.map((v) => (v === null ? null : [...v]))).toEqual([[1, 2, 255], null, [], [0]]);
+  });
+
+  it('skips a header extension and reads a COPY of no rows', () => {
+    expect(binaryCopyColumn(data(header([9, 9, 9]), row([7]), trailer)).map((v) => v && [...v])).toEqual([[7]]);
+    expect(binaryCopyColumn(data(header(), trailer))).toEqual([]);
+  });
+
+  it('refuses data that is not a binary COPY, or whose rows are of another shape', () => {
+    expect(() => binaryCopyColumn(Buffer.from('key\tbytes\n'))).toThrow(/early|Not binary/);
+    expect(() => binaryCopyColumn(data([...signature.slice(0, 10), 0x01], int32(0), int32(0), trailer))).toThrow(
+      'Not binary COPY data.',
+    );
+    expect(() => binaryCopyColumn(data(header(), int16(2), int32(1), [1], int32(1), [2], trailer))).toThrow('2 fields');
+    expect(() => binaryCopyColumn(data(header(), int16(1), int32(-5), trailer))).toThrow('negative length');
+    expect(() => binaryCopyColumn(data(signature, int32(0), int32(-1), trailer))).toThrow('header');
+  });
+
+  it('refuses data cut short anywhere, and data going on after its end', () => {
+    const whole = data(header(), row([1, 2, 3, 4]), row([5]), trailer);
+    for (let length = 0; length < whole.length; length++) {
+      expect(() => binaryCopyColumn(whole.subarray(0, length))).toThrow();
+    }
+    expect(() => binaryCopyColumn(Buffer.concat([whole, Buffer.from([0])]))).toThrow('goes on after its end');
+  });
+
+  it('answers views of the data, not copies', () => {
+    const whole = data(header(), row([1, 2, 3]), trailer);
+    const [value] = binaryCopyColumn(whole);
+    expect(value?.buffer).toBe(whole.buffer);
+  });
+});

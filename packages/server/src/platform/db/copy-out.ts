@@ -1,0 +1,122 @@
+import type pg from 'pg';
+
+/**
+ * Binary COPY out of PostgreSQL: a query's rows as the server writes them, bytes as bytes. A
+ * `bytea` read by a plain query comes as hex text, twice its size, which the driver then decodes:
+ * for a 20 MiB file that is about 240 ms of the server's event loop, against 50 ms this way
+ * (node-postgres cannot be asked for binary results of a plain query: its parser hands them back
+ * as text).
+ */
+
+/** The first bytes of a binary COPY's data. */
+const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+
+/** The query that gives the pool's connection the COPY, collecting its data until it ends. */
+class CopyOut implements pg.Submittable {
+  private readonly chunks: Buffer[] = [];
+  private failure: Error | undefined;
+  private settled = false;
+  constructor(
+    private readonly text: string,
+    private readonly settle: (failure: Error | undefined, chunks: Buffer[]) => void,
+  ) {}
+  submit(connection: pg.Connection): void {
+    connection.query(this.text);
+  }
+  handleCopyData(message: { chunk: Buffer }): void {
+    // A view of the driver's own buffer, which it fills again with what comes next: copied now.
+    this.chunks.push(Buffer.from(message.chunk));
+  }
+  handleCommandComplete(): void {}
+  handleRowDescription(): void {}
+  handleDataRow(): void {}
+  handleEmptyQuery(): void {}
+  /** An error answered by the server, or the connection lost (then no ReadyForQuery follows). */
+  handleError(error: Error): void {
+    this.failure ??= error;
+    this.end();
+  }
+  handleReadyForQuery(): void {
+    this.end();
+  }
+  private end(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle(this.failure, this.chunks);
+  }
+}
+
+/**
+ * Runs `COPY (<query>) TO STDOUT WITH (FORMAT binary)` on a connection of the pool and answers
+ * its data whole. The query is text: values in it must be literals, quoted by the caller. A
+ * connection whose COPY failed is closed, not handed back.
+ */
+export async function copyOutBinary(pool: pg.Pool, query: string): Promise<Buffer> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    const chunks = await new Promise<Buffer[]>((resolve, reject) => {
+      client.query(
+        new CopyOut(`copy (${query}) to stdout with (format binary)`, (error, data) => (error ? reject(error) : resolve(data))),
+      );
+    });
+    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    client.release(failure);
+  }
+}
+
+/** Reads binary COPY data: its fields, with where the next one starts; a value cut short is refused. */
+class CopyReader {
+  private at = 0;
+  constructor(private readonly data: Buffer) {}
+  private need(bytes: number): void {
+    if (this.at + bytes > this.data.length) throw new Error('The binary COPY data ends early.');
+  }
+  int16(): number {
+    this.need(2);
+    const value = this.data.readInt16BE(this.at);
+    this.at += 2;
+    return value;
+  }
+  int32(): number {
+    this.need(4);
+    const value = this.data.readInt32BE(this.at);
+    this.at += 4;
+    return value;
+  }
+  bytes(length: number): Buffer {
+    if (length < 0) throw new Error('A binary COPY field has a negative length.');
+    this.need(length);
+    const value = this.data.subarray(this.at, this.at + length);
+    this.at += length;
+    return value;
+  }
+  done(): boolean {
+    return this.at === this.data.length;
+  }
+}
+
+/**
+ * The values of a binary COPY of one column, in row order (null for NULL), each a view of `data`:
+ * its header checked, every row of exactly one field, and nothing after the trailer.
+ */
+export function binaryCopyColumn(data: Buffer): (Buffer | null)[] {
+  const reader = new CopyReader(data);
+  if (!reader.bytes(SIGNATURE.length).equals(SIGNATURE)) throw new Error('Not binary COPY data.');
+  reader.int32(); // flags: none that change how rows are read (bit 16, OIDs, is gone since PostgreSQL 12)
+  const extension = reader.int32();
+  if (extension < 0) throw new Error('The binary COPY header is not readable.');
+  reader.bytes(extension);
+  const values: (Buffer | null)[] = [];
+  for (let fields = reader.int16(); fields !== -1; fields = reader.int16()) {
+    if (fields !== 1) throw new Error(`A binary COPY row has ${fields} fields, not 1.`);
+    const length = reader.int32();
+    values.push(length === -1 ? null : reader.bytes(length));
+  }
+  if (!reader.done()) throw new Error('The binary COPY data goes on after its end.');
+  return values;
+}
