@@ -3,7 +3,8 @@
 //   reads    each user loops over the wizard's and the logbook's reads for the duration;
 //   imports  each user uploads a 100-row CSV into one country pipeline and runs it now;
 //   beside   a 20 MiB import alone, then the reads alone and while another 20 MiB import runs,
-//            with the cores each phase kept busy (server, worker, PostgreSQL, the bench itself).
+//            with the cores each phase kept busy (server and its main thread, worker,
+//            PostgreSQL, the bench itself).
 // Reports requests/s, latency percentiles, failures and the server's resident memory and CPU.
 //
 //   npm run bench:load -- [reads|imports|beside] [--users 50] [--duration 30] [--wait poll|jitter|live] [--rate 0]
@@ -357,10 +358,11 @@ function cpuSecondsSince(start: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1e6;
 }
 
-/** How many cores the server and the PostgreSQL processes kept busy since the meter started, on average. */
+/** How many cores the server (and of them its main thread) and the PostgreSQL processes kept busy since the meter started, on average. */
 function cpuMeter(server: BenchServer) {
   const t0 = performance.now();
   const server0 = server.cpuSeconds();
+  const main0 = server.mainThreadCpuSeconds();
   const worker0 = server.workerCpuSeconds();
   const bench0 = process.cpuUsage();
   const database0 = postgresCpuSeconds();
@@ -370,6 +372,7 @@ function cpuMeter(server: BenchServer) {
       const round = (v: number) => Math.round((v / seconds) * 100) / 100;
       return {
         server: round(server.cpuSeconds() - server0),
+        mainThread: round(server.mainThreadCpuSeconds() - main0),
         worker: round(server.workerCpuSeconds() - worker0),
         database: round(postgresCpuSeconds() - database0),
         bench: round(cpuSecondsSince(bench0)),

@@ -18,6 +18,8 @@ export interface BenchServer {
   rssMiB: () => number;
   /** CPU seconds the server process has used so far. */
   cpuSeconds: () => number;
+  /** Of those, the seconds of its main thread, the one answering requests. */
+  mainThreadCpuSeconds: () => number;
   /** CPU seconds of the separate import worker process (BENCH_WORKER=1), 0 without one. */
   workerCpuSeconds: () => number;
   /** The server's latest output, and how it ended if it did. */
@@ -36,8 +38,8 @@ const rssOf = (pid: number) => {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 };
-const cpuOf = (pid: number) => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+const cpuOf = (pid: number, thread = '') => {
+  const fields = fs.readFileSync(`/proc/${pid}${thread}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
 
@@ -128,6 +130,7 @@ export async function startBenchServer(users: number, settings: Record<string, s
     engine: databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)',
     rssMiB: () => rssOf(pid),
     cpuSeconds: () => cpuOf(pid),
+    mainThreadCpuSeconds: () => cpuOf(pid, `/task/${pid}`),
     workerCpuSeconds: () => (worker?.pid && worker.exitCode === null ? cpuOf(worker.pid) : 0),
     output: () =>
       `${output()}${child.exitCode !== null || child.signalCode ? `\n(exited: ${child.exitCode ?? child.signalCode})` : ''}`,
