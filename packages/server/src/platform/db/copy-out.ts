@@ -3,9 +3,9 @@ import type pg from 'pg';
 /**
  * Binary COPY out of PostgreSQL: a query's rows as the server writes them, bytes as bytes. A
  * `bytea` read by a plain query comes as hex text, twice its size, which the driver then decodes:
- * for a 20 MiB file that is about 240 ms of the server's event loop, against 50 ms this way
- * (node-postgres cannot be asked for binary results of a plain query: its parser hands them back
- * as text).
+ * a 20 MiB file took about 180 ms of the server's CPU that way, half of it this way (`bench/files`).
+ * node-postgres cannot be asked for binary results of a plain query: its parser hands them back as
+ * text.
  */
 
 /** The first bytes of a binary COPY's data. */
@@ -31,7 +31,7 @@ class CopyOut implements pg.Submittable {
   handleRowDescription(): void {}
   handleDataRow(): void {}
   handleEmptyQuery(): void {}
-  /** An error answered by the server, or the connection lost (then no ReadyForQuery follows). */
+  /** An error answered by the server (a ReadyForQuery follows) or the connection lost (none does): settled at once. */
   handleError(error: Error): void {
     this.failure ??= error;
     this.end();
