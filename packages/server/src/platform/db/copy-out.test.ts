@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binaryCopyColumn } from './copy-out.ts';
+import { binaryCopyColumn, joinedBinaryCopyColumn } from './copy-out.ts';
 
 // Binary COPY data written by hand, field by field, as PostgreSQL's COPY documentation lays it out.
 const signature = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00];
@@ -43,5 +43,17 @@ describe('binary COPY of one column', () => {
     const whole = data(header(), row([1, 2, 3]), trailer);
     const [value] = binaryCopyColumn(whole);
     expect(value?.buffer).toBe(whole.buffer);
+  });
+
+  it('joins the values in place of the data, in order, NULLs adding nothing, and counts the rows', () => {
+    const values = Array.from({ length: 30 }, (_, i) =>
+      Array.from({ length: 1 + ((i * 37) % 200) }, (_, j) => (i * 7 + j) & 0xff),
+    );
+    const whole = data(header([1, 2]), ...values.flatMap((v, i) => (i === 3 ? [row(null), row(v)] : [row(v)])), trailer);
+    const { rows, bytes } = joinedBinaryCopyColumn(whole);
+    expect(rows).toBe(31);
+    expect([...bytes]).toEqual(values.flat());
+    expect(bytes.buffer).toBe(whole.buffer);
+    expect(joinedBinaryCopyColumn(data(header(), trailer))).toMatchObject({ rows: 0, bytes: Buffer.alloc(0) });
   });
 });

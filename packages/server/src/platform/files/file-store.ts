@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
-import { binaryCopyColumn, copyOutBinary } from '../db/copy-out.ts';
+import { copyOutBinary, joinedBinaryCopyColumn } from '../db/copy-out.ts';
 import type { Database, Db } from '../db/index.ts';
 
 /** Where file bytes live: a local folder (one instance) or the database (any number). */
@@ -250,19 +250,21 @@ export function localFileStore(root: string): FileStore {
 export const FILE_PART_BYTES = 1024 * 1024;
 
 /**
- * The parts of a stored file, in order: on a PostgreSQL server as a binary COPY (bytes as they
- * are, not the hex text of a query's `bytea`), on the embedded database by a query.
+ * A stored file's bytes, its parts joined in order, or null when no part is stored: on a PostgreSQL
+ * server read as a binary COPY (bytes as they are, not the hex text of a query's `bytea`), on the
+ * embedded database by a query.
  */
-async function partsOf(db: Db, key: string): Promise<Uint8Array[]> {
+async function storedBytes(db: Db, key: string): Promise<Buffer | null> {
   if (db.pgPool) {
     const data = await copyOutBinary(
       db.pgPool,
       `select bytes from file_blobs where key = ${pg.escapeLiteral(key)} order by part`,
     );
-    return binaryCopyColumn(data).map((bytes) => bytes ?? Buffer.alloc(0));
+    const { rows, bytes } = joinedBinaryCopyColumn(data);
+    return rows === 0 ? null : bytes;
   }
   const r = await sql<{ bytes: Uint8Array }>`select bytes from file_blobs where key = ${key} order by part`.execute(db.kysely);
-  return r.rows.map((row) => row.bytes);
+  return r.rows.length === 0 ? null : Buffer.concat(r.rows.map((row) => row.bytes));
 }
 
 /**
@@ -360,12 +362,9 @@ export function databaseFileStore(db: Db): FileStore {
       };
     },
     async get(key) {
-      const parts = await partsOf(db, checkKey(key));
-      if (parts.length === 0) throw new Error(`No stored file ${key}`);
-      const [only] = parts;
-      // One part is answered as it came, without a copy: no one else holds its bytes.
-      if (parts.length === 1 && only) return Buffer.from(only.buffer, only.byteOffset, only.byteLength);
-      return Buffer.concat(parts);
+      const bytes = await storedBytes(db, checkKey(key));
+      if (!bytes) throw new Error(`No stored file ${key}`);
+      return bytes;
     },
     async delete(key) {
       await sql`delete from file_blobs where key = ${checkKey(key)}`.execute(db.kysely);
