@@ -47,6 +47,26 @@ describe('parse pool', () => {
     expect(pool.counts()).toEqual({ files: 3, sliced: 0, workers: 2 });
   });
 
+  it('hands a file it read itself to the worker without a copy, but never memory other Buffers share', async () => {
+    const pool = createParsePool({ concurrency: 1, csvSlices: 1 });
+    const text = `a,b\n${'1,2\n'.repeat(4096)}`;
+    const read = Buffer.from(text);
+    const out = await pool.parse({ bytes: async () => read, group: 'csv', dataModel: null });
+    expect(out.rowCount).toBe(4096);
+    // Handed over: its memory is the worker's now.
+    expect(read.byteLength).toBe(0);
+    // Given as they are, the bytes stay the caller's.
+    const given = Buffer.from(text);
+    expect((await pool.parse({ bytes: given, group: 'csv', dataModel: null })).rowCount).toBe(4096);
+    expect(given.toString()).toBe(text);
+    // A small Buffer is cut from a slab its neighbours share: copied, so they keep their bytes.
+    const small = Buffer.from('a\n1\n');
+    const neighbour = Buffer.from('still here');
+    expect(small.buffer).toBe(neighbour.buffer);
+    expect((await pool.parse({ bytes: async () => small, group: 'csv', dataModel: null })).rowCount).toBe(1);
+    expect(neighbour.toString()).toBe('still here');
+  });
+
   it('reads a file given as a way to read it only once a worker is free for it', async () => {
     const pool = createParsePool({ concurrency: 1, csvSlices: 1 });
     const reads: string[] = [];

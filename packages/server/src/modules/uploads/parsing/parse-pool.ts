@@ -45,7 +45,9 @@ const BUSY_LOOP_LOAD = 0.5;
 
 /**
  * A file to parse, its bytes or a way to read them: then it is read only once a worker is free for
- * it, so the files waiting their turn (the checks of a large upload) are not held in memory meanwhile.
+ * it, so the files waiting their turn (the checks of a large upload) are not held in memory
+ * meanwhile, and the bytes it answers are the pool's, handed to the worker without a copy. Bytes
+ * given as they are stay the caller's and are copied.
  */
 export type PoolRequest = Omit<ParseRequest, 'bytes'> & { bytes: Uint8Array | (() => Promise<Uint8Array>) };
 
@@ -123,11 +125,9 @@ export function createParsePool(options: PoolOptions = {}) {
       workers.holdSpares();
       counts.files++;
       try {
-        const ready =
-          typeof request.bytes === 'function'
-            ? { ...request, bytes: await request.bytes() }
-            : { ...request, bytes: request.bytes };
-        return (await inSlices(ready)) ?? (await workers.runOne(ready));
+        const read = typeof request.bytes === 'function';
+        const ready = { ...request, bytes: typeof request.bytes === 'function' ? await request.bytes() : request.bytes };
+        return (await inSlices(ready)) ?? (await workers.runOne(ready, read));
       } finally {
         release();
         workers.prepareSparesLater();
