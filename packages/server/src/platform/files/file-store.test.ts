@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writeAsTheyCome } from './file-store.ts';
+import { unwritten, writeAsTheyCome } from './file-store.ts';
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 
@@ -93,5 +93,25 @@ describe('writeAsTheyCome', () => {
     expect(settled).toBe(false);
     await writes.releaseAll();
     expect(await failure).toEqual(new Error('too large'));
+  });
+});
+
+describe('unwritten', () => {
+  const left = (pieces: Uint8Array[], written: number) => unwritten(pieces, written).map((p) => [...p]);
+
+  it('keeps what a write did not take, cutting into the piece it stopped in', () => {
+    const pieces = [bytes(1, 2, 3), bytes(4, 5), bytes(6)];
+    expect(left(pieces, 0)).toEqual([[1, 2, 3], [4, 5], [6]]);
+    expect(left(pieces, 2)).toEqual([[3], [4, 5], [6]]);
+    expect(left(pieces, 3)).toEqual([[4, 5], [6]]);
+    expect(left(pieces, 4)).toEqual([[5], [6]]);
+    expect(left(pieces, 6)).toEqual([]);
+  });
+
+  it('cuts views of the pieces, not copies', () => {
+    const piece = bytes(1, 2, 3, 4);
+    const [rest] = unwritten([piece], 1);
+    expect(rest?.buffer).toBe(piece.buffer);
+    expect(rest?.byteOffset).toBe(1);
   });
 });

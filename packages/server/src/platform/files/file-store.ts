@@ -125,11 +125,23 @@ function checkKey(key: string): string {
 
 /** A new file under `root`, written under a temporary name until `finish` flushes it and renames it into place. */
 interface TempFile {
-  write(bytes: Uint8Array): Promise<void>;
+  /** Writes these pieces in their order, as they are: joining them first would copy them into new memory. */
+  write(pieces: readonly Uint8Array[]): Promise<void>;
   /** Flushes the file, moves it to its key and answers the key. */
   finish(): Promise<string>;
   /** Removes what was written (after a failure, `finish`'s included). */
   discard(): Promise<void>;
+}
+
+/** What is left of these pieces once their first `written` bytes are written. */
+export function unwritten(pieces: readonly Uint8Array[], written: number): Uint8Array[] {
+  let i = 0;
+  let left = written;
+  for (; i < pieces.length && left >= (pieces[i]?.byteLength ?? 0); i++) left -= pieces[i]?.byteLength ?? 0;
+  const rest = pieces.slice(i);
+  const first = rest[0];
+  if (first && left > 0) rest[0] = first.subarray(left);
+  return rest;
 }
 
 async function tempFile(root: string): Promise<TempFile> {
@@ -144,9 +156,11 @@ async function tempFile(root: string): Promise<TempFile> {
     await open?.close();
   };
   return {
-    async write(bytes) {
-      for (let at = 0; handle && at < bytes.length; ) {
-        at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
+    async write(pieces) {
+      for (let rest = pieces.filter((p) => p.byteLength > 0); handle && rest.length > 0; ) {
+        const { bytesWritten } = await handle.writev(rest);
+        if (bytesWritten === 0) throw new Error('The file could not be written.');
+        rest = unwritten(rest, bytesWritten);
       }
     },
     async finish() {
@@ -189,7 +203,7 @@ export function localFileStore(root: string): FileStore {
   async function putStream(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<string> {
     const file = await tempFile(root);
     try {
-      await writeAsTheyCome(chunks, (batch) => file.write(batch.length === 1 ? (batch[0] as Uint8Array) : Buffer.concat(batch)));
+      await writeAsTheyCome(chunks, (batch) => file.write(batch));
       return await file.finish();
     } catch (error) {
       await file.discard();
@@ -212,7 +226,7 @@ export function localFileStore(root: string): FileStore {
       };
       return {
         write(bytes) {
-          steps.add(async () => file?.write(bytes));
+          steps.add(async () => file?.write([bytes]));
         },
         async done() {
           try {
