@@ -2,6 +2,7 @@ import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
 import ivm from 'isolated-vm';
 import { z } from 'zod';
 import { errorMessage } from '../platform/error-message.ts';
+import { handOverable, type JsonParts } from '../platform/files/json-parts.ts';
 import type { Program } from './codegen.ts';
 import type { IsolatePool, Lease } from './isolate-pool.ts';
 import { RunFailure } from './run-failure.ts';
@@ -233,14 +234,29 @@ function stillHealthy(lease: Lease): boolean {
 }
 
 /**
- * Runs a program's entry point in a fresh context of a pooled isolate, with the payload and the
- * rt_context as JSON text; the answer comes back as text too. Cancelling (the signal) or passing
+ * The payload as the entry point takes it: its text as it is, or its parts as one copy in which the
+ * bytes that can be are handed over (their memory moves into the isolate: nothing is copied in the
+ * event loop's thread, and they are decoded in the isolate's). The caller must not read them again.
+ */
+function payloadArgument(input: string | JsonParts): string | ivm.Copy<unknown> {
+  if (typeof input === 'string') return input;
+  const handed = new Set<ArrayBuffer>();
+  for (const part of input) {
+    if (typeof part !== 'string' && handOverable(part)) handed.add(part.buffer as ArrayBuffer);
+  }
+  return new ivm.ExternalCopy([...input], { transferList: [...handed] }).copyInto({ release: true, transferIn: true });
+}
+
+/**
+ * Runs a program's entry point in a fresh context of a pooled isolate, with the payload (JSON text,
+ * whole or in parts: see `payloadArgument`) and the rt_context as JSON text; the answer comes back
+ * as text too. Cancelling (the signal) or passing
  * the time limit disposes the isolate at once; so does running out of memory.
  */
 export async function execute(
   pool: IsolatePool,
   program: Program,
-  args: { input: string; rtContext: string; check: boolean; tables: boolean; csv: string[]; csvPieces?: CsvPieces },
+  args: { input: string | JsonParts; rtContext: string; check: boolean; tables: boolean; csv: string[]; csvPieces?: CsvPieces },
   limits: RunLimits,
   signal?: AbortSignal,
 ): Promise<RawAnswer> {
@@ -276,7 +292,7 @@ export async function execute(
     } satisfies RunOptions);
     const value: unknown = await context.evalClosure(
       'return __gdbMain($0, $1, $2, $3);',
-      [args.input, args.rtContext, options, pieces.callback],
+      [payloadArgument(args.input), args.rtContext, options, pieces.callback],
       { result: { promise: true, copy: true }, timeout: remaining() },
     );
     const { csvPorts, csvPieces, ...answer } = readAnswer(value, limits);

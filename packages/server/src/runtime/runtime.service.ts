@@ -2,6 +2,7 @@ import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
 import type { SdkFunction } from '@gdb/shared/sdk/sdk.schemas';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../platform/config.ts';
+import type { JsonParts } from '../platform/files/json-parts.ts';
 import { CallerGate } from './caller-gate.ts';
 import { editorTests } from './editor-tests.ts';
 import { type CsvPieces, execute, type RunLimits } from './executor.ts';
@@ -14,8 +15,11 @@ import { RunFailure } from './run-failure.ts';
 export interface ComponentRunRequest {
   /** The component version to run. */
   componentId: string;
-  /** JSON text of ctx.input: an object with a value for each input port name, e.g. `{"rows":[…]}`. */
-  inputJson: string;
+  /**
+   * JSON text of ctx.input: an object with a value for each input port name, e.g. `{"rows":[…]}`;
+   * or that text in parts, whose bytes are handed over to the run (see the executor's `input`).
+   */
+  inputJson: string | JsonParts;
   /** JSON text of ctx.rt_context, an object (default `{}`). */
   rtContextJson?: string;
   /** Check port values against their data models (default true). */

@@ -1,10 +1,14 @@
 import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
+import type { JsonParts } from '../../platform/files/json-parts.ts';
 
 /** What a run asks of the component runtime (the runtime service's `runComponent` has this shape). */
 export interface ComponentRunRequest {
   componentId: string;
-  /** JSON text of ctx.input: an object with the rows of each data source by dataSubKind. */
-  inputJson: string;
+  /**
+   * JSON text of ctx.input, whole or in parts: an object with the rows of each data source by
+   * dataSubKind. Byte parts are handed over to the run.
+   */
+  inputJson: string | JsonParts;
   /** JSON text of ctx.rt_context. */
   rtContextJson?: string;
   /** Rows travel as tables both ways (see platform/files/row-tables.ts and the runtime's `tables`). */

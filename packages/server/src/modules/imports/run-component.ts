@@ -1,5 +1,6 @@
 import { IMPORT_MESSAGES, missingFieldsMessage } from '@gdb/shared/imports/import-rules';
 import { missingRunFields, type PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import type { JsonParts } from '../../platform/files/json-parts.ts';
 import { asColumnTable, type ColumnTable } from '../../platform/files/row-tables.ts';
 import type { ComponentRunAnswer, ComponentRunner } from './component-runner.ts';
 import { CSV_PIECE_BYTES, type CsvUploads, csvOnlyPorts } from './csv-upload.ts';
@@ -63,7 +64,7 @@ export function sandboxOutputOf(answer: ComponentRunAnswer, csvPorts: readonly s
 interface ComponentRun {
   row: Pick<ImportRow, 'id' | 'user_id' | 'job_id'>;
   pipeline: PipelineView;
-  inputJson: string;
+  inputJson: JsonParts;
   limits: { memoryMiB: number; timeoutMs: number };
   /** The run's CSV files, stored as the sandbox writes them. */
   csv: CsvUploads;

@@ -1,5 +1,6 @@
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { describe, expect, it } from 'vitest';
+import { jsonPartsText } from '../../platform/files/json-parts.ts';
 import { storedRowsJson, tableJson } from '../../platform/files/row-tables.ts';
 import type { RunUpload } from '../uploads/uploads.service.ts';
 import { skipReason } from './check-wait.ts';
@@ -59,7 +60,11 @@ function depsOf(listed: RunUpload[], checks: RunUpload[][] = [], waitForChecksMs
 async function gather(deps: InputDeps, signal = new AbortController().signal) {
   const lines: string[] = [];
   const inputs = await gatherInputs(deps, pipeline, runAuth({ user_id: null }), async (_l, m) => void lines.push(m), signal);
-  return { inputs, lines, codes: () => JSON.parse(inputs.inputJson).prices.flatMap((t: { data: string[][] }) => t.data[0]) };
+  return {
+    inputs,
+    lines,
+    codes: () => JSON.parse(jsonPartsText(inputs.inputJson)).prices.flatMap((t: { data: string[][] }) => t.data[0]),
+  };
 }
 
 describe('gatherInputs', () => {

@@ -1,7 +1,8 @@
 import type { DataSource, PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { FileStore } from '../../platform/files/file-store.ts';
-import { storedTablesText } from '../../platform/files/row-tables.ts';
+import type { JsonParts } from '../../platform/files/json-parts.ts';
+import { storedTablesBytes } from '../../platform/files/row-tables.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
 import type { RunUpload, UploadsService } from '../uploads/uploads.service.ts';
 import { waitForChecks } from './check-wait.ts';
@@ -25,22 +26,26 @@ export interface InputDeps {
 /**
  * The rows of every data source, as the JSON text of ctx.input in tables: each data source's value
  * is the list of the tables of its uploads (see platform/files/row-tables.ts), which the sandbox turns
- * into one array of rows before the component runs.
+ * into one array of rows before the component runs. The stored files' bytes are parts of that text
+ * as they were read, handed over to the run: not decoded, joined or copied here.
  */
 interface GatheredInputs {
-  inputJson: string;
+  inputJson: JsonParts;
   rowCount: number;
 }
 
-/** The tables of stored rows files, as the JSON text of one list, without parsing their rows. */
-function joinTables(texts: readonly string[]): string {
-  const parts: string[] = [];
-  for (const text of texts) {
-    const inner = storedTablesText(text);
+/** The tables of stored rows files, as the parts of the JSON text of one list, without parsing their rows. */
+function joinTables(files: readonly Uint8Array[]): (string | Uint8Array)[] {
+  const parts: (string | Uint8Array)[] = ['['];
+  for (const file of files) {
+    const inner = storedTablesBytes(file);
     if (inner === null) throw new RunStepError('A stored rows file is not readable.');
-    if (inner) parts.push(inner);
+    if (inner.length === 0) continue;
+    if (parts.length > 1) parts.push(',');
+    parts.push(inner);
   }
-  return `[${parts.join(',')}]`;
+  parts.push(']');
+  return parts;
 }
 
 /** The pipeline whose uploads a source reads: the master's for a dataFromMaster source of a country pipeline. */
@@ -80,18 +85,18 @@ async function manualUploads(deps: InputDeps, pipeline: PipelineView, kind: stri
   return used;
 }
 
-/** The stored rows of these uploads as text, in their order, READS_AT_ONCE files read at a time. */
-async function readRows(files: InputDeps['files'], uploads: readonly RunUpload[], signal: AbortSignal): Promise<string[]> {
-  const texts: string[] = new Array(uploads.length);
+/** The stored rows files of these uploads, in their order, READS_AT_ONCE files read at a time. */
+async function readRows(files: InputDeps['files'], uploads: readonly RunUpload[], signal: AbortSignal): Promise<Uint8Array[]> {
+  const read: Uint8Array[] = new Array(uploads.length);
   let next = 0;
   const reader = async () => {
     for (let i = next++; i < uploads.length; i = next++) {
       signal.throwIfAborted();
-      texts[i] = (await files.get(uploads[i]?.rowsKey ?? '')).toString('utf8');
+      read[i] = await files.get(uploads[i]?.rowsKey ?? '');
     }
   };
   await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, uploads.length) }, reader));
-  return texts;
+  return read;
 }
 
 /** What the steps of gathering know of the run: its logs, its stop signal and when waiting for checks ends. */
@@ -131,20 +136,21 @@ export async function gatherInputs(
   signal: AbortSignal,
 ): Promise<GatheredInputs> {
   const run: RunOf = { say, signal, deadline: Date.now() + deps.waitForChecksMs };
-  const entries: string[] = [];
+  const parts: (string | Uint8Array)[] = ['{'];
   let rowCount = 0;
   for (const source of pipeline.dataSources) {
     signal.throwIfAborted();
     const kind = source.dataSubKind;
     const uploads = await sourceUploads(deps, pipeline, source, auth, run);
-    const texts = await readRows(deps.files, uploads, signal);
+    const files = await readRows(deps.files, uploads, signal);
     const lines: SaidLine[] = [];
     for (const upload of uploads) {
       rowCount += upload.rowCount ?? 0;
       lines.push(['info', `Input ${kind}: ${upload.rowCount ?? 0} rows from ${upload.originalFilename ?? upload._id}.`, kind]);
     }
     await sayAll(say, lines);
-    entries.push(`${JSON.stringify(kind)}:${joinTables(texts)}`);
+    parts.push(`${parts.length > 1 ? ',' : ''}${JSON.stringify(kind)}:`, ...joinTables(files));
   }
-  return { inputJson: `{${entries.join(',')}}`, rowCount };
+  parts.push('}');
+  return { inputJson: parts, rowCount };
 }

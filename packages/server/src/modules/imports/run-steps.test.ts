@@ -87,12 +87,12 @@ describe('run the component', () => {
     const ran = await runComponent(runtime, {
       row,
       pipeline,
-      inputJson: '{}',
+      inputJson: ['{}'],
       limits,
       csv,
       signal: new AbortController().signal,
     });
-    expect(asked).toMatchObject({ componentId: 'c1', inputJson: '{}', tables: true, csvPorts: ['out'], limits });
+    expect(asked).toMatchObject({ componentId: 'c1', inputJson: ['{}'], tables: true, csvPorts: ['out'], limits });
     expect(JSON.parse(asked?.rtContextJson ?? '')).toEqual(JSON.parse(JSON.stringify(runContextOf(pipeline, row))));
     expect(ran.logs).toMatchObject([{ level: 'info', message: 'ran' }]);
     const output = ran.read();

@@ -7,6 +7,7 @@ import {
   storedRowsBytes,
   storedRowsJson,
   storedTableJson,
+  storedTablesBytes,
   storedTablesText,
   tableJson,
 } from './row-tables.ts';
@@ -111,5 +112,25 @@ describe('row tables', () => {
     expect(storedTablesText(storedRowsJson([]))).toBe('');
     expect(storedTablesText('{"other":1}')).toBeNull();
     expect(() => rowsOfStored('{"tables":[{"columns":["a"],"data":[]}]}')).toThrow('not readable');
+  });
+
+  it('finds the tables in the bytes of a stored file as a view of them, as it does in its text', () => {
+    const enc = (s: string) => new TextEncoder().encode(s);
+    const texts = [
+      storedRowsJson([tableJson(rows), JSON.stringify([{ z: 'é' }])]),
+      storedRowsJson([]),
+      ` ${JSON.stringify(rows)}\n`,
+      '{"other":1}',
+      '{"tables":[',
+      '[',
+      '',
+    ];
+    for (const text of texts) {
+      const bytes = enc(text);
+      const inner = storedTablesBytes(bytes);
+      const expected = storedTablesText(text);
+      expect(inner === null ? null : new TextDecoder().decode(inner)).toBe(expected);
+      if (inner) expect(inner.buffer).toBe(bytes.buffer);
+    }
   });
 });

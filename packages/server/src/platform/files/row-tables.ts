@@ -144,6 +144,39 @@ export function storedTablesText(text: string): string | null {
   return null;
 }
 
+const BYTES_START = new TextEncoder().encode(TABLES_START);
+const BYTES_END = new TextEncoder().encode(TABLES_END);
+
+function isSpace(byte: number | undefined): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
+
+function startsWith(bytes: Uint8Array, head: Uint8Array): boolean {
+  return bytes.length >= head.length && head.every((b, i) => bytes[i] === b);
+}
+
+function endsWith(bytes: Uint8Array, tail: Uint8Array): boolean {
+  const from = bytes.length - tail.length;
+  return from >= 0 && tail.every((b, i) => bytes[from + i] === b);
+}
+
+/**
+ * `storedTablesText` on the UTF-8 bytes of a stored rows file: the tables' JSON as a view of those
+ * bytes (nothing copied, nothing decoded), or null when they are not a stored rows file.
+ */
+export function storedTablesBytes(bytes: Uint8Array): Uint8Array | null {
+  let start = 0;
+  let end = bytes.length;
+  while (start < end && isSpace(bytes[start])) start++;
+  while (end > start && isSpace(bytes[end - 1])) end--;
+  const t = bytes.subarray(start, end);
+  if (t[0] === 0x5b && t[t.length - 1] === 0x5d) return t;
+  if (t.length >= BYTES_START.length + BYTES_END.length && startsWith(t, BYTES_START) && endsWith(t, BYTES_END)) {
+    return t.subarray(BYTES_START.length, t.length - BYTES_END.length);
+  }
+  return null;
+}
+
 /** A column table read from untrusted JSON (a component's answer): null when it is not a well-formed one. */
 export function asColumnTable(value: unknown): ColumnTable | null {
   if (!isRecord(value)) return null;

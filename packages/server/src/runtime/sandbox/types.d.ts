@@ -302,7 +302,7 @@ export interface Answer {
 
 /** The entry point of a component's program (`globalThis.__gdbMain`). */
 export interface Entry {
-  (inputText: string, rtText: string, optionsText: string, emit?: unknown): Promise<Answer>;
+  (inputText: string | (string | Uint8Array)[], rtText: string, optionsText: string, emit?: unknown): Promise<Answer>;
   /** A CSV file of the last run, once. */
   csvFile(port: string): Uint8Array | undefined;
 }

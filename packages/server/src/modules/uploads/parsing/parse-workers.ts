@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { handOverable } from '../../../platform/files/json-parts.ts';
 import type { CsvPartRequest, PartOutcome } from './csv-parts.ts';
 import { invalid, type ParseRequest, type PooledOutcome, pooled } from './parse-file.ts';
 import { parseWorkerCode } from './parse-worker-code.ts';
@@ -11,14 +12,6 @@ const FILES_PER_WORKER = 50;
  * kept about 350 MiB of the process). The spares booted once the pool is idle start small.
  */
 const LARGE_FILE_BYTES = 2 * 1024 * 1024;
-
-/**
- * Whether bytes can be handed to a worker as they are: their memory is not the slab Node cuts small
- * Buffers from (Buffer.poolSize), which other Buffers share.
- */
-export function handOverable(bytes: Uint8Array): boolean {
-  return !(bytes.buffer instanceof SharedArrayBuffer) && bytes.buffer.byteLength > Buffer.poolSize;
-}
 
 /** Why a worker ended before it answered: an error, or its exit code. */
 type Ended = { error: Error & { code?: string } } | { code: number };
