@@ -61,4 +61,4 @@ async function work(job: CoresJob): Promise<CoresTimings> {
   return { totalMs: performance.now() - t0, cpuSeconds: (used.user + used.system) / 1e6 };
 }
 
-answerJob(work);
+answerJob(async (job: CoresJob) => () => work(job));

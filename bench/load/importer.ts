@@ -37,31 +37,36 @@ async function runNow(job: ImportJob, deadline: number): Promise<string> {
   }
 }
 
-/** Uploads the file, waits for its check and for the import it then runs, as heard on the live channel. */
-export async function importFile(job: ImportJob): Promise<ImportTimings> {
+/**
+ * Gets ready to import: the file made and the live channel of the pipeline's imports open; then
+ * uploads the file, waits for its check and for the import it then runs, as heard on that channel.
+ */
+export async function prepareImport(job: ImportJob): Promise<() => Promise<ImportTimings>> {
   const file = dealersCsv({ bytes: job.bytes });
   const { body, contentType } = uploadBody(job.pipelineId, file, 'dealers.csv');
-  const deadline = Date.now() + 10 * 60_000;
-  const cpu0 = process.cpuUsage();
   const imports = await followPipelineImports(job.baseUrl, job.token, job.pipelineId);
-  const t0 = performance.now();
-  try {
-    const ids = await call<string[]>(job.baseUrl, 'POST', '/uploads', { token: job.token, body, contentType });
-    const uploadedMs = performance.now() - t0;
-    const uploads = await followLive(job.baseUrl, job.token, 'uploads', { _id: ids });
-    const checked = () => ids.every((id) => ['valid', 'invalid'].includes(uploads.states.get(id) ?? ''));
-    const heard = await uploads.until(checked, deadline);
-    uploads.close();
-    if (!heard) throw new Error('the upload was not checked in time');
-    if (ids.some((id) => uploads.states.get(id) !== 'valid')) throw new Error('an upload was found invalid');
-    const checkedMs = performance.now() - t0;
-    const id = await runNow(job, deadline);
-    const state = await imports.ended(id, deadline);
-    const used = process.cpuUsage(cpu0);
-    return { id, state, uploadedMs, checkedMs, totalMs: performance.now() - t0, cpuSeconds: (used.user + used.system) / 1e6 };
-  } finally {
-    imports.close();
-  }
+  return async () => {
+    const deadline = Date.now() + 10 * 60_000;
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    try {
+      const ids = await call<string[]>(job.baseUrl, 'POST', '/uploads', { token: job.token, body, contentType });
+      const uploadedMs = performance.now() - t0;
+      const uploads = await followLive(job.baseUrl, job.token, 'uploads', { _id: ids });
+      const checked = () => ids.every((id) => ['valid', 'invalid'].includes(uploads.states.get(id) ?? ''));
+      const heard = await uploads.until(checked, deadline);
+      uploads.close();
+      if (!heard) throw new Error('the upload was not checked in time');
+      if (ids.some((id) => uploads.states.get(id) !== 'valid')) throw new Error('an upload was found invalid');
+      const checkedMs = performance.now() - t0;
+      const id = await runNow(job, deadline);
+      const state = await imports.ended(id, deadline);
+      const used = process.cpuUsage(cpu0);
+      return { id, state, uploadedMs, checkedMs, totalMs: performance.now() - t0, cpuSeconds: (used.user + used.system) / 1e6 };
+    } finally {
+      imports.close();
+    }
+  };
 }
 
-answerJob(importFile);
+answerJob(prepareImport);

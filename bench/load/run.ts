@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { call, signIn, tryRunNow } from './client.ts';
 import { type CoresJob, type CoresTimings, stepsPerSecond } from './cores.ts';
 import type { ImportJob, ImportTimings } from './importer.ts';
-import { inProcess } from './in-process.ts';
+import { type Ready, startInProcess } from './in-process.ts';
 import { followPipelineImports, type PipelineImports } from './live.ts';
 import {
   BENCH_PASSWORD,
@@ -109,7 +109,16 @@ function readsOf(user: User): string[] {
 }
 
 /** Every user loops over the reads until `until()` says stop; answers the timings. */
-async function readLoad(server: BenchServer, users: User[], until: () => boolean): Promise<Timings & { failedWith: string[] }> {
+/**
+ * The users' reads until `until` says so; only those started from `countFrom()` on are counted (the
+ * reads before it bring the server to its pace).
+ */
+async function readLoad(
+  server: BenchServer,
+  users: User[],
+  until: () => boolean,
+  countFrom: () => number = () => 0,
+): Promise<Timings & { failedWith: string[] }> {
   const latencies: number[] = [];
   let failures = 0;
   const reasons = new Set<string>();
@@ -125,17 +134,31 @@ async function readLoad(server: BenchServer, users: User[], until: () => boolean
         if (every > 0) await sleep(Math.max(0, due - performance.now()));
         const t0 = every > 0 ? due : performance.now();
         due += every;
+        const counted = t0 >= countFrom();
         try {
           await call(server.baseUrl, 'GET', reads[i % reads.length] as string, { token: user.token });
-          latencies.push(performance.now() - t0);
+          if (counted) latencies.push(performance.now() - t0);
         } catch (error) {
-          failures++;
+          if (counted) failures++;
           if (reasons.size < 5) reasons.add(error instanceof Error ? error.message : String(error));
         }
       }
     }),
   );
-  return { ...summarise(latencies, failures, (performance.now() - started) / 1000), failedWith: [...reasons] };
+  const seconds = (performance.now() - Math.max(started, countFrom())) / 1000;
+  return { ...summarise(latencies, failures, seconds), failedWith: [...reasons] };
+}
+
+/** How long the reads run before `beside` counts them: the server at their pace, as it is when an import comes. */
+const WARM_UP_MS = 2000;
+
+/** The reads for `seconds`, counted after the warm-up. */
+async function warmReads(server: BenchServer, users: User[], seconds: number) {
+  const from = performance.now() + WARM_UP_MS;
+  const until = () => performance.now() >= from + seconds * 1000;
+  const cpu = cpuMeterFrom(server, sleep(WARM_UP_MS));
+  const reads = await readLoad(server, users, until, () => from);
+  return { reads, cores: (await cpu).cores() };
 }
 
 const forSeconds = (s: number) => {
@@ -381,6 +404,12 @@ function cpuMeter(server: BenchServer) {
   };
 }
 
+/** A CPU meter started once `after` has settled. */
+async function cpuMeterFrom(server: BenchServer, after: Promise<unknown>) {
+  await after;
+  return cpuMeter(server);
+}
+
 /** The server's memory once it has been idle a few seconds. */
 async function idleRss(server: BenchServer, seconds = 10): Promise<number> {
   await sleep(seconds * 1000);
@@ -390,10 +419,13 @@ async function idleRss(server: BenchServer, seconds = 10): Promise<number> {
 /** The size of the file `beside` imports. */
 const BIG_FILE_BYTES = 19.5 * 1024 * 1024;
 
-/** A user's import of a large file (`importer.ts`), in a process of its own; answers its timings. */
-function importInProcess(server: BenchServer, user: User, pipelineId: string): Promise<ImportTimings> {
+/**
+ * A user's import of a large file (`importer.ts`) in a process of its own, once that process is
+ * ready (its file made, its live channel open): `go` imports and answers the timings.
+ */
+function importer(server: BenchServer, user: User, pipelineId: string): Promise<Ready<ImportTimings>> {
   const job: ImportJob = { baseUrl: server.baseUrl, token: user.token, pipelineId, bytes: BIG_FILE_BYTES };
-  return inProcess<ImportJob, ImportTimings>('./importer.ts', job);
+  return startInProcess<ImportJob, ImportTimings>('./importer.ts', job);
 }
 
 /**
@@ -402,30 +434,40 @@ function importInProcess(server: BenchServer, user: User, pipelineId: string): P
  */
 async function readsWhile<T>(server: BenchServer, users: User[], work: () => Promise<T>) {
   let running = true;
+  let from = Number.POSITIVE_INFINITY;
+  const reads = readLoad(
+    server,
+    users,
+    () => !running,
+    () => from,
+  );
+  await sleep(WARM_UP_MS);
+  from = performance.now();
   const cpu = cpuMeter(server);
   const done = work().finally(() => {
     running = false;
   });
   done.catch(() => undefined);
-  const reads = await readLoad(server, users, () => !running);
+  const counted = await reads;
   const answer = await done;
-  return { reads, answer, cores: cpu.cores() };
+  return { reads: counted, answer, cores: cpu.cores() };
 }
 
 /** How much longer the reads' p95 was beside the work than alone, in per cent. */
 const p95Growth = (alone: Timings, beside: Timings) => `${Math.round((beside.p95 / alone.p95 - 1) * 100)}%`;
 
 async function besideMode(server: BenchServer, users: User[]) {
-  const importer = users[0] as User;
+  const user = users[0] as User;
   const rssBefore = await idleRss(server, 2);
+  const first = await importer(server, user, (user.big[0] as Pipeline)._id);
   const aloneCpu = cpuMeter(server);
-  const alone = await importInProcess(server, importer, (importer.big[0] as Pipeline)._id);
+  const alone = await first.go();
   const aloneCores = aloneCpu.cores();
   const rssAfterAlone = await idleRss(server);
-  const readsAloneCpu = cpuMeter(server);
-  const readsAlone = await readLoad(server, users, forSeconds(durationS));
-  const readsAloneCores = readsAloneCpu.cores();
-  const beside = await readsWhile(server, users, () => importInProcess(server, importer, (importer.big[1] as Pipeline)._id));
+  const { reads: readsAlone, cores: readsAloneCores } = await warmReads(server, users, durationS);
+  // The reads beside the import start with its upload: the importer's own start is not in them.
+  const second = await importer(server, user, (user.big[1] as Pipeline)._id);
+  const beside = await readsWhile(server, users, () => second.go());
   const { reads: readsBeside, answer: withReads, cores: besideCores } = beside;
   const records = await logbook(server, managerOf(users).token);
   if (process.env.BENCH_VERBOSE) {
@@ -474,10 +516,11 @@ async function besideCoresMode(server: BenchServer, users: User[], spec: { threa
     nice: spec.nice ?? 0,
     steps: Math.round((spec.seconds ?? 1) * stepsPerSecond()),
   };
-  const work = () => inProcess<CoresJob, CoresTimings>('./cores.ts', job);
-  const alone = await work();
-  const readsAlone = await readLoad(server, users, forSeconds(durationS));
-  const { reads: readsBeside, answer: withReads, cores } = await readsWhile(server, users, work);
+  const work = () => startInProcess<CoresJob, CoresTimings>('./cores.ts', job);
+  const alone = await (await work()).go();
+  const { reads: readsAlone } = await warmReads(server, users, durationS);
+  const ready = await work();
+  const { reads: readsBeside, answer: withReads, cores } = await readsWhile(server, users, () => ready.go());
   const s = (t: CoresTimings) => ({ totalS: Math.round(t.totalMs) / 1000, cpuS: Math.round(t.cpuSeconds * 100) / 100 });
   return {
     standIn: job,
