@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binaryCopyColumn, joinedBinaryCopyColumn } from './copy-out.ts';
+import { binaryCopyColumn, binaryCopyFraming, CopyData, joinedBinaryCopyColumn } from './copy-out.ts';
 
 // Binary COPY data written by hand, field by field, as PostgreSQL's COPY documentation lays it out.
 const signature = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00];
@@ -55,5 +55,42 @@ describe('binary COPY of one column', () => {
     expect([...bytes]).toEqual(values.flat());
     expect(bytes.buffer).toBe(whole.buffer);
     expect(joinedBinaryCopyColumn(data(header(), trailer))).toMatchObject({ rows: 0, bytes: Buffer.alloc(0) });
+  });
+});
+
+describe('a COPY’s data as it comes', () => {
+  /** The chunks as the driver hands them: views of one buffer it fills again after each. */
+  function arrive(collected: CopyData, whole: Buffer, chunk: number) {
+    const reading = Buffer.alloc(chunk);
+    for (let at = 0; at < whole.length; at += chunk) {
+      const part = whole.subarray(at, at + chunk);
+      part.copy(reading);
+      collected.add(reading.subarray(0, part.length));
+      reading.fill(0xee);
+    }
+  }
+
+  it('keeps every chunk as it was when it came, in one buffer of the size expected', () => {
+    const whole = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256));
+    const exact = new CopyData(whole.length);
+    arrive(exact, whole, 65_536);
+    expect(exact.bytes().equals(whole)).toBe(true);
+    expect(exact.bytes().buffer.byteLength).toBe(whole.length);
+  });
+
+  it('grows when the data is larger than expected, and never shares Node’s slab of small Buffers', () => {
+    const whole = Buffer.from(Array.from({ length: 200_000 }, (_, i) => i % 251));
+    for (const expected of [0, 10, 150_000]) {
+      const collected = new CopyData(expected);
+      arrive(collected, whole, 4096);
+      expect(collected.bytes().equals(whole)).toBe(true);
+      expect(collected.bytes().buffer.byteLength).toBeGreaterThan(Buffer.poolSize);
+    }
+  });
+
+  it('counts the framing a COPY of one column adds to its values', () => {
+    const rows = [[1, 2, 3], [], [4]];
+    const copy = data(header(), ...rows.map(row), trailer);
+    expect(binaryCopyFraming(rows.length)).toBe(copy.length - rows.flat().length);
   });
 });

@@ -11,21 +11,54 @@ import type pg from 'pg';
 /** The first bytes of a binary COPY's data. */
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 
+/** Size of a binary COPY's data besides its values: the header and trailer, and each row's field count and length. */
+export function binaryCopyFraming(rows: number): number {
+  return SIGNATURE.length + 8 + 2 + rows * 6;
+}
+
+/**
+ * A COPY's data as it comes, each chunk copied once into one buffer: a buffer of the size expected
+ * to begin with, twice as large whenever that falls short. Copying into new memory is what a copy
+ * costs (60–80 ms for 20 MiB on a 2-core machine, 2 ms into memory in use), and collecting the
+ * chunks to join them at the end took two such copies.
+ */
+export class CopyData {
+  private buffer: Buffer;
+  private used = 0;
+  constructor(expectedBytes: number) {
+    // Never smaller than Node's slab of small Buffers: a buffer of its own, which its reader may hand over.
+    this.buffer = Buffer.allocUnsafe(Math.max(expectedBytes, 64 * 1024));
+  }
+  add(chunk: Uint8Array): void {
+    if (this.used + chunk.length > this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.used + chunk.length));
+      this.buffer.copy(grown, 0, 0, this.used);
+      this.buffer = grown;
+    }
+    this.buffer.set(chunk, this.used);
+    this.used += chunk.length;
+  }
+  /** What came, as a view of the buffer. */
+  bytes(): Buffer {
+    return this.buffer.subarray(0, this.used);
+  }
+}
+
 /** The query that gives the pool's connection the COPY, collecting its data until it ends. */
 class CopyOut implements pg.Submittable {
-  private readonly chunks: Buffer[] = [];
   private failure: Error | undefined;
   private settled = false;
   constructor(
     private readonly text: string,
-    private readonly settle: (failure: Error | undefined, chunks: Buffer[]) => void,
+    private readonly data: CopyData,
+    private readonly settle: (failure: Error | undefined) => void,
   ) {}
   submit(connection: pg.Connection): void {
     connection.query(this.text);
   }
   handleCopyData(message: { chunk: Buffer }): void {
     // A view of the driver's own buffer, which it fills again with what comes next: copied now.
-    this.chunks.push(Buffer.from(message.chunk));
+    this.data.add(message.chunk);
   }
   // The server's messages a COPY out brings: its data, then CommandComplete and ReadyForQuery.
   handleCommandComplete(): void {}
@@ -40,25 +73,27 @@ class CopyOut implements pg.Submittable {
   private end(): void {
     if (this.settled) return;
     this.settled = true;
-    this.settle(this.failure, this.chunks);
+    this.settle(this.failure);
   }
 }
 
 /**
  * Runs `COPY (<query>) TO STDOUT WITH (FORMAT binary)` on a connection of the pool and answers
- * its data whole. The query is text: values in it must be literals, quoted by the caller. A
- * connection whose COPY failed is closed, not handed back.
+ * its data whole, in one buffer of its own sized `expectedBytes` to begin with (see `CopyData`).
+ * The query is text: values in it must be literals, quoted by the caller. A connection whose COPY
+ * failed is closed, not handed back.
  */
-export async function copyOutBinary(pool: pg.Pool, query: string): Promise<Buffer> {
+export async function copyOutBinary(pool: pg.Pool, query: string, expectedBytes = 0): Promise<Buffer> {
   const client = await pool.connect();
+  const data = new CopyData(expectedBytes);
   try {
-    const chunks = await new Promise<Buffer[]>((resolve, reject) => {
+    await new Promise<void>((resolve, reject) => {
       client.query(
-        new CopyOut(`copy (${query}) to stdout with (format binary)`, (error, data) => (error ? reject(error) : resolve(data))),
+        new CopyOut(`copy (${query}) to stdout with (format binary)`, data, (error) => (error ? reject(error) : resolve())),
       );
     });
     client.release();
-    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    return data.bytes();
   } catch (error) {
     client.release(true);
     throw error;

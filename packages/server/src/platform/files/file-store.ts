@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
-import { copyOutBinary, joinedBinaryCopyColumn } from '../db/copy-out.ts';
+import { binaryCopyFraming, copyOutBinary, joinedBinaryCopyColumn } from '../db/copy-out.ts';
 import type { Database, Db } from '../db/index.ts';
 
 /** Where file bytes live: a local folder (one instance) or the database (any number). */
@@ -270,9 +270,15 @@ export const FILE_PART_BYTES = 1024 * 1024;
  */
 async function storedBytes(db: Db, key: string): Promise<Buffer | null> {
   if (db.pgPool) {
+    // Its size first (each part's row has the whole file's), so that its data comes into one buffer of that size.
+    const stored = await sql<{ size: number | null; parts: number }>`
+      select max(size) as size, count(*)::int as parts from file_blobs where key = ${key}`.execute(db.kysely);
+    const { size, parts } = stored.rows[0] ?? { size: null, parts: 0 };
+    if (size === null) return null;
     const data = await copyOutBinary(
       db.pgPool,
       `select bytes from file_blobs where key = ${pg.escapeLiteral(key)} order by part`,
+      Number(size) + binaryCopyFraming(parts),
     );
     const { rows, bytes } = joinedBinaryCopyColumn(data);
     return rows === 0 ? null : bytes;
