@@ -16,6 +16,9 @@ export function binaryCopyFraming(rows: number): number {
   return SIGNATURE.length + 8 + 2 + rows * 6;
 }
 
+const MIN_BYTES = 64 * 1024;
+const MAX_EXPECTED_BYTES = 1024 * 1024 * 1024;
+
 /**
  * A COPY's data as it comes, each chunk copied once into one buffer: a buffer of the size expected
  * to begin with, twice as large whenever that falls short. Copying into new memory is what a copy
@@ -26,8 +29,9 @@ export class CopyData {
   private buffer: Buffer;
   private used = 0;
   constructor(expectedBytes: number) {
-    // Never smaller than Node's slab of small Buffers: a buffer of its own, which its reader may hand over.
-    this.buffer = Buffer.allocUnsafe(Math.max(expectedBytes, 64 * 1024));
+    // Never smaller than Node's slab of small Buffers (a buffer of its own, which its reader may
+    // hand over), nor larger than a bound, whatever is expected: beyond it, the buffer grows.
+    this.buffer = Buffer.allocUnsafe(Math.min(Math.max(expectedBytes, MIN_BYTES), MAX_EXPECTED_BYTES));
   }
   add(chunk: Uint8Array): void {
     if (this.used + chunk.length > this.buffer.length) {
