@@ -328,7 +328,10 @@ export function databaseFileStore(db: Db): FileStore {
     const key = newKey();
     let part = 0;
     let size = 0;
-    let filling = Buffer.allocUnsafe(FILE_PART_BYTES);
+    // One part's buffer for every part: the driver has written a part out before its insert
+    // answers, and memory already in use is filled far faster than new memory (60–80 ms against
+    // 2 ms for 20 MiB on a 2-core machine).
+    const filling = Buffer.allocUnsafe(FILE_PART_BYTES);
     let used = 0;
     const insert = async (bytes: Buffer) => {
       await sql`insert into file_blobs (key, part, bytes, size) values (${key}, ${part++}, ${bytes}, ${size})`.execute(db.kysely);
@@ -343,7 +346,6 @@ export function databaseFileStore(db: Db): FileStore {
         size += taken;
         if (used < FILE_PART_BYTES) continue;
         await insert(filling);
-        filling = Buffer.allocUnsafe(FILE_PART_BYTES);
         used = 0;
       }
     };
