@@ -25,4 +25,23 @@ describe('isolate pool', () => {
     expect(fresh).not.toBe(first);
     expect(fresh.isDisposed).toBe(false);
   });
+
+  it('lends no isolate before the sandbox threads are made, then lends them as before', async () => {
+    let made!: () => void;
+    const threadsMade = new Promise<void>((resolve) => {
+      made = resolve;
+    });
+    pool = new IsolatePool({ size: 1, queueLimit: 1, threadsMade });
+    let lent = false;
+    const lease = pool.acquire(64).then((l) => {
+      lent = true;
+      return l;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(lent).toBe(false);
+    made();
+    pool.release(await lease, true);
+    expect(lent).toBe(true);
+    expect(pool.stats()).toMatchObject({ total: 1, idle: 1 });
+  });
 });
