@@ -20,7 +20,9 @@ function makerCode(isolatedVm: string, threads: number): string {
   return `
 const os = require('node:os');
 const { parentPort } = require('node:worker_threads');
-os.setPriority(os.constants.priority.PRIORITY_BELOW_NORMAL);
+// Below normal, unless the process was started lower still (then its own priority is kept).
+const below = os.constants.priority.PRIORITY_BELOW_NORMAL;
+if (os.getPriority() < below) os.setPriority(below);
 const ivm = require(${JSON.stringify(isolatedVm)});
 (async () => {
   const isolates = Array.from({ length: ${threads} }, () => new ivm.Isolate({ memoryLimit: 16 }));
