@@ -43,8 +43,11 @@ export interface PoolOptions {
   /** An isolate is replaced after this many runs, whatever their outcome. */
   maxRunsPerIsolate?: number;
   onCatastrophicError?: (message: string) => void;
-  /** Isolates run only once this has settled: the sandbox's threads being made (sandbox-threads.ts). */
-  threadsMade?: Promise<unknown>;
+  /**
+   * Called at the first isolate asked for; isolates run only once what it answers has settled: the
+   * sandbox's threads being made (sandbox-threads.ts).
+   */
+  threadsMade?: () => Promise<unknown>;
 }
 
 interface Waiter {
@@ -64,6 +67,7 @@ export class IsolatePool {
   private readonly waiters: Waiter[] = [];
   private total = 0;
   private closed = false;
+  private threads: Promise<unknown> | undefined;
   private threadsReady = false;
   private readonly sweeper: NodeJS.Timeout;
   private readonly idleMs: number;
@@ -80,7 +84,8 @@ export class IsolatePool {
   acquire(memoryMiB: number, signal?: AbortSignal): Promise<Lease> {
     const { threadsMade } = this.options;
     if (threadsMade && !this.threadsReady) {
-      return threadsMade.then(() => {
+      this.threads ??= threadsMade();
+      return this.threads.then(() => {
         this.threadsReady = true;
         return this.acquire(memoryMiB, signal);
       });

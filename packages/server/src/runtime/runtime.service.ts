@@ -85,9 +85,15 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
   const { settings, log, source } = options;
   const onCatastrophicError = (message: string) =>
     log.fatal({ message }, 'an isolate failed beyond recovery; restart the server process');
-  const threadsMade = sandboxThreadsBelowNormal().then((outcome) => {
-    if (outcome !== 'made') log.info({ outcome }, "the sandbox's threads keep the server's priority");
-  });
+  // Made when an isolate is first asked for: a process that runs none (most test processes, an
+  // instance that only answers) never starts the worker that makes them.
+  let made: Promise<void> | undefined;
+  const threadsMade = () => {
+    made ??= sandboxThreadsBelowNormal().then((outcome) => {
+      if (outcome !== 'made') log.info({ outcome }, "the sandbox's threads keep the server's priority");
+    });
+    return made;
+  };
   // Test runs from the editors get isolates of their own, so no number of them can hold up an import.
   const pool = new IsolatePool({ size: settings.poolSize, queueLimit: settings.queueLimit, onCatastrophicError, threadsMade });
   const testPool = new IsolatePool({

@@ -17,7 +17,7 @@ import { sandboxThreadsBelowNormal } from './packages/server/src/runtime/sandbox
 const stat = (task) => fs.readFileSync('/proc/self/task/' + task + '/stat', 'utf8').split(') ')[1].split(' ');
 const cpu = () => new Map(fs.readdirSync('/proc/self/task').map((t) => [t, Number(stat(t)[11]) + Number(stat(t)[12])]));
 const made = sandboxThreadsBelowNormal();
-const pool = new IsolatePool({ size: 1, queueLimit: 1, threadsMade: made });
+const pool = new IsolatePool({ size: 1, queueLimit: 1, threadsMade: () => made });
 const lease = await pool.acquire(32);
 const context = await pool.context(lease, 5000);
 const before = cpu();

@@ -6,10 +6,10 @@ import { Worker } from 'node:worker_threads';
  * The sandbox's threads, made below the server's priority, like the parse workers': isolated-vm
  * runs every isolate's work on a pool of threads of its own (as many as the cores and one more,
  * for the whole process), each made the first time it is needed and given the priority of the
- * thread that made it. Made here, before any isolate runs, by a worker thread that first lowers
- * its own priority, they keep that priority for the life of the process, and the server's event
- * loop answering requests comes first when both want a core. On Linux only: elsewhere a thread's
- * priority is the whole process's.
+ * thread that made it. Made here, when the first isolate is asked for and before it runs, by a
+ * worker thread that first lowers its own priority, they keep that priority for the life of the
+ * process, and the server's event loop answering requests comes first when both want a core. On
+ * Linux only: elsewhere a thread's priority is the whole process's.
  *
  * Beyond its pool isolated-vm makes a thread for a task only when every pool thread is busy
  * (more runs at once than cores and one); such a thread keeps the server's priority.
