@@ -116,20 +116,21 @@ export function storedRowsJson(tables: readonly string[]): string {
   return `${TABLES_START}${tables.join(',')}${TABLES_END}`;
 }
 
+const BYTES_START = Buffer.from(TABLES_START);
+const BYTES_END = Buffer.from(TABLES_END);
+
 /** A stored rows file of tables given as UTF-8 JSON bytes, joined without parsing them. */
 export function storedRowsBytes(tables: readonly Uint8Array[]): Uint8Array {
-  const start = new TextEncoder().encode(TABLES_START);
-  const end = new TextEncoder().encode(TABLES_END);
-  const size = start.length + end.length + tables.reduce((n, t) => n + t.length, 0) + Math.max(0, tables.length - 1);
+  const size = BYTES_START.length + BYTES_END.length + tables.reduce((n, t) => n + t.length, 0) + Math.max(0, tables.length - 1);
   const joined = new Uint8Array(size);
-  joined.set(start, 0);
-  let at = start.length;
+  joined.set(BYTES_START, 0);
+  let at = BYTES_START.length;
   tables.forEach((t, i) => {
     if (i > 0) joined[at++] = 0x2c;
     joined.set(t, at);
     at += t.length;
   });
-  joined.set(end, at);
+  joined.set(BYTES_END, at);
   return joined;
 }
 
@@ -144,20 +145,8 @@ export function storedTablesText(text: string): string | null {
   return null;
 }
 
-const BYTES_START = new TextEncoder().encode(TABLES_START);
-const BYTES_END = new TextEncoder().encode(TABLES_END);
-
 function isSpace(byte: number | undefined): boolean {
   return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
-}
-
-function startsWith(bytes: Uint8Array, head: Uint8Array): boolean {
-  return bytes.length >= head.length && head.every((b, i) => bytes[i] === b);
-}
-
-function endsWith(bytes: Uint8Array, tail: Uint8Array): boolean {
-  const from = bytes.length - tail.length;
-  return from >= 0 && tail.every((b, i) => bytes[from + i] === b);
 }
 
 /**
@@ -169,12 +158,12 @@ export function storedTablesBytes(bytes: Uint8Array): Uint8Array | null {
   let end = bytes.length;
   while (start < end && isSpace(bytes[start])) start++;
   while (end > start && isSpace(bytes[end - 1])) end--;
-  const t = bytes.subarray(start, end);
+  const t = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start);
   if (t[0] === 0x5b && t[t.length - 1] === 0x5d) return t;
-  if (t.length >= BYTES_START.length + BYTES_END.length && startsWith(t, BYTES_START) && endsWith(t, BYTES_END)) {
-    return t.subarray(BYTES_START.length, t.length - BYTES_END.length);
-  }
-  return null;
+  if (t.length < BYTES_START.length + BYTES_END.length) return null;
+  const head = t.subarray(0, BYTES_START.length);
+  const tail = t.subarray(t.length - BYTES_END.length);
+  return head.equals(BYTES_START) && tail.equals(BYTES_END) ? t.subarray(head.length, t.length - tail.length) : null;
 }
 
 /** A column table read from untrusted JSON (a component's answer): null when it is not a well-formed one. */
