@@ -125,8 +125,9 @@ export function createParsePool(options: PoolOptions = {}) {
       workers.holdSpares();
       counts.files++;
       try {
-        const read = typeof request.bytes === 'function';
-        const ready = { ...request, bytes: typeof request.bytes === 'function' ? await request.bytes() : request.bytes };
+        const { bytes } = request;
+        const read = typeof bytes === 'function';
+        const ready = { ...request, bytes: read ? await bytes() : bytes };
         return (await inSlices(ready)) ?? (await workers.runOne(ready, read));
       } finally {
         release();
