@@ -38,11 +38,6 @@ export function startInProcess<Job, Answer>(script: string, job: Job): Promise<R
   return ready;
 }
 
-/** Starts `script` with `job` and has it do the job as soon as it is ready; answers its timings. */
-export async function inProcess<Job, Answer>(script: string, job: Job): Promise<Answer> {
-  return (await startInProcess<Job, Answer>(script, job)).go();
-}
-
 /**
  * In a process started by `startInProcess`: gets ready for the job it is given (`prepare`), says
  * so, does it when told to, answers its timings or its error, and ends.

@@ -108,7 +108,6 @@ function readsOf(user: User): string[] {
   return user.manager ? [...wizard, ...logbook] : wizard;
 }
 
-/** Every user loops over the reads until `until()` says stop; answers the timings. */
 /**
  * The users' reads until `until` says so; only those started from `countFrom()` on are counted (the
  * reads before it bring the server to its pace).
@@ -151,15 +150,6 @@ async function readLoad(
 
 /** How long the reads run before `beside` counts them: the server at their pace, as it is when an import comes. */
 const WARM_UP_MS = 2000;
-
-/** The reads for `seconds`, counted after the warm-up. */
-async function warmReads(server: BenchServer, users: User[], seconds: number) {
-  const from = performance.now() + WARM_UP_MS;
-  const until = () => performance.now() >= from + seconds * 1000;
-  const cpu = cpuMeterFrom(server, sleep(WARM_UP_MS));
-  const reads = await readLoad(server, users, until, () => from);
-  return { reads, cores: (await cpu).cores() };
-}
 
 const forSeconds = (s: number) => {
   const end = Date.now() + s * 1000;
@@ -404,12 +394,6 @@ function cpuMeter(server: BenchServer) {
   };
 }
 
-/** A CPU meter started once `after` has settled. */
-async function cpuMeterFrom(server: BenchServer, after: Promise<unknown>) {
-  await after;
-  return cpuMeter(server);
-}
-
 /** The server's memory once it has been idle a few seconds. */
 async function idleRss(server: BenchServer, seconds = 10): Promise<number> {
   await sleep(seconds * 1000);
@@ -429,8 +413,9 @@ function importer(server: BenchServer, user: User, pipelineId: string): Promise<
 }
 
 /**
- * The reads for as long as `work` runs, with the cores both kept busy; the work's answer once the
- * reads have ended (a failure before then must not end the bench and leave its server running).
+ * The reads for as long as `work` runs (a pause, for the reads alone), counted once they have run
+ * WARM_UP_MS before it starts, with the cores both kept busy; the work's answer once the reads have
+ * ended (a failure before then must not end the bench and leave its server running).
  */
 async function readsWhile<T>(server: BenchServer, users: User[], work: () => Promise<T>) {
   let running = true;
@@ -464,7 +449,7 @@ async function besideMode(server: BenchServer, users: User[]) {
   const alone = await first.go();
   const aloneCores = aloneCpu.cores();
   const rssAfterAlone = await idleRss(server);
-  const { reads: readsAlone, cores: readsAloneCores } = await warmReads(server, users, durationS);
+  const { reads: readsAlone, cores: readsAloneCores } = await readsWhile(server, users, () => sleep(durationS * 1000));
   // The reads beside the import start with its upload: the importer's own start is not in them.
   const second = await importer(server, user, (user.big[1] as Pipeline)._id);
   const beside = await readsWhile(server, users, () => second.go());
@@ -518,7 +503,7 @@ async function besideCoresMode(server: BenchServer, users: User[], spec: { threa
   };
   const work = () => startInProcess<CoresJob, CoresTimings>('./cores.ts', job);
   const alone = await (await work()).go();
-  const { reads: readsAlone } = await warmReads(server, users, durationS);
+  const { reads: readsAlone } = await readsWhile(server, users, () => sleep(durationS * 1000));
   const ready = await work();
   const { reads: readsBeside, answer: withReads, cores } = await readsWhile(server, users, () => ready.go());
   const s = (t: CoresTimings) => ({ totalS: Math.round(t.totalMs) / 1000, cpuS: Math.round(t.cpuSeconds * 100) / 100 });
