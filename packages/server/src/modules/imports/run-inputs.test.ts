@@ -1,6 +1,6 @@
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { describe, expect, it } from 'vitest';
-import { jsonPartsText } from '../../platform/files/json-parts.ts';
+import type { JsonParts } from '../../platform/files/json-parts.ts';
 import { storedRowsJson, tableJson } from '../../platform/files/row-tables.ts';
 import type { RunUpload } from '../uploads/uploads.service.ts';
 import { skipReason } from './check-wait.ts';
@@ -57,13 +57,16 @@ function depsOf(listed: RunUpload[], checks: RunUpload[][] = [], waitForChecksMs
   return { deps, looks };
 }
 
+/** The text the parts of a run's input make. */
+const textOf = (parts: JsonParts) => parts.map((p) => (typeof p === 'string' ? p : new TextDecoder().decode(p))).join('');
+
 async function gather(deps: InputDeps, signal = new AbortController().signal) {
   const lines: string[] = [];
   const inputs = await gatherInputs(deps, pipeline, runAuth({ user_id: null }), async (_l, m) => void lines.push(m), signal);
   return {
     inputs,
     lines,
-    codes: () => JSON.parse(jsonPartsText(inputs.inputJson)).prices.flatMap((t: { data: string[][] }) => t.data[0]),
+    codes: () => JSON.parse(textOf(inputs.inputJson)).prices.flatMap((t: { data: string[][] }) => t.data[0]),
   };
 }
 

@@ -6,12 +6,6 @@
  */
 export type JsonParts = readonly (string | Uint8Array)[];
 
-/** The text the parts make (for a reader that needs it whole). */
-export function jsonPartsText(parts: JsonParts): string {
-  const decoder = new TextDecoder();
-  return parts.map((p) => (typeof p === 'string' ? p : decoder.decode(p))).join('');
-}
-
 /**
  * Whether bytes can be handed to another thread or isolate as they are (their memory moved, not
  * copied): not shared memory, nor the slab Node cuts small Buffers from (`Buffer.poolSize`), which
