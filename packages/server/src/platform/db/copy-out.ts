@@ -9,11 +9,11 @@ import type pg from 'pg';
  */
 
 /** The first bytes of a binary COPY's data. */
-const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+export const BINARY_COPY_SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 
 /** Size of a binary COPY's data besides its values: the header and trailer, and each row's field count and length. */
 export function binaryCopyFraming(rows: number): number {
-  return SIGNATURE.length + 8 + 2 + rows * 6;
+  return BINARY_COPY_SIGNATURE.length + 8 + 2 + rows * 6;
 }
 
 const MIN_BYTES = 64 * 1024;
@@ -141,7 +141,7 @@ class CopyReader {
  */
 export function binaryCopyColumn(data: Buffer): (Buffer | null)[] {
   const reader = new CopyReader(data);
-  if (!reader.bytes(SIGNATURE.length).equals(SIGNATURE)) throw new Error('Not binary COPY data.');
+  if (!reader.bytes(BINARY_COPY_SIGNATURE.length).equals(BINARY_COPY_SIGNATURE)) throw new Error('Not binary COPY data.');
   reader.int32(); // flags: none that change how rows are read (bit 16, OIDs, is gone since PostgreSQL 12)
   const extension = reader.int32();
   if (extension < 0) throw new Error('The binary COPY header is not readable.');
