@@ -44,6 +44,10 @@ describe.runIf(process.env.DATABASE_URL)('binary COPY in (runs only when DATABAS
     ];
     await expect(copyInBinary(pool(), 'copied_in (name, n, b)', rows)).rejects.toThrow(/duplicate key/);
     await expect(copyInBinary(pool(), 'copied_in (name, n)', [[text('x'), text('not an integer')]])).rejects.toThrow();
+    // A statement that fails before the COPY starts: the data already sent after it is ignored.
+    await expect(copyInBinary(pool(), 'no_such_table (name)', [[text('x')], [Buffer.alloc(100_000)]])).rejects.toThrow(
+      'no_such_table',
+    );
     expect((await pool().query('select count(*)::int as n from copied_in')).rows[0].n).toBe(before);
     expect((await pool().query('select 1 as one')).rows).toEqual([{ one: 1 }]);
   });

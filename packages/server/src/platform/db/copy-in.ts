@@ -76,7 +76,12 @@ export function copyMessages(rows: readonly (readonly CopyValue[])[]): Uint8Arra
   return out;
 }
 
-/** The statement that gives the connection the COPY and writes its data once the server asks for it. */
+/**
+ * The statement that gives the connection the COPY, its data written right after it, without
+ * waiting for the server to ask for it: one round trip instead of two. Should the statement fail
+ * before the COPY starts, or the server refuse a row, the server ignores the data that follows
+ * its error, as the protocol says.
+ */
 class CopyIn implements pg.Submittable {
   private failure: Error | undefined;
   private settled = false;
@@ -87,19 +92,15 @@ class CopyIn implements pg.Submittable {
     private readonly settle: (failure: Error | undefined, rows: number) => void,
   ) {}
   submit(connection: pg.Connection): void {
-    connection.query(this.text);
-  }
-  /**
-   * Everything written at once, in order, then CopyDone: should the server refuse a row, it ignores
-   * the data that follows its error, as the protocol says.
-   */
-  handleCopyInResponse(connection: pg.Connection): void {
     const socket = connection.stream;
     socket.cork();
+    connection.query(this.text);
     for (const bytes of this.data) socket.write(bytes);
     socket.write(COPY_DONE);
     socket.uncork();
   }
+  /** The server asks for the data, which is already on its way. */
+  handleCopyInResponse(): void {}
   handleCommandComplete(message: { text?: string }): void {
     this.copied = Number(/^COPY (\d+)$/.exec(message.text ?? '')?.[1] ?? 0);
   }
