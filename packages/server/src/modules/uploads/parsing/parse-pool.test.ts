@@ -124,7 +124,9 @@ describe('parse pool', () => {
 
   it('answers invalid when a parse exceeds its memory cap, and keeps working', async () => {
     const pool = createParsePool({ concurrency: 1, maxMemoryMb: 32 });
-    const wide = `a,b,c,d,e\n${'aaaaaaaaaa,bbbbbbbbbb,cccccccccc,dddddddddd,eeeeeeeeee\n'.repeat(400_000)}`;
+    // Values all different (a column's repeated texts are kept once, which a cap this size would hold).
+    const lines = Array.from({ length: 400_000 }, (_, i) => `a${i},b${i}bbbbbbbb,c${i}cccccccc,d${i}dddddddd,e${i}eeeeeeee`);
+    const wide = `a,b,c,d,e\n${lines.join('\n')}\n`;
     const out = await pool.parse({ bytes: enc(wide), group: 'csv', dataModel: null });
     expect(out.status).toBe('invalid');
     expect(out.summary).toBe('The file needs too much memory to read.');
@@ -133,6 +135,16 @@ describe('parse pool', () => {
     const next = await pool.parse({ bytes: enc('a\n1\n'), group: 'csv', dataModel: null });
     expect(next.status).toBe('valid');
     expect(pool.counts().workers).toBe(failed + 1);
+  });
+
+  it('reads a large file whose columns repeat a few texts within a cap its values each kept would pass', async () => {
+    // 20 MB: its 2,000,000 values kept as strings of their own need more than 96 MiB of heap; each
+    // column's repeated text kept once, under 64.
+    const pool = createParsePool({ concurrency: 1, maxMemoryMb: 80 });
+    const repeated = `a,b,c,d,e\n${'aaaaaaaaaa,bbbbbbbbbb,cccccccccc,dddddddddd,eeeeeeeeee\n'.repeat(400_000)}`;
+    const out = await pool.parse({ bytes: enc(repeated), group: 'csv', dataModel: null });
+    expect(out.status).toBe('valid');
+    expect(out.rowCount).toBe(400_000);
   });
 
   it('answers invalid when a parse takes too long', async () => {
