@@ -1,0 +1,68 @@
+// A large CSV file read and checked in one thread, as a parse worker does with a file in one
+// piece: the load bench's 20 MiB dealers file (codes, cities, postal codes and dates that repeat,
+// names and e-mail addresses that do not) against the demo's data model, `BENCH_RUNS` times in one
+// process. Each run's time, the garbage collector's pauses in it and the largest heap seen.
+//   node --no-node-snapshot --import tsx bench/import/parse-large.ts
+//   BENCH_RUNS (5), BENCH_MIB (19.5)
+import { PerformanceObserver } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import { parseFile } from '../../packages/server/src/modules/uploads/parsing/parse-file.ts';
+import { dealersCsv } from '../load/plan.ts';
+
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const mib = Number(process.env.BENCH_MIB ?? 19.5);
+
+/** The demo's dealers data model (demo.seed.ts). */
+const DATA_MODEL = {
+  type: 'object',
+  required: ['dealerCode', 'name', 'city'],
+  properties: {
+    dealerCode: { type: 'string', pattern: '^[A-Z]{2}[0-9]{3}$' },
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    city: { type: 'string', minLength: 1 },
+    postalCode: { type: 'string', maxLength: 12 },
+    email: { type: 'string', format: 'email' },
+    vehicles: { type: 'integer', minimum: 0 },
+    openedOn: { type: 'string', format: 'date' },
+  },
+};
+
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
+
+let peakHeap = 0;
+const sampler = setInterval(() => {
+  peakHeap = Math.max(peakHeap, v8.getHeapStatistics().used_heap_size);
+}, 5);
+
+const bytes = dealersCsv({ bytes: Math.round(mib * 1024 * 1024) });
+const results: { ms: number; gcMs: number; rows: number }[] = [];
+for (let i = 0; i < runs; i++) {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  gcMs = 0;
+  const t0 = performance.now();
+  const outcome = parseFile({ bytes, group: 'csv', dataModel: DATA_MODEL });
+  const ms = performance.now() - t0;
+  // The observer hears of the run's collections once the loop turns.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  if (outcome.status !== 'valid') throw new Error(`The file was not read as valid: ${outcome.summary}`);
+  results.push({ ms: Math.round(ms), gcMs: Math.round(gcMs), rows: outcome.rowCount });
+}
+clearInterval(sampler);
+const sorted = results.map((r) => r.ms).sort((a, b) => a - b);
+console.log(
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      fileMiB: Number((bytes.length / 1024 / 1024).toFixed(2)),
+      rows: results[0]?.rows,
+      runs: results,
+      medianMs: sorted[Math.floor(sorted.length / 2)],
+      peakHeapMiB: Math.round(peakHeap / 1024 / 1024),
+    },
+    null,
+    2,
+  ),
+);
