@@ -6,26 +6,12 @@
 //   BENCH_RUNS (5), BENCH_MIB (19.5)
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
+import { DEMO_DATA_MODEL } from '../../packages/server/src/modules/demo/demo.seed.ts';
 import { parseFile } from '../../packages/server/src/modules/uploads/parsing/parse-file.ts';
 import { dealersCsv } from '../load/plan.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const mib = Number(process.env.BENCH_MIB ?? 19.5);
-
-/** The demo's dealers data model (demo.seed.ts). */
-const DATA_MODEL = {
-  type: 'object',
-  required: ['dealerCode', 'name', 'city'],
-  properties: {
-    dealerCode: { type: 'string', pattern: '^[A-Z]{2}[0-9]{3}$' },
-    name: { type: 'string', minLength: 1, maxLength: 200 },
-    city: { type: 'string', minLength: 1 },
-    postalCode: { type: 'string', maxLength: 12 },
-    email: { type: 'string', format: 'email' },
-    vehicles: { type: 'integer', minimum: 0 },
-    openedOn: { type: 'string', format: 'date' },
-  },
-};
 
 let gcMs = 0;
 new PerformanceObserver((list) => {
@@ -43,7 +29,7 @@ for (let i = 0; i < runs; i++) {
   await new Promise((resolve) => setTimeout(resolve, 50));
   gcMs = 0;
   const t0 = performance.now();
-  const outcome = parseFile({ bytes, group: 'csv', dataModel: DATA_MODEL });
+  const outcome = parseFile({ bytes, group: 'csv', dataModel: DEMO_DATA_MODEL });
   const ms = performance.now() - t0;
   // The observer hears of the run's collections once the loop turns.
   await new Promise((resolve) => setTimeout(resolve, 20));

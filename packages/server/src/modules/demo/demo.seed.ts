@@ -37,7 +37,7 @@ export const DEMO_CSV = [
   'FR003,Nord Motors,Lille,,,,',
 ].join('\n');
 
-const DEMO_DATA_MODEL = {
+export const DEMO_DATA_MODEL = {
   type: 'object',
   required: ['dealerCode', 'name', 'city'],
   properties: {

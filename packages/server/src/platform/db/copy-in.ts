@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { BINARY_COPY_SIGNATURE } from './copy-out.ts';
+import { CopyStatement, runCopy } from './copy-statement.ts';
 
 /**
  * Binary COPY into PostgreSQL: rows written to the server's connection as they are. A `bytea`
@@ -82,15 +83,15 @@ export function copyMessages(rows: readonly (readonly CopyValue[])[]): Uint8Arra
  * before the COPY starts, or the server refuse a row, the server ignores the data that follows
  * its error, as the protocol says.
  */
-class CopyIn implements pg.Submittable {
-  private failure: Error | undefined;
-  private settled = false;
-  private copied = 0;
+class CopyIn extends CopyStatement {
+  /** The rows the server took, once it has answered. */
+  copied = 0;
   constructor(
     private readonly text: string,
     private readonly data: Uint8Array[],
-    private readonly settle: (failure: Error | undefined, rows: number) => void,
-  ) {}
+  ) {
+    super();
+  }
   submit(connection: pg.Connection): void {
     const socket = connection.stream;
     socket.cork();
@@ -101,21 +102,8 @@ class CopyIn implements pg.Submittable {
   }
   /** The server asks for the data, which is already on its way. */
   handleCopyInResponse(): void {}
-  handleCommandComplete(message: { text?: string }): void {
+  override handleCommandComplete(message: { text?: string }): void {
     this.copied = Number(/^COPY (\d+)$/.exec(message.text ?? '')?.[1] ?? 0);
-  }
-  /** An error answered by the server (a ReadyForQuery follows) or the connection lost (none does): settled at once. */
-  handleError(error: Error): void {
-    this.failure ??= error;
-    this.end();
-  }
-  handleReadyForQuery(): void {
-    this.end();
-  }
-  private end(): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.settle(this.failure, this.copied);
   }
 }
 
@@ -127,18 +115,7 @@ class CopyIn implements pg.Submittable {
  * this answers. A connection whose COPY failed is closed, not handed back.
  */
 export async function copyInBinary(pool: pg.Pool, into: string, rows: readonly (readonly CopyValue[])[]): Promise<number> {
-  const client = await pool.connect();
-  try {
-    const copied = await new Promise<number>((resolve, reject) => {
-      const data = copyMessages(rows);
-      client.query(
-        new CopyIn(`copy ${into} from stdin with (format binary)`, data, (error, n) => (error ? reject(error) : resolve(n))),
-      );
-    });
-    client.release();
-    return copied;
-  } catch (error) {
-    client.release(true);
-    throw error;
-  }
+  const statement = new CopyIn(`copy ${into} from stdin with (format binary)`, copyMessages(rows));
+  await runCopy(pool, statement);
+  return statement.copied;
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { CopyStatement, runCopy } from './copy-statement.ts';
 
 /**
  * Binary COPY out of PostgreSQL: a query's rows as the server writes them, bytes as bytes. A
@@ -49,35 +50,19 @@ export class CopyData {
 }
 
 /** The query that gives the pool's connection the COPY, collecting its data until it ends. */
-class CopyOut implements pg.Submittable {
-  private failure: Error | undefined;
-  private settled = false;
+class CopyOut extends CopyStatement {
   constructor(
     private readonly text: string,
     private readonly data: CopyData,
-    private readonly settle: (failure: Error | undefined) => void,
-  ) {}
+  ) {
+    super();
+  }
   submit(connection: pg.Connection): void {
     connection.query(this.text);
   }
   handleCopyData(message: { chunk: Buffer }): void {
     // A view of the driver's own buffer, which it fills again with what comes next: copied now.
     this.data.add(message.chunk);
-  }
-  // The server's messages a COPY out brings: its data, then CommandComplete and ReadyForQuery.
-  handleCommandComplete(): void {}
-  /** An error answered by the server (a ReadyForQuery follows) or the connection lost (none does): settled at once. */
-  handleError(error: Error): void {
-    this.failure ??= error;
-    this.end();
-  }
-  handleReadyForQuery(): void {
-    this.end();
-  }
-  private end(): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.settle(this.failure);
   }
 }
 
@@ -88,20 +73,9 @@ class CopyOut implements pg.Submittable {
  * failed is closed, not handed back.
  */
 export async function copyOutBinary(pool: pg.Pool, query: string, expectedBytes = 0): Promise<Buffer> {
-  const client = await pool.connect();
   const data = new CopyData(expectedBytes);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      client.query(
-        new CopyOut(`copy (${query}) to stdout with (format binary)`, data, (error) => (error ? reject(error) : resolve())),
-      );
-    });
-    client.release();
-    return data.bytes();
-  } catch (error) {
-    client.release(true);
-    throw error;
-  }
+  await runCopy(pool, new CopyOut(`copy (${query}) to stdout with (format binary)`, data));
+  return data.bytes();
 }
 
 /** Reads binary COPY data: its fields, with where the next one starts; a value cut short is refused. */
