@@ -63,6 +63,12 @@ describe('binary COPY in: the messages written', () => {
     expect(rowsOf(Buffer.concat(payloads(messages)))[0]?.[0]?.length).toBe(90_000);
   });
 
+  it('refuses a row larger than a field may be, before writing anything', () => {
+    const huge = new Uint8Array(new ArrayBuffer(0), 0, 0);
+    Object.defineProperty(huge, 'byteLength', { value: 1024 * 1024 * 1024 + 1 });
+    expect(() => copyMessages([[huge]])).toThrow('too large for a COPY');
+  });
+
   it('writes a COPY of no rows', () => {
     expect(rowsOf(Buffer.concat(payloads(copyMessages([]))))).toEqual([]);
   });

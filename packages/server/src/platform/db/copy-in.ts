@@ -27,6 +27,9 @@ export function text(value: string): Buffer {
 /** Values up to this size go into the framing around them; larger ones are written as they are. */
 const INLINE_BYTES = 4096;
 
+/** The largest row written: a field of PostgreSQL holds at most 1 GB. */
+const MAX_ROW_BYTES = 1024 * 1024 * 1024;
+
 /** A CopyData message's code, and CopyDone's whole message. */
 const COPY_DATA = 0x64;
 const COPY_DONE = Buffer.from([0x63, 0, 0, 0, 4]);
@@ -59,7 +62,10 @@ export function copyMessages(rows: readonly (readonly CopyValue[])[]): Uint8Arra
   int(0, 4); // flags
   int(0, 4); // header extension's length
   for (const row of rows) {
-    message(rowBytes(row));
+    const bytes = rowBytes(row);
+    // A message's length is a 32-bit integer, and PostgreSQL takes no field over 1 GB.
+    if (bytes > MAX_ROW_BYTES) throw new RangeError(`A row of ${bytes} bytes is too large for a COPY.`);
+    message(bytes);
     int(row.length, 2);
     for (const value of row) {
       int(value === null ? -1 : value.byteLength, 4);
