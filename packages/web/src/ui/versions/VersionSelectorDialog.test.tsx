@@ -1,6 +1,6 @@
 import '../../../test/dom.ts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { envelope, ok, signedInAs } from '../../../test/fake-api.ts';
 import { dialog, queryButton } from '../../../test/queries.ts';
 import { renderWidget } from '../../../test/render-widget.tsx';
@@ -51,6 +51,12 @@ const node = (n: number) => document.querySelector<HTMLElement>(`[data-testid="r
 const box = (n: number) => node(n)?.querySelector<HTMLElement>('.gdb-version-node');
 
 describe('version selector dialog', () => {
+  // A test that lasts past the fit's delay has fitted its own view: each test counts its own.
+  beforeEach(() => {
+    timing.laidOut = 0;
+    timing.fits.length = 0;
+  });
+
   it("draws the family in a 'Select a version' dialog 75% wide: 'V {n}' with date and time, Prod and Draft apart, the current one highlighted", async () => {
     const { server } = show();
     const modal = await dialog('Select a version');
