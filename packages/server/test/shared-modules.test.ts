@@ -9,19 +9,18 @@ const CHANGES_SHARED_STATE = [
   /\bvi\.(?:mock|doMock)\(/,
   /\bvi\.stub(?:Env|Global)\(/,
   /\bvi\.useFakeTimers\(/,
-  /\bprocess\.env(?:\.\w+|\[[^\]]+\])\s*=(?!=)/,
+  /\bprocess\.env(?:\.\w+|\[[^\]]+\])\s*(?:\?\?|\|\||&&)?=(?!=)/,
   /\bdelete\s+process\.env\b/,
 ];
 
 const root = path.resolve(import.meta.dirname, '..');
 
-function testFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return testFiles(full);
-    return entry.name.endsWith('.test.ts') ? [full] : [];
-  });
-}
+/** The server's test files under `dir`. */
+const testFiles = (dir: string) =>
+  fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.test.ts'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
 
 describe('server test files', () => {
   it('leave the modules, the environment, the globals and the clock as they found them', () => {
@@ -44,6 +43,7 @@ describe('server test files', () => {
       'vi.useFakeTimers()',
       "process.env.DATA_DIR = '/tmp'",
       "process.env['X'] = 'y'",
+      "process.env.TZ ??= 'UTC'",
       'delete process.env.X',
     ])
       expect(CHANGES_SHARED_STATE.some((rule) => rule.test(line))).toBe(true);
