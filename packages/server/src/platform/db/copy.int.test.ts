@@ -19,6 +19,24 @@ describe.runIf(process.env.DATABASE_URL)('binary COPY (runs only when DATABASE_U
     return p;
   };
 
+  /**
+   * Ends the server's process running the COPY whose statement is `like` once it has started: the
+   * COPY must fail, and the pool go on answering. Its failure is taken at once, as it may come
+   * before the kill's own answer does.
+   */
+  async function endsWhenKilled(copy: Promise<unknown>, like: string) {
+    const failed = expect(copy).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const others = await pool().query<{ pid: number }>(
+      'select pid from pg_stat_activity where query like $1 and pid <> pg_backend_pid()',
+      [like],
+    );
+    expect(others.rows.length).toBe(1);
+    await pool().query('select pg_terminate_backend($1)', [others.rows[0]?.pid]);
+    await failed;
+    expect((await pool().query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  }
+
   describe('out', () => {
     it('answers the bytes PostgreSQL holds, as a query of their hex text does', async () => {
       // One value larger than what the driver reads at once, then many that come several to a read.
@@ -43,18 +61,7 @@ describe.runIf(process.env.DATABASE_URL)('binary COPY (runs only when DATABASE_U
     });
 
     it('throws when the connection is lost during the COPY', async () => {
-      const killer = await pool().connect();
-      // Its failure is taken at once: it may come before the kill's own answer does.
-      const copying = expect(copyOutBinary(pool(), 'select pg_sleep(5)::text::bytea')).rejects.toThrow();
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const others = await killer.query<{ pid: number }>(
-        "select pid from pg_stat_activity where query like 'copy (select pg_sleep%' and pid <> pg_backend_pid()",
-      );
-      killer.release();
-      expect(others.rows.length).toBe(1);
-      await pool().query('select pg_terminate_backend($1)', [others.rows[0]?.pid]);
-      await copying;
-      expect((await pool().query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      await endsWhenKilled(copyOutBinary(pool(), 'select pg_sleep(5)::text::bytea'), 'copy (select pg_sleep%');
     });
   });
 
@@ -99,15 +106,7 @@ describe.runIf(process.env.DATABASE_URL)('binary COPY (runs only when DATABASE_U
       );
       await pool().query('create table slow_in (v int)');
       await pool().query('create trigger slow_in before insert on slow_in for each row execute function slow_in()');
-      const copying = expect(copyInBinary(pool(), 'slow_in (v)', [[int4(1)]])).rejects.toThrow();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const others = await pool().query<{ pid: number }>(
-        "select pid from pg_stat_activity where query like 'copy slow_in%' and pid <> pg_backend_pid()",
-      );
-      expect(others.rows.length).toBe(1);
-      await pool().query('select pg_terminate_backend($1)', [others.rows[0]?.pid]);
-      await copying;
-      expect((await pool().query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      await endsWhenKilled(copyInBinary(pool(), 'slow_in (v)', [[int4(1)]]), 'copy slow_in%');
     });
   });
 });
