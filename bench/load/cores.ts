@@ -7,12 +7,14 @@ import { Worker } from 'node:worker_threads';
 import { answerJob } from './in-process.ts';
 
 export interface CoresJob {
-  /** Threads working side by side (the import's check reads a large file in two slices). */
-  threads: number;
   /** Each thread's priority, as `nice` counts it (below 0 needs the right to raise it). */
   nice: number;
-  /** Each thread's work, in steps of a small pseudo-random generator. */
-  steps: number;
+  /**
+   * The threads working side by side (the import's check reads a large file in two slices), each
+   * one's work in steps of a small pseudo-random generator: unequal steps give work that keeps
+   * between one and two cores busy over its time, as the import does.
+   */
+  steps: number[];
 }
 
 export interface CoresTimings {
@@ -45,9 +47,9 @@ os.setPriority(workerData.nice);
 parentPort.postMessage((${spin.toString()})(workerData.steps));
 `;
 
-function inThread(job: CoresJob): Promise<void> {
+function inThread(nice: number, steps: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(THREAD_CODE, { eval: true, workerData: job });
+    const worker = new Worker(THREAD_CODE, { eval: true, workerData: { nice, steps } });
     worker.once('message', () => resolve());
     worker.once('error', reject);
   });
@@ -56,7 +58,7 @@ function inThread(job: CoresJob): Promise<void> {
 async function work(job: CoresJob): Promise<CoresTimings> {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: job.threads }, () => inThread(job)));
+  await Promise.all(job.steps.map((steps) => inThread(job.nice, steps)));
   const used = process.cpuUsage(cpu0);
   return { totalMs: performance.now() - t0, cpuSeconds: (used.user + used.system) / 1e6 };
 }

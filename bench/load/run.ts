@@ -17,7 +17,8 @@
 //   BENCH_WORKER=1 (with DATABASE_URL: the imports run in a worker process, `npm run worker`),
 //   BENCH_VERBOSE=1 (the log of the slowest run, or in `beside` of both 20 MiB runs, with times)
 //   BENCH_BESIDE_CORES='{"threads":2,"nice":0,"seconds":1}' (`beside` with work for the CPU alone in
-//   place of the import, in a process of its own: its threads, their priority, each one's seconds)
+//   place of the import, in a process of its own: its threads, their priority, each one's seconds;
+//   "seconds":[1,0.4] gives each thread its own, work that keeps 1.4 cores busy over its time)
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { call, signIn, tryRunNow } from './client.ts';
@@ -495,12 +496,14 @@ async function besideMode(server: BenchServer, users: User[]) {
  * `beside` with work for the CPU alone in place of the import (BENCH_BESIDE_CORES, see cores.ts):
  * that work alone, the reads alone, then the reads beside it.
  */
-async function besideCoresMode(server: BenchServer, users: User[], spec: { threads?: number; nice?: number; seconds?: number }) {
-  const job: CoresJob = {
-    threads: spec.threads ?? 2,
-    nice: spec.nice ?? 0,
-    steps: Math.round((spec.seconds ?? 1) * stepsPerSecond()),
-  };
+async function besideCoresMode(
+  server: BenchServer,
+  users: User[],
+  spec: { threads?: number; nice?: number; seconds?: number | number[] },
+) {
+  const seconds = Array.isArray(spec.seconds) ? spec.seconds : Array(spec.threads ?? 2).fill(spec.seconds ?? 1);
+  const perSecond = stepsPerSecond();
+  const job: CoresJob = { nice: spec.nice ?? 0, steps: seconds.map((s: number) => Math.round(s * perSecond)) };
   const work = () => startInProcess<CoresJob, CoresTimings>('./cores.ts', job);
   const alone = await (await work()).go();
   const { reads: readsAlone } = await readsWhile(server, users, () => sleep(durationS * 1000));
