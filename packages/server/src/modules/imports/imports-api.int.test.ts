@@ -255,8 +255,15 @@ describe('scheduled and repeat jobs', () => {
 });
 
 describe('running, stopping and the logbook', () => {
-  it('runs chosen country pipelines of a master in order, and runAllImport runs them all', async () => {
+  // The imports of these tests run; the other tests here look at imports that wait.
+  beforeAll(async () => {
     await t.services.imports.startWorking({ concurrency: 2 });
+  });
+  afterAll(async () => {
+    await t.services.imports.stopWorking();
+  });
+
+  it('runs chosen country pipelines of a master in order, and runAllImport runs them all', async () => {
     const master = await kit.pipeline({
       name: 'Master prices',
       isMaster: true,
@@ -327,6 +334,26 @@ describe('running, stopping and the logbook', () => {
   });
 
   it('pages the logbook with its filters and lists the filter values', async () => {
+    // Three imports that succeeded, the last one the user's, and one that waits for a date to come.
+    const done: string[] = [];
+    for (const [name, by] of [
+      ['logbook one', manager],
+      ['logbook two', manager],
+      ['logbook three', user],
+    ] as const) {
+      const pipelineId = await ready(name);
+      if (by === user) await kit.assign(user.id, pipelineId);
+      const { importId } = (await t.call('POST', '/imports', { token: by.token, body: { pipelineId, kind: 'immediate' } })).body
+        .data;
+      expect((await kit.waitFor(importId, ['done', 'failed'])).state).toBe('done');
+      done.push(importId);
+    }
+    const later = await t.call('POST', '/imports', {
+      token: manager.token,
+      body: { pipelineId: await ready('logbook later'), kind: 'scheduled', scheduledDate: '2099-01-01', scheduledTime: '10:00' },
+    });
+    expect(later.status).toBe(200);
+
     const filters = await t.call('GET', '/imports/listAllFilters', { token: manager.token });
     expect(filters.status).toBe(200);
     expect(filters.body.data.users.map((u: { _id: string }) => u._id)).toContain(manager.id);
@@ -350,11 +377,12 @@ describe('running, stopping and the logbook', () => {
     expect(succeeded.body.data.records.length).toBeGreaterThan(0);
     expect(succeeded.body.data.records.every((r: { success: boolean }) => r.success)).toBe(true);
     const future = await t.call('GET', '/imports/listAll?time=future&nbItemsPerPage=100', { token: manager.token });
-    expect(future.body.data.records.length).toBeGreaterThan(0);
+    expect(future.body.data.records.map((r: { _id: string }) => r._id)).toContain(later.body.data.importId);
     expect(
       future.body.data.records.every((r: { state: string; scheduledAt: string }) => r.state === 'pending' && r.scheduledAt),
     ).toBe(true);
     const byUser = await t.call('GET', `/imports/listAll?user=${user.id}&nbItemsPerPage=100`, { token: manager.token });
+    expect(byUser.body.data.records.map((r: { _id: string }) => r._id)).toContain(done[2]);
     expect(byUser.body.data.records.every((r: { user: string }) => r.user === user.id)).toBe(true);
     const brand = filters.body.data.brands.find((b: { _id: string }) => b._id !== kit.props.brand);
     const none = await t.call('GET', `/imports/listAll?brand=${brand._id}`, { token: manager.token });
