@@ -172,9 +172,21 @@ describe('forgotten-password limits', () => {
 
 describe('stored counters', () => {
   it('keep neither user names nor addresses in clear', async () => {
+    // A failure of each kind counted: a sign-in, a two-factor code, a password recovery request.
+    const u = await t.createUser(['user']);
+    expect((await login(t, '10.3.0.1', u.user_name, 'wrong-password')).status).toBe(401);
+    const admin = await t.createUser(['admin']);
+    const { _id } = (await login(t, '10.3.0.1', admin.user_name, TEST_PASSWORD)).body.data.tfa;
+    expect((await post(t, '/users/tfa', { _id, code: '000000' }, '10.3.0.1')).status).toBe(401);
+    expect((await post(t, '/users/forgotten', { email: 'counted@example.test' }, '10.3.0.1')).status).toBe(200);
+    await t.services.accounts.settled();
     const rows = await t.ctx.db.kysely.selectFrom('auth_throttle').select('key').execute();
-    expect(rows.length).toBeGreaterThan(0);
-    for (const { key } of rows)
-      expect(key).toMatch(/^(login|tfa|forgotten):(account|address|account-address):[A-Za-z0-9_-]{32}$/);
+    const keys = rows.map((r) => r.key);
+    for (const kind of ['login', 'tfa', 'forgotten'])
+      expect(
+        keys.some((key) => key.startsWith(`${kind}:`)),
+        kind,
+      ).toBe(true);
+    for (const key of keys) expect(key).toMatch(/^(login|tfa|forgotten):(account|address|account-address):[A-Za-z0-9_-]{32}$/);
   });
 });
