@@ -21,7 +21,10 @@ export default async function setup(project: TestProject) {
   // WEB_DIST names a build made elsewhere; without it the build of packages/web/dist is used (made when missing).
   const built = process.env.WEB_DIST ?? path.join(root, 'packages/web/dist');
   if (!process.env.WEB_DIST && !fs.existsSync(path.join(built, 'index.html'))) {
-    const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, encoding: 'utf8' });
+    // A production build: the test runner's NODE_ENV=test would give antd's development build, whose
+    // ids are all 'test-id' (every dialog then named by the first of them).
+    const env = { ...process.env, NODE_ENV: 'production' };
+    const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, encoding: 'utf8', env });
     if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
   }
   // The server reads its own copy of the build, so a rebuild during the run changes nothing.
