@@ -85,6 +85,8 @@ describe('a session revoked on the server', () => {
     expect(await dialog.textContent()).toContain(
       'You have been logged out, you can cancel to stay on this page, or log in again',
     );
+    // The dialog opens under the strict CSP without a refused style.
+    expect(t.problems.csp).toEqual([]);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(where(page)).toBe('/testing/index');

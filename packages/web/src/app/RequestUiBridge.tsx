@@ -1,6 +1,7 @@
 import { App } from 'antd';
 import { useEffect } from 'react';
 import { LOGOUT_TEXT, LOGOUT_TITLE, setRequestUi } from '../ground/request/request-ui.ts';
+import { CSP_SAFE_MODAL } from '../ui/tags/confirmation.ts';
 
 const reloadPage = () => window.location.reload();
 
@@ -13,6 +14,7 @@ export function RequestUiBridge({ reload = reloadPage }: { reload?: () => void }
         confirmLogout: () =>
           new Promise<boolean>((resolve) => {
             modal.confirm({
+              ...CSP_SAFE_MODAL,
               title: LOGOUT_TITLE,
               content: LOGOUT_TEXT,
               okText: 'Re-Login',
