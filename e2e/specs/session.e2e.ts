@@ -18,8 +18,12 @@ afterEach(async ({ task }) => {
   t = undefined;
 });
 
-/** Ends the page's session on the server, as signing out from another device would. */
+/**
+ * Ends the page's session on the server, as signing out from another device would, once the page's
+ * own reads have been answered: one answered after it would open the dialog by itself.
+ */
 async function revokeOnServer(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
   const token = await page.evaluate(() => localStorage.getItem('gdb-token'));
   const res = await fetch(`${baseUrl()}/gdb-importer/v1/users/logout`, {
     method: 'POST',
