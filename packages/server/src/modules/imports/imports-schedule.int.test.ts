@@ -29,6 +29,12 @@ async function instance(db: Db): Promise<BuiltApp> {
   return built;
 }
 
+/** The second instance, on the same database: on PostgreSQL through a connection of its own. */
+async function startSecond(): Promise<void> {
+  secondDb = testDb.url ? await openDb({ databaseUrl: testDb.url }) : testDb.db;
+  b = await instance(secondDb);
+}
+
 /** Makes a job due now, as if its next run had come: the job and its waiting import. */
 async function makeDue(app: BuiltApp, jobId: string, at: Date): Promise<void> {
   const k = app.ctx.db.kysely;
@@ -80,8 +86,7 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-schedule-'));
   testDb = await createTestDb();
   a = await instance(testDb.db);
-  secondDb = testDb.url ? await openDb({ databaseUrl: testDb.url }) : testDb.db;
-  b = await instance(secondDb);
+  await startSecond();
   const admin = await a.services.users.create({
     firstName: 'Sched',
     lastName: 'Uler',
@@ -169,10 +174,7 @@ describe('restarts', () => {
   // The test below leaves one instance that works runs; the tests above want two that do not.
   afterAll(async () => {
     await a.services.imports.stopWorking();
-    if (b === a) {
-      secondDb = testDb.url ? await openDb({ databaseUrl: testDb.url }) : testDb.db;
-      b = await instance(secondDb);
-    }
+    if (b === a) await startSecond();
   });
 
   it('lose no scheduled or repeat job: a new instance lists them and runs them when due', async () => {
