@@ -1,10 +1,22 @@
 import os from 'node:os';
 import path from 'node:path';
+import { FORM_CHECK_SETTING, formCheckPrefixProblem, parseFormCheckUrls } from '@gdb/shared/schemas/form-checks';
 import { z } from 'zod';
 import { DEFAULT_POOL_SIZE } from './db/index.ts';
 import { type TrustProxy, trustProxySetting } from './http/trust-proxy.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** A comma-separated list of URL prefixes, each checked on its own. */
+const urlPrefixes = z.string().superRefine((text, check) => {
+  for (const entry of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const problem = formCheckPrefixProblem(entry);
+    if (problem) check.addIssue({ code: 'custom', message: `${FORM_CHECK_SETTING}: ${problem}` });
+  }
+});
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -80,6 +92,7 @@ const envSchema = z.object({
   RUNTIME_MAX_OUTPUT_MIB: z.coerce.number().int().min(1).max(1024).default(64),
   RUNTIME_MAX_LOG_ENTRIES: z.coerce.number().int().min(1).default(1000),
   RUNTIME_MAX_LOG_KIB: z.coerce.number().int().min(1).default(1024),
+  FORM_CHECK_URLS: urlPrefixes.optional(),
 });
 
 export type Config = {
@@ -158,6 +171,8 @@ export type Config = {
     maxLogEntries: number;
     maxLogChars: number;
   };
+  /** URL prefixes of the check services a form's ajax rule may ask (GET only, no token); none by default. */
+  formCheckUrls: string[];
 };
 
 /** Reads the configuration from the environment, failing with every problem at once. */
@@ -225,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxLogEntries: e.RUNTIME_MAX_LOG_ENTRIES,
       maxLogChars: e.RUNTIME_MAX_LOG_KIB * 1024,
     },
+    formCheckUrls: parseFormCheckUrls(e.FORM_CHECK_URLS),
     ...overrides,
   };
 }

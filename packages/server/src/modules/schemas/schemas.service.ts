@@ -1,3 +1,4 @@
+import { ajaxRuleIssue } from '@gdb/shared/schemas/form-checks';
 import { schemaRuleIssue } from '@gdb/shared/schemas/schema-check';
 import type { SchemaByName, SchemaDocument, SchemaListEntry, SchemaSaveBody } from '@gdb/shared/schemas/schemas.schemas';
 import { isSystemSchemaName } from '@gdb/shared/schemas/system-schemas';
@@ -28,9 +29,12 @@ const cannotLoad = (what: string) => notFound(`Cannot load schema ${what} from s
 /** A data model as the document access check sees it: its folder and badges. */
 const accessed = (row: { folder_id: string | null; tags: SchemaRow['tags'] }) => ({ folder: row.folder_id, tags: row.tags });
 
-/** Refuses (400, the rule's message) a JSON schema that breaks a node rule of the editor, where it does in `issues`. */
-function assertNodeRules(jsonSchema: Record<string, unknown>): void {
-  const issue = schemaRuleIssue(jsonSchema);
+/**
+ * Refuses (400, the rule's message) a JSON schema that breaks a node rule of the editor, or whose
+ * form `ajax` rule asks anything but a listed check service with a GET; `issues` says where.
+ */
+function assertNodeRules(jsonSchema: Record<string, unknown>, formCheckUrls: readonly string[]): void {
+  const issue = schemaRuleIssue(jsonSchema) ?? ajaxRuleIssue(jsonSchema, formCheckUrls);
   if (issue) throw badRequest(issue.message, [issue]);
 }
 
@@ -93,7 +97,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
   return {
     /** Stores a new data model as version 1 of a new family, if its JSON schema keeps the node rules. */
     async create(input: NewSchema) {
-      assertNodeRules(input.jsonSchema);
+      assertNodeRules(input.jsonSchema, ctx.config.formCheckUrls);
       return store(input);
     },
 
@@ -146,7 +150,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
 
     /** Creates a data model (version 1), or saves a draft refusing a save made on an older copy (409). */
     async save(auth: AuthContext, body: SchemaSaveBody): Promise<SchemaDocument> {
-      assertNodeRules(body.jsonSchema);
+      assertNodeRules(body.jsonSchema, ctx.config.formCheckUrls);
       if (body._id) return saveDraft(auth, { ...body, _id: body._id });
       if (body.sys_version !== undefined) throw badRequest(VERSION_MESSAGES.missingId);
       await assertNameFree(body.name, null);

@@ -1,5 +1,6 @@
 import { Alert, Form, Modal } from 'antd';
 import { type Ref, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { useFormCheckUrls } from '../../ground/session/session.ts';
 import { FormContext, type FormContextValue, type Widget } from './context.ts';
 import { Field } from './Field.tsx';
 import { claimFormName, DEFAULT_FORM_NAME, formLanguage, releaseFormName } from './form-names.ts';
@@ -91,8 +92,9 @@ function FormBody({
   disabled,
   ref,
 }: DynamicFormProps & { root: RootSchema }) {
+  const formCheckUrls = useFormCheckUrls();
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new schema starts a new form; the value reloads below
-  const store = useMemo(() => new FormStore(root, value), [root]);
+  const store = useMemo(() => new FormStore(root, formCheckUrls, value), [root, formCheckUrls]);
   const formName = useFormName(name ?? DEFAULT_FORM_NAME);
   const [modal, holder] = Modal.useModal();
   const element = useRef<HTMLFormElement>(null);
