@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FORM_CHECK_SETTING, formCheckPrefixProblem, parseFormCheckUrls } from '@gdb/shared/schemas/form-checks';
 import { z } from 'zod';
+import { parseRange } from './cidr.ts';
 import { DEFAULT_POOL_SIZE } from './db/index.ts';
 import { type TrustProxy, trustProxySetting } from './http/trust-proxy.ts';
 
@@ -15,6 +16,31 @@ const urlPrefixes = z.string().superRefine((text, check) => {
     .filter(Boolean)) {
     const problem = formCheckPrefixProblem(entry);
     if (problem) check.addIssue({ code: 'custom', message: `${FORM_CHECK_SETTING}: ${problem}` });
+  }
+});
+
+const listOf = (text: string | undefined) =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** Host names (no scheme, port or path), compared in lower case. */
+const hostNames = z.string().superRefine((text, check) => {
+  for (const entry of listOf(text)) {
+    if (!/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/i.test(entry)) {
+      check.addIssue({
+        code: 'custom',
+        message: `${entry} is not a host name (no scheme, port or path; an IPv6 address in brackets)`,
+      });
+    }
+  }
+});
+
+/** CIDR ranges (`10.20.0.0/16`). */
+const addressRanges = z.string().superRefine((text, check) => {
+  for (const entry of listOf(text)) {
+    if (!parseRange(entry)) check.addIssue({ code: 'custom', message: `${entry} is not an address range such as 10.20.0.0/16` });
   }
 });
 
@@ -93,6 +119,8 @@ const envSchema = z.object({
   RUNTIME_MAX_LOG_ENTRIES: z.coerce.number().int().min(1).default(1000),
   RUNTIME_MAX_LOG_KIB: z.coerce.number().int().min(1).default(1024),
   FORM_CHECK_URLS: urlPrefixes.optional(),
+  REALTIME_SOURCE_HOSTS: hostNames.optional(),
+  REALTIME_SOURCE_PRIVATE_RANGES: addressRanges.optional(),
 });
 
 export type Config = {
@@ -173,6 +201,8 @@ export type Config = {
   };
   /** URL prefixes of the check services a form's ajax rule may ask (GET only, no token); none by default. */
   formCheckUrls: string[];
+  /** Where real-time sources are fetched from: these host names only (none by default), and internal addresses only in these ranges. */
+  realtimeSources: { hosts: string[]; privateRanges: string[] };
 };
 
 /** Reads the configuration from the environment, failing with every problem at once. */
@@ -241,6 +271,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxLogChars: e.RUNTIME_MAX_LOG_KIB * 1024,
     },
     formCheckUrls: parseFormCheckUrls(e.FORM_CHECK_URLS),
+    realtimeSources: {
+      hosts: listOf(e.REALTIME_SOURCE_HOSTS).map((h) => h.toLowerCase()),
+      privateRanges: listOf(e.REALTIME_SOURCE_PRIVATE_RANGES),
+    },
     ...overrides,
   };
 }
