@@ -56,8 +56,12 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
   const repo = schemasRepo(ctx.db.kysely);
   const cache = lockedSchemaCache();
 
-  async function assertNameFree(name: string, familyId: string | null): Promise<void> {
-    if (await repo.otherFamilyNamed(name, familyId)) throw conflict(`A data model named ${name} already exists.`);
+  /** Refuses a name another family has; a family the caller may not read is not named (docs/decisions.md, "Answers name only what the caller reads"). */
+  async function assertNameFree(auth: AuthContext, name: string, familyId: string | null): Promise<void> {
+    const other = await repo.otherFamilyNamed(name, familyId);
+    if (!other) return;
+    const readable = await (await access(auth)).may('read', 'schema', accessed(other));
+    throw conflict(readable ? `A data model named ${name} already exists.` : 'A data model with this name already exists.');
   }
 
   /** Stores a new data model as version 1 of a new family (its JSON schema checked already). */
@@ -82,7 +86,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
     if (body.version === undefined) throw badRequest(VERSION_MESSAGES.missingVersion);
     if (body.sys_version === undefined) throw badRequest('Update : Missing sys_version in document');
     const current = await versions.load('schema', body._id);
-    await assertNameFree(body.name, current.family_id);
+    await assertNameFree(auth, body.name, current.family_id);
     if (body.folder !== undefined && body.folder !== current.folder_id) {
       await (await access(auth)).assert('write', 'schema', { folder: body.folder, tags: null }, ACCESS_MESSAGES.write);
     }
@@ -153,7 +157,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
       assertNodeRules(body.jsonSchema, ctx.config.formCheckUrls);
       if (body._id) return saveDraft(auth, { ...body, _id: body._id });
       if (body.sys_version !== undefined) throw badRequest(VERSION_MESSAGES.missingId);
-      await assertNameFree(body.name, null);
+      await assertNameFree(auth, body.name, null);
       await (await access(auth)).assert('write', 'schema', { folder: body.folder ?? null, tags: null }, ACCESS_MESSAGES.write);
       return store({ name: body.name, jsonSchema: body.jsonSchema, folder: body.folder ?? null, userId: auth.userId });
     },

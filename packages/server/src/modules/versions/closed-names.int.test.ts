@@ -46,7 +46,11 @@ async function close(id: string, type: 'schema' | 'component' | 'pipeline') {
 }
 
 async function schema(name: string) {
-  return t.services.schemas.create({ name, jsonSchema: { type: 'object', properties: { sku: { type: 'string' } } }, userId: me.userId });
+  return t.services.schemas.create({
+    name,
+    jsonSchema: { type: 'object', properties: { sku: { type: 'string' } } },
+    userId: me.userId,
+  });
 }
 
 async function component(name: string, schemaId: string) {
@@ -69,7 +73,13 @@ async function masterFamily(n: string) {
   const common = {
     component: comp._id,
     dataSources: [
-      { dataSubKind: 'rows', connectorType: 'manual' as const, dataFromMaster: false, contentType: 'csv' as const, dataModel: model._id },
+      {
+        dataSubKind: 'rows',
+        connectorType: 'manual' as const,
+        dataFromMaster: false,
+        contentType: 'csv' as const,
+        dataModel: model._id,
+      },
     ],
     dataSinks: [{ name: 'out', format: 'CSV' as const, target: null }],
     ...ref,
@@ -141,10 +151,25 @@ describe('answers that would name documents the caller may not read', () => {
     const closedMaster = await masterFamily(`${n}b`);
     await close(closedMaster.master, 'pipeline');
     await post('/schemas/version/new', { id: closedMaster.model._id });
-    const probe = await post('/pipelines/version/mass-update', [{ id: closedMaster.master, schemasToUpdate: [closedMaster.model._id] }]);
+    const probe = await post('/pipelines/version/mass-update', [
+      { id: closedMaster.master, schemasToUpdate: [closedMaster.model._id] },
+    ]);
     expect(probe.status, probe.body.message).toBe(200);
     expect(probe.body.data.errors).toEqual([
       { name: closedMaster.master, version: null, error: 'You are not allowed to change this document.' },
     ]);
+  });
+
+  it('a name conflict with a closed data model answers without its name', async () => {
+    const n = tag();
+    const closed = await schema(`Acquisition targets ${n}`);
+    await close(closed._id, 'schema');
+    const res = await post('/schemas', { name: `ACQUISITION targets ${n}`, folder: null, jsonSchema: { type: 'object' } });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('A data model with this name already exists.');
+    // An open one is named, as before.
+    const open = await schema(`Open prices ${n}`);
+    const named = await post('/schemas', { name: open.name, folder: null, jsonSchema: { type: 'object' } });
+    expect(named.body.message).toBe(`A data model named ${open.name} already exists.`);
   });
 });

@@ -8,9 +8,9 @@ import { VERSION_MESSAGES } from '@gdb/shared/versions/versions.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { AppError, badRequest } from '../../platform/http/errors.ts';
+import { CLOSED_PIPELINE, cannotRead } from './closed-names.ts';
 import { newestPerFamily, type PipelineJobs } from './pipeline-reports.ts';
 import { pipelineVersionsRepo } from './pipeline-versions.repo.ts';
-import { CLOSED_PIPELINE, cannotRead } from './closed-names.ts';
 import { type DependencyGraph, dependencyGraph, docOf, updateEntries } from './version-graph.ts';
 import { applyUpdate, chosenMoves } from './version-update.ts';
 import type { VersionedRow, VersionsRepo } from './versions.repo.ts';
@@ -71,7 +71,10 @@ export function pipelineUpdater({ db, repo, versions, jobs }: PipelineScope) {
   async function checkedCountries(auth: AuthContext, countries: VersionedRow[], planned: ReadonlyMap<string, string>) {
     const ready: DependencyGraph[] = [];
     const errors: BulkError[] = [];
-    const open = await versions.openIds(auth, countries.map((c) => docOf('pipeline', c)));
+    const open = await versions.openIds(
+      auth,
+      countries.map((c) => docOf('pipeline', c)),
+    );
     for (const country of countries) {
       const graph = await dependencyGraph(repo, 'pipeline', country);
       try {
@@ -80,7 +83,9 @@ export function pipelineUpdater({ db, repo, versions, jobs }: PipelineScope) {
         ready.push(graph);
       } catch (error) {
         const named = open.has(country.id);
-        errors.push(bulkError({ name: named ? String(country.name) : CLOSED_PIPELINE, version: named ? country.version : null }, error));
+        errors.push(
+          bulkError({ name: named ? String(country.name) : CLOSED_PIPELINE, version: named ? country.version : null }, error),
+        );
       }
     }
     return { ready, errors };

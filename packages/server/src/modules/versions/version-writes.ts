@@ -42,7 +42,10 @@ export function familyWrites(access: VersionAccess) {
     const order = postOrder(forest.nodes, forest.roots);
     const drafts = order.filter((n) => !asked.has(n.row.id) && !n.row.v_locked);
     if (drafts.length > 0 && !force) {
-      const names = await namesFor(auth, drafts.map((n) => docOf(n.kind, n.row)));
+      const names = await namesFor(
+        auth,
+        drafts.map((n) => docOf(n.kind, n.row)),
+      );
       throw conflict(`It depends on drafts; lock them first or lock with force: ${names}`);
     }
     for (const n of drafts) await assertCanWrite(auth, n.kind, n.row, 'lock');
