@@ -29,8 +29,13 @@ beforeAll(async () => {
     if (who === 'manager') manager = { id: user.id, token };
     else other = { id: user.id, token };
   }
-  const save = async (name: string, kind: 'instruction' | 'function', jsCode: string) =>
-    (await t.services.components.save({ name, kind, inputs: [{ name: 'n' }], outputs: [{ name: 'n' }], jsCode }, manager.id))._id;
+  // Saved by the manager, as the component editor would.
+  const save = async (name: string, kind: 'instruction' | 'function', jsCode: string) => {
+    const body = { name, folder: null, kind, inputs: [{ name: 'n' }], outputs: [{ name: 'n' }], jsCode };
+    const res = await t.call('POST', '/components', { token: manager.token, body });
+    expect(res.status, res.body.message).toBe(200);
+    return res.body.data._id as string;
+  };
   spin = await save('Spin', 'instruction', 'while (true) {}');
   echo = await save('Echo', 'function', 'return ctx.input.n;');
 }, 60_000);

@@ -2,21 +2,16 @@
 // refusals and bulk answers must count those documents, never name them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { actingAs } from '../../../test/version-chain.ts';
-import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { newId } from '../../platform/ids.ts';
 
 let t: TestApp;
 let manager: string;
 let boss: string;
-let me: AuthContext;
 let secret: string;
 let ref: { brand: string; locale: string; productLine: string; datakind: string };
 beforeAll(async () => {
   t = await createTestApp();
-  const signed = await t.signedIn(['manager']);
-  manager = signed.token;
-  me = actingAs(signed.user);
+  manager = (await t.signedIn(['manager'])).token;
   boss = (await t.signedIn(['super-admin'])).token;
   secret = (await post('/tags', { name: `Secret ${newId()}`, type: 'project' }, boss)).body.data._id as string;
   const [brands, locales, lines, kinds] = await Promise.all([
@@ -45,25 +40,33 @@ async function close(id: string, type: 'schema' | 'component' | 'pipeline') {
   expect(res.status, res.body.message).toBe(200);
 }
 
-async function schema(name: string) {
-  return t.services.schemas.create({
-    name,
-    jsonSchema: { type: 'object', properties: { sku: { type: 'string' } } },
-    userId: me.userId,
-  });
+/** A data model, saved by the super-admin as the editor would. */
+async function schema(name: string): Promise<{ _id: string; name: string }> {
+  const res = await post(
+    '/schemas',
+    { name, folder: null, jsonSchema: { type: 'object', properties: { sku: { type: 'string' } } } },
+    boss,
+  );
+  expect(res.status, res.body.message).toBe(200);
+  return res.body.data;
 }
 
-async function component(name: string, schemaId: string) {
-  return t.services.components.save(
+/** A component using a data model on its ports, saved by the super-admin as the editor would. */
+async function component(name: string, schemaId: string): Promise<{ _id: string; name: string }> {
+  const res = await post(
+    '/components',
     {
       name,
+      folder: null,
       kind: 'instruction',
       inputs: [{ name: 'rows', inputSchema: schemaId }],
       outputs: [{ name: 'out', outputSchema: schemaId }],
       jsCode: 'ctx.output.out = ctx.input.rows;',
     },
-    me.userId,
+    boss,
   );
+  expect(res.status, res.body.message).toBe(200);
+  return res.body.data;
 }
 
 /** A master pipeline and two country pipelines over one data model and component. */
@@ -94,8 +97,8 @@ describe('answers that would name documents the caller may not read', () => {
   it("lock's 'depends on drafts' counts the closed drafts", async () => {
     const n = tag();
     const closed = await schema(`Closed margins ${n}`);
-    await close(closed._id, 'schema');
     const mine = await component(`Margin check ${n}`, closed._id);
+    await close(closed._id, 'schema');
     const refused = await post('/components/version/lock', { id: mine._id });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe('It depends on drafts; lock them first or lock with force: 1 document you cannot read');
