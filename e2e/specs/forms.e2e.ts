@@ -186,6 +186,9 @@ describe('the form of a data model, in the Show UI drawer', () => {
     const { page, drawer } = await showUi(STORED_HOSTILE_MODEL);
     const sent: { method: string; url: string; token: string | undefined }[] = [];
     page.on('request', (r) => sent.push({ method: r.method(), url: r.url(), token: r.headers()['x-token'] }));
+    expect(await drawer.getByRole('alert').textContent()).toBe(
+      'Ajax validation not run: The ajax rule at properties.contact.rules.ajax: An ajax rule is sent only as GET, not post',
+    );
     const field = drawer.locator('[data-field-path="contact"]');
     await drawer.getByLabel('Contact last name').fill('Escalated');
     const notRun = 'Ajax validation not run: An ajax rule is sent only as GET, not post';

@@ -63,7 +63,7 @@ function listedUrl(remoteUrl: unknown, allowed: readonly string[]): URL | null {
  * What is wrong with the configuration of an ajax rule (`{ remoteUrl, method, … }`, after the
  * form library's `{ value, errMsg, options }` wrapper is taken off), or null when it may run.
  */
-export function ajaxConfigProblem(config: unknown, allowed: readonly string[]): string | null {
+function ajaxConfigProblem(config: unknown, allowed: readonly string[]): string | null {
   if (isOff(config)) return null;
   if (!isObject(config) || typeof config.remoteUrl !== 'string') return FORM_CHECK_MESSAGES.notFixed;
   const method = config.method ?? 'get';
@@ -73,10 +73,10 @@ export function ajaxConfigProblem(config: unknown, allowed: readonly string[]): 
 }
 
 /** The configuration of an ajax rule as stored: the wrapper's `value`, or the rule itself. */
-export const ajaxConfigOf = (rule: unknown): unknown => (isObject(rule) && 'value' in rule ? rule.value : rule);
+const ajaxConfigOf = (rule: unknown): unknown => (isObject(rule) && 'value' in rule ? rule.value : rule);
 
 /** An ajax rule that may run: its check service's URL and how to ask it. */
-export interface FormCheck {
+interface FormCheck {
   url: string;
   paramName: string;
   otherParams: Record<string, unknown>;

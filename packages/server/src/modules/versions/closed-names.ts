@@ -10,7 +10,7 @@ import type { VersionedRow, VersionsRepo } from './versions.repo.ts';
 type ReadFilter = (auth: AuthContext, kind: VersionKind, rows: readonly VersionedRow[]) => Promise<VersionedRow[]>;
 
 /** Said in place of the documents a caller may not read. */
-export const closedCount = (n: number) => `${n} document${n === 1 ? '' : 's'} you cannot read`;
+const closedCount = (n: number) => `${n} document${n === 1 ? '' : 's'} you cannot read`;
 
 /** The name a bulk answer gives a pipeline its caller may not read. */
 export const CLOSED_PIPELINE = 'A pipeline you cannot read';

@@ -290,6 +290,9 @@ describe('DynamicForm', () => {
     };
     renderWidget(<DynamicForm schema={schema} />);
     await screen.findByLabelText('Name');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Ajax validation not run: The ajax rule at properties.name.rules.ajax: An ajax rule is sent only as GET, not post',
+    );
     type('Name', 'mallory');
     expect(await screen.findByText('Ajax validation not run: An ajax rule is sent only as GET, not post')).toBeTruthy();
     expect(api.calls.filter((c) => c.path !== '/users/info')).toEqual([]);
