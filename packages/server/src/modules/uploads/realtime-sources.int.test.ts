@@ -88,15 +88,18 @@ describe('real-time source fetch', () => {
   });
 
   it('fetches a listed host in a range the operator opened, and follows no redirect', async () => {
-    const { t, fetchNow } = await appWith(['127.0.0.1'], ['127.0.0.1/32']);
+    const { t, fetchNow } = await appWith(['127.0.0.1', 'localhost'], ['127.0.0.1/32', '::1/128']);
     const res = await fetchNow(`http://127.0.0.1:${port}/prices.csv`);
     expect(res.status, res.body.message).toBe(200);
     expect(res.body.data).toHaveLength(1);
+    // A listed name is connected to at the address its lookup checked.
+    const byName = await fetchNow(`http://localhost:${port}/prices.csv`);
+    expect(byName.status, byName.body.message).toBe(200);
     const upload = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('id', '=', res.body.data[0]).executeTakeFirst();
     expect(upload?.original_filename).toBe('prices.csv');
     const moved = await fetchNow(`http://127.0.0.1:${port}/moved.csv`);
     expect([moved.status, moved.body.message]).toEqual([502, 'Real-time source prices answered 302.']);
-    expect(asked).toEqual(['/prices.csv', '/moved.csv']);
+    expect(asked).toEqual(['/prices.csv', '/prices.csv', '/moved.csv']);
   });
 
   it('refuses settings that are not host names or ranges', () => {
