@@ -108,13 +108,16 @@ export function pipelineVersionsService(ctx: AppContext, versions: VersionsServi
 
     massCompute: (kind: MassComputeKind, viewer?: AuthContext) => massList(scope, kind, viewer),
 
-    /** Locks pipelines one after the other; each refusal is an error entry, the others go on. */
+    /**
+     * Locks pipelines one after the other; each refusal is an error entry, the others go on. A
+     * pipeline the caller may not read is refused under the id they gave, unnamed.
+     */
     async massLock(auth: AuthContext, ids: readonly string[], force = false): Promise<MassLockAnswer> {
       const answer: MassLockAnswer = { success: [], errors: [] };
       for (const id of ids) {
         let row: VersionedRow | undefined;
         try {
-          row = await load(id);
+          row = await versions.loadReadable(auth, 'pipeline', id);
           await versions.lockVersions('pipeline', auth, [row], force);
           answer.success.push({ name: String(row.name), version: row.version });
         } catch (error) {
@@ -134,7 +137,8 @@ export function pipelineVersionsService(ctx: AppContext, versions: VersionsServi
           answer.jobs.push(...done.jobs);
           answer.errors.push(...done.errors);
         } catch (error) {
-          const row = data.id ? await scope.repo.byId('pipelines', data.id) : undefined;
+          const found = data.id ? await scope.repo.byId('pipelines', data.id) : undefined;
+          const row = found && (await versions.openIds(auth, [docOf('pipeline', found)])).has(found.id) ? found : undefined;
           answer.errors.push(bulkError({ name: row ? String(row.name) : (data.id ?? ''), version: row?.version ?? null }, error));
         }
       }
