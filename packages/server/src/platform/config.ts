@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { SCHEMA_LIMITS } from '@gdb/shared/schemas/schemas.schemas';
 import { z } from 'zod';
 import { DEFAULT_POOL_SIZE } from './db/index.ts';
 import { type TrustProxy, trustProxySetting } from './http/trust-proxy.ts';
@@ -80,6 +81,13 @@ const envSchema = z.object({
   RUNTIME_MAX_OUTPUT_MIB: z.coerce.number().int().min(1).max(1024).default(64),
   RUNTIME_MAX_LOG_ENTRIES: z.coerce.number().int().min(1).default(1000),
   RUNTIME_MAX_LOG_KIB: z.coerce.number().int().min(1).default(1024),
+  SCHEMA_MAX_KIB: z.coerce.number().int().min(1).max(65536).default(256),
+  SCHEMA_MAX_DEPTH: z.coerce.number().int().min(4).max(SCHEMA_LIMITS.depth).default(64),
+  SCHEMA_MAX_ENUM_VALUES: z.coerce.number().int().min(1).default(2000),
+  SCHEMA_MAX_EXPANDED_SCHEMAS: z.coerce.number().int().min(1).default(2000),
+  SCHEMA_COMPILE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  SCHEMA_COMPILE_MEMORY_MIB: z.coerce.number().int().min(16).max(16384).default(256),
+  UPLOAD_CHECK_TIMEOUT_S: z.coerce.number().int().min(1).max(86400).default(120),
 });
 
 export type Config = {
@@ -157,7 +165,13 @@ export type Config = {
     maxOutputChars: number;
     maxLogEntries: number;
     maxLogChars: number;
+    /** Compiling a data model's validator, in a worker thread of its own: its time and heap limits. */
+    modelCompile: { timeoutMs: number; memoryMiB: number };
   };
+  /** What a data model may hold on save: JSON bytes, nesting, values of one enum, schemas once its references are expanded. */
+  schemaBounds: { maxBytes: number; maxDepth: number; maxEnumValues: number; maxExpandedSchemas: number };
+  /** Time one uploaded file's read and check may take in a parse worker, in ms. */
+  uploadCheckTimeoutMs: number;
 };
 
 /** Reads the configuration from the environment, failing with every problem at once. */
@@ -224,7 +238,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxOutputChars: e.RUNTIME_MAX_OUTPUT_MIB * 1024 * 1024,
       maxLogEntries: e.RUNTIME_MAX_LOG_ENTRIES,
       maxLogChars: e.RUNTIME_MAX_LOG_KIB * 1024,
+      modelCompile: { timeoutMs: e.SCHEMA_COMPILE_TIMEOUT_MS, memoryMiB: e.SCHEMA_COMPILE_MEMORY_MIB },
     },
+    schemaBounds: {
+      maxBytes: e.SCHEMA_MAX_KIB * 1024,
+      maxDepth: e.SCHEMA_MAX_DEPTH,
+      maxEnumValues: e.SCHEMA_MAX_ENUM_VALUES,
+      maxExpandedSchemas: e.SCHEMA_MAX_EXPANDED_SCHEMAS,
+    },
+    uploadCheckTimeoutMs: e.UPLOAD_CHECK_TIMEOUT_S * 1000,
     ...overrides,
   };
 }
