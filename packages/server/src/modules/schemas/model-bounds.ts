@@ -11,7 +11,7 @@ export interface BoundIssue {
 }
 
 /** The messages of a data model refused on save; each names the setting that bounds it. */
-export const BOUND_MESSAGES = {
+const BOUND_MESSAGES = {
   size: (kib: number, max: number) => `The data model takes ${kib} KiB, more than SCHEMA_MAX_KIB allows (${max} KiB)`,
   depth: (path: string, max: number) => `${path}: the data model nests deeper than SCHEMA_MAX_DEPTH allows (${max} levels)`,
   enumLength: (path: string, count: number, max: number) =>
