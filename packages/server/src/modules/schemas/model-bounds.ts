@@ -43,6 +43,15 @@ function nodeIssue(root: Json, bounds: ModelBounds): BoundIssue | null {
   return null;
 }
 
+function isRegExp(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** What one object of the model breaks by itself: its enum's length, its pattern, its patternProperties' names. */
 function ownIssue(s: Json, path: string, bounds: ModelBounds): BoundIssue | null {
   if (Array.isArray(s.enum) && s.enum.length > bounds.maxEnumValues) {
@@ -54,6 +63,8 @@ function ownIssue(s: Json, path: string, bounds: ModelBounds): BoundIssue | null
     for (const name of Object.keys(s.patternProperties)) patterns.push([`${path}.patternProperties.${name}`, name]);
   }
   for (const [at, source] of patterns) {
+    // One that is no regular expression at all is the node rules' to refuse, in their words.
+    if (!isRegExp(source)) continue;
     const detail = linearPatternError(source);
     if (detail !== null) return { path: at, message: BOUND_MESSAGES.pattern(at, detail) };
   }
