@@ -54,4 +54,15 @@ describe('data models compiled off the event loop', () => {
       },
     ]);
   });
+
+  it('ends a compile past its memory limit and names the setting', async () => {
+    const compiler = modelCompiler({ timeoutMs: 60_000, memoryMiB: 16 });
+    const properties = Object.fromEntries(
+      Array.from({ length: 20_000 }, (_, i) => [`field_${i}`, { type: 'string', minLength: 1 }]),
+    );
+    const hostile = schema('Heavy', { type: 'object', properties });
+    const problems: { component: string; message: string }[] = [];
+    await buildModels(byId(hostile), ports(hostile), problems, compiler);
+    expect(problems[0]?.message).toContain(`cannot be compiled: ${COMPILE_MESSAGES.memory(16)}`);
+  }, 70_000);
 });
