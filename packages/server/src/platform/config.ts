@@ -84,7 +84,7 @@ const envSchema = z.object({
   SCHEMA_MAX_KIB: z.coerce.number().int().min(1).max(65536).default(256),
   SCHEMA_MAX_DEPTH: z.coerce.number().int().min(4).max(SCHEMA_LIMITS.depth).default(64),
   SCHEMA_MAX_ENUM_VALUES: z.coerce.number().int().min(1).default(2000),
-  SCHEMA_MAX_EXPANDED_SCHEMAS: z.coerce.number().int().min(1).default(2000),
+  SCHEMA_MAX_EXPANDED_SCHEMAS: z.coerce.number().int().min(1).default(1000),
   SCHEMA_COMPILE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   SCHEMA_COMPILE_MEMORY_MIB: z.coerce.number().int().min(16).max(16384).default(256),
   UPLOAD_CHECK_TIMEOUT_S: z.coerce.number().int().min(1).max(86400).default(120),

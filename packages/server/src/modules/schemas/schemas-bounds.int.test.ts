@@ -39,7 +39,7 @@ describe('a data model that would stall its compile is refused on save', () => {
     const res = await save(model);
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('SCHEMA_MAX_EXPANDED_SCHEMAS');
-    expect(res.body.message).toContain('2000 schemas');
+    expect(res.body.message).toContain('1000 schemas');
   });
 
   it('refuses an enum of 100,000 values, naming SCHEMA_MAX_ENUM_VALUES and where it is', async () => {
