@@ -123,7 +123,7 @@ export function buildServices(ctx: AppContext) {
   const uploads = uploadsService(ctx, {
     pipelines,
     files,
-    parser: createParsePool(),
+    parser: createParsePool({ timeoutMs: ctx.config.uploadCheckTimeoutMs }),
     log: (lines) => logs.append(lines),
     loadDataModel: async (id) => (await schemas.byIds([id]))[0]?.jsonSchema ?? null,
   });

@@ -1,6 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { FORM_CHECK_SETTING, formCheckPrefixProblem, parseFormCheckUrls } from '@gdb/shared/schemas/form-checks';
+
+import { SCHEMA_LIMITS } from '@gdb/shared/schemas/schemas.schemas';
 import { z } from 'zod';
 import { parseRange } from './cidr.ts';
 import { DEFAULT_POOL_SIZE } from './db/index.ts';
@@ -121,6 +123,14 @@ const envSchema = z.object({
   FORM_CHECK_URLS: urlPrefixes.optional(),
   REALTIME_SOURCE_HOSTS: hostNames.optional(),
   REALTIME_SOURCE_PRIVATE_RANGES: addressRanges.optional(),
+
+  SCHEMA_MAX_KIB: z.coerce.number().int().min(1).max(65536).default(256),
+  SCHEMA_MAX_DEPTH: z.coerce.number().int().min(4).max(SCHEMA_LIMITS.depth).default(64),
+  SCHEMA_MAX_ENUM_VALUES: z.coerce.number().int().min(1).default(2000),
+  SCHEMA_MAX_EXPANDED_SCHEMAS: z.coerce.number().int().min(1).default(1000),
+  SCHEMA_COMPILE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  SCHEMA_COMPILE_MEMORY_MIB: z.coerce.number().int().min(16).max(16384).default(256),
+  UPLOAD_CHECK_TIMEOUT_S: z.coerce.number().int().min(1).max(86400).default(120),
 });
 
 export type Config = {
@@ -198,11 +208,18 @@ export type Config = {
     maxOutputChars: number;
     maxLogEntries: number;
     maxLogChars: number;
+    /** Compiling a data model's validator, in a worker thread of its own: its time and heap limits. */
+    modelCompile: { timeoutMs: number; memoryMiB: number };
   };
   /** URL prefixes of the check services a form's ajax rule may ask (GET only, no token); none by default. */
   formCheckUrls: string[];
   /** Where real-time sources are fetched from: these host names only (none by default), and internal addresses only in these ranges. */
   realtimeSources: { hosts: string[]; privateRanges: string[] };
+
+  /** What a data model may hold on save: JSON bytes, nesting, values of one enum, schemas once its references are expanded. */
+  schemaBounds: { maxBytes: number; maxDepth: number; maxEnumValues: number; maxExpandedSchemas: number };
+  /** Time one uploaded file's read and check may take in a parse worker, in ms. */
+  uploadCheckTimeoutMs: number;
 };
 
 /** Reads the configuration from the environment, failing with every problem at once. */
@@ -269,12 +286,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxOutputChars: e.RUNTIME_MAX_OUTPUT_MIB * 1024 * 1024,
       maxLogEntries: e.RUNTIME_MAX_LOG_ENTRIES,
       maxLogChars: e.RUNTIME_MAX_LOG_KIB * 1024,
+      modelCompile: { timeoutMs: e.SCHEMA_COMPILE_TIMEOUT_MS, memoryMiB: e.SCHEMA_COMPILE_MEMORY_MIB },
     },
     formCheckUrls: parseFormCheckUrls(e.FORM_CHECK_URLS),
     realtimeSources: {
       hosts: listOf(e.REALTIME_SOURCE_HOSTS).map((h) => h.toLowerCase()),
       privateRanges: listOf(e.REALTIME_SOURCE_PRIVATE_RANGES),
     },
+
+    schemaBounds: {
+      maxBytes: e.SCHEMA_MAX_KIB * 1024,
+      maxDepth: e.SCHEMA_MAX_DEPTH,
+      maxEnumValues: e.SCHEMA_MAX_ENUM_VALUES,
+      maxExpandedSchemas: e.SCHEMA_MAX_EXPANDED_SCHEMAS,
+    },
+    uploadCheckTimeoutMs: e.UPLOAD_CHECK_TIMEOUT_S * 1000,
     ...overrides,
   };
 }

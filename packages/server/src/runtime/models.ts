@@ -1,15 +1,10 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
-import { _, Ajv } from 'ajv';
-import standaloneModule from 'ajv/dist/standalone/index.js';
-import addFormatsModule from 'ajv-formats';
-import { errorMessage } from '../platform/error-message.ts';
 import type { Problem } from './checks.ts';
-
-// Both packages are CommonJS with a `default` export; under ESM the namespace may wrap it once more.
-const addFormats = 'default' in addFormatsModule ? (addFormatsModule.default as typeof addFormatsModule) : addFormatsModule;
-const standaloneCode = 'default' in standaloneModule ? (standaloneModule.default as typeof standaloneModule) : standaloneModule;
+import { schemaRefs } from './graph.ts';
+import type { CompileFailure, CompileRequest } from './model-compile.ts';
+import type { ModelCompiler } from './model-compiler.ts';
 
 /** CommonJS files a standalone validator may `require`; nothing else can be loaded inside a program. */
 const ALLOWED_MODULES = [
@@ -18,6 +13,8 @@ const ALLOWED_MODULES = [
   'ajv/dist/runtime/ucs2length',
   'ajv/dist/runtime/validation_error',
   'ajv-formats/dist/formats',
+  // Patterns run by RE2 (docs/decisions.md).
+  're2js',
 ] as const;
 
 const requireHere = createRequire(import.meta.url);
@@ -54,53 +51,64 @@ function prepared(doc: SchemaDocument): Record<string, unknown> {
   return { ...rest, $id: doc._id };
 }
 
+/** A data model with every data model it references, in the order met; the key of the versions they are. */
+function compileRequest(id: string, schemas: ReadonlyMap<string, SchemaDocument>): { key: string; request: CompileRequest } {
+  const order = [id];
+  for (let i = 0; i < order.length; i++) {
+    const doc = schemas.get(order[i] as string);
+    for (const ref of doc ? schemaRefs(doc.jsonSchema) : []) if (schemas.has(ref) && !order.includes(ref)) order.push(ref);
+  }
+  const docs = order.map((ref) => schemas.get(ref) as SchemaDocument);
+  const key = docs.map((d) => `${d._id} ${d.sys_version} ${d.lastUpdateDate}`).join('\n');
+  return { key, request: { id, schemas: docs.map((d) => ({ id: d._id, schema: prepared(d) })) } };
+}
+
+/** One model's standalone code as an expression: its own module scope, answering its validator. */
+function wrapped(name: string, code: string): string {
+  return `exports.${name} = (function () {\nconst module = { exports: {} };\nconst exports = module.exports;\n${code.trimEnd()}\nreturn module.exports.v;\n})();`;
+}
+
 /**
  * Compiles the data models the ports use (with the schemas they reference) into standalone ajv
- * code that runs inside the isolate. Problems name the component whose port uses the model.
+ * code that runs inside the isolate, each off the event loop and kept by the versions it is made
+ * of (model-compiler.ts). Problems name the component whose port uses the model.
  */
-export function buildModels(
+export async function buildModels(
   schemas: ReadonlyMap<string, SchemaDocument>,
   portModels: ReadonlyMap<string, string[]>,
   problems: Problem[],
-): ModelsCode {
+  compiler: ModelCompiler,
+): Promise<ModelsCode> {
   const exportOf = new Map<string, string>();
-  if (portModels.size === 0) return { validators: '', modules: new Map(), exportOf };
-  const ajv = new Ajv({
-    strict: false,
-    allErrors: false,
-    code: { source: true, lines: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
-  });
-  addFormats(ajv);
-  for (const doc of schemas.values()) {
-    try {
-      ajv.addSchema(prepared(doc), doc._id);
-    } catch (error) {
-      problems.push({ component: doc.name, message: modelProblem(doc, error, portModels) });
+  const ids = [...portModels.keys()].filter((id) => schemas.has(id));
+  const answers = await Promise.all(
+    ids.map((id) => {
+      const { key, request } = compileRequest(id, schemas);
+      return compiler.compile(key, request);
+    }),
+  );
+  const parts: string[] = [];
+  const reported = new Set<string>();
+  answers.forEach((answer, i) => {
+    const id = ids[i] as string;
+    if ('failed' in answer) {
+      const doc = schemas.get(answer.failed) ?? (schemas.get(id) as SchemaDocument);
+      const message = modelProblem(doc, answer, portModels);
+      if (!reported.has(message)) problems.push({ component: doc.name, message });
+      reported.add(message);
+      return;
     }
-  }
-  const refs: Record<string, string> = {};
-  let n = 0;
-  for (const id of portModels.keys()) {
-    const doc = schemas.get(id);
-    if (!doc) continue;
-    try {
-      ajv.getSchema(id);
-    } catch (error) {
-      problems.push({ component: doc.name, message: modelProblem(doc, error, portModels) });
-      continue;
-    }
-    const name = `m${n++}`;
-    refs[name] = id;
+    const name = `m${exportOf.size}`;
     exportOf.set(id, name);
-  }
+    parts.push(wrapped(name, answer.code));
+  });
   if (exportOf.size === 0) return { validators: '', modules: new Map(), exportOf };
-  let validators: string;
-  try {
-    validators = standaloneCode(ajv, refs).replace(/\/\*# sourceURL=.*?\*\//g, '');
-  } catch (error) {
-    problems.push({ component: 'data models', message: `The data models cannot be compiled: ${String(error)}` });
-    return { validators: '', modules: new Map(), exportOf: new Map() };
-  }
+  const validators = parts.join('\n');
+  return { validators, modules: requiredModules(validators, problems), exportOf };
+}
+
+/** The allowed modules the validators need, with the modules those need; a module not allowed is a problem. */
+function requiredModules(validators: string, problems: Problem[]): Map<string, string> {
   const modules = new Map<string, string>();
   const pending = requiredNames(validators);
   while (pending.length > 0) {
@@ -114,12 +122,12 @@ export function buildModels(
     modules.set(name, source);
     pending.push(...requiredNames(source));
   }
-  return { validators, modules, exportOf };
+  return modules;
 }
 
-function modelProblem(doc: SchemaDocument, error: unknown, portModels: ReadonlyMap<string, string[]>): string {
+function modelProblem(doc: SchemaDocument, answer: CompileFailure, portModels: ReadonlyMap<string, string[]>): string {
   const users = portModels.get(doc._id) ?? [];
   const where = users.length > 0 ? `${users[0]}: ` : '';
-  const detail = errorMessage(error);
-  return `${where}data model "${doc.name}" v${doc.version} (${doc._id}) is not a valid JSON schema: ${detail}`;
+  const what = answer.limit ? 'cannot be compiled' : 'is not a valid JSON schema';
+  return `${where}data model "${doc.name}" v${doc.version} (${doc._id}) ${what}: ${answer.message}`;
 }

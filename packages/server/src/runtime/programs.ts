@@ -4,6 +4,7 @@ import { checkGraph, label } from './checks.ts';
 import { generateProgram, generateSdkProgram, type Program, RUNTIME_REVISION } from './codegen.ts';
 import { type ComponentGraph, type DocumentSource, fingerprint, loadGraph } from './graph.ts';
 import type { IsolatePool } from './isolate-pool.ts';
+import { modelCompiler } from './model-compiler.ts';
 import { buildModels } from './models.ts';
 import { buildFailure } from './run-failure.ts';
 import { checkSyntax } from './syntax-check.ts';
@@ -66,13 +67,14 @@ export function programBuilds(options: { settings: Config['runtime']; source: Do
   const programs = new ProgramCache();
   const lockedPrograms = new ProgramCache();
   const sdkPrograms = new ProgramCache();
+  const models = modelCompiler(settings.modelCompile);
 
   async function compile(graph: ComponentGraph): Promise<Program> {
     const orders = checkGraph(graph);
     const problems: { component: string; message: string }[] = [];
-    const models = buildModels(graph.schemas, portModels(graph), problems);
+    const validators = await buildModels(graph.schemas, portModels(graph), problems, models);
     if (problems.length > 0) throw buildFailure(problems);
-    const program = generateProgram(graph, orders, models);
+    const program = generateProgram(graph, orders, validators);
     const syntax = await checkSyntax(syntaxPool, program.blocks, settings.memoryMiB);
     if (syntax.length > 0) throw buildFailure(syntax);
     return program;

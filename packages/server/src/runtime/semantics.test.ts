@@ -490,6 +490,17 @@ describe('data model checks', () => {
     );
   });
 
+  test('a pattern is checked in linear time inside the sandbox: ^(a+)+$ on 41 characters answers at once', async () => {
+    const code = add(schema('Letters', { type: 'string', pattern: '^(a+)+$' }));
+    const c = add(component({ name: 'Letters', kind: 'instruction', inputs: [{ name: 'v', schema: code._id }], outputs: [] }));
+    const started = performance.now();
+    await expect(run(rt, c, { v: `${'a'.repeat(40)}!` })).rejects.toThrow(
+      'input port "v": the value does not match data model "Letters" v1 at /: must match pattern "^(a+)+$"',
+    );
+    await run(rt, c, { v: 'a'.repeat(41) });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   test('a data model can reference another one by its id, and use formats', async () => {
     const email = add(schema('Email', { type: 'string', format: 'email' }));
     const person = add(schema('Person', { type: 'object', properties: { mail: { $ref: email._id } }, required: ['mail'] }));

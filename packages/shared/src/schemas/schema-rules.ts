@@ -1,6 +1,11 @@
 // The node rules of the schema editor: which children a node takes, which options each type has
 // and the limits of their values, and how typed values are read from text.
+import { linearPatternError } from './linear-pattern.ts';
 import { NAMED_PARENTS, type NodeKind, SCHEMA_KINDS, type SchemaNode, valuesOf } from './schema-nodes.ts';
+
+/** What the editor shows for a pattern the linear-time engine cannot run. */
+const LINEAR_PATTERN_MESSAGE =
+  'Pattern cannot be checked in linear time: backreferences, lookahead and lookbehind are not supported';
 
 const has = (node: SchemaNode, kind: NodeKind) => node.children.some((c) => c.kind === kind);
 
@@ -171,6 +176,7 @@ export function optionError(field: OptionField, value: unknown): string | null {
     } catch {
       return 'Pattern is not a valid regular expression';
     }
+    if (linearPatternError(value) !== null) return LINEAR_PATTERN_MESSAGE;
   }
   return null;
 }

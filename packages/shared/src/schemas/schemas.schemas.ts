@@ -12,8 +12,11 @@ export const schemaDocumentSchema = z.object({
 
 export type SchemaDocument = z.infer<typeof schemaDocumentSchema>;
 
-/** Limits the server holds a data model to. */
-export const SCHEMA_LIMITS = { name: 200, depth: 64 } as const;
+/**
+ * Limits every server holds a data model to; `depth` is the ceiling of the server's own setting
+ * (SCHEMA_MAX_DEPTH, 64 by default), which refuses less deep models with a message naming it.
+ */
+export const SCHEMA_LIMITS = { name: 200, depth: 1000 } as const;
 
 /** How deeply a JSON value nests (a value that is no object or array: 0), counted up to `limit` + 1. */
 export function nestingDepth(value: unknown, limit: number = SCHEMA_LIMITS.depth): number {

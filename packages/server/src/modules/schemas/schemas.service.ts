@@ -11,6 +11,7 @@ import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { ACCESS_MESSAGES, allowEverything, type DocumentAccess } from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
+import { modelBoundsIssue } from './model-bounds.ts';
 import { lockedSchemaCache } from './schema-cache.ts';
 import { type SchemaRow, schemasRepo } from './schemas.repo.ts';
 
@@ -55,6 +56,12 @@ const openToAll: DocumentAccess = async () => allowEverything;
 export function schemasService(ctx: AppContext, versions: VersionsService, access: DocumentAccess = openToAll) {
   const repo = schemasRepo(ctx.db.kysely);
   const cache = lockedSchemaCache();
+
+  /** Refuses (400, the bound's message naming its setting) a JSON schema past a bound of `SCHEMA_MAX_*`. */
+  function assertWithinBounds(jsonSchema: Record<string, unknown>): void {
+    const issue = modelBoundsIssue(jsonSchema, ctx.config.schemaBounds);
+    if (issue) throw badRequest(issue.message, [issue]);
+  }
 
   /** Refuses a name another family has; a family the caller may not read is not named (docs/decisions.md, "Answers name only what the caller reads"). */
   async function assertNameFree(auth: AuthContext, name: string, familyId: string | null): Promise<void> {
@@ -101,6 +108,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
   return {
     /** Stores a new data model as version 1 of a new family, if its JSON schema keeps the node rules. */
     async create(input: NewSchema) {
+      assertWithinBounds(input.jsonSchema);
       assertNodeRules(input.jsonSchema, ctx.config.formCheckUrls);
       return store(input);
     },
@@ -154,6 +162,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
 
     /** Creates a data model (version 1), or saves a draft refusing a save made on an older copy (409). */
     async save(auth: AuthContext, body: SchemaSaveBody): Promise<SchemaDocument> {
+      assertWithinBounds(body.jsonSchema);
       assertNodeRules(body.jsonSchema, ctx.config.formCheckUrls);
       if (body._id) return saveDraft(auth, { ...body, _id: body._id });
       if (body.sys_version !== undefined) throw badRequest(VERSION_MESSAGES.missingId);

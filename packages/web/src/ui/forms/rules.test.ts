@@ -78,6 +78,15 @@ describe('dynamic form rules', () => {
     expect(message('x', { pattern: '(' })).toBe('Invalid regular expression: (');
   });
 
+  it('pattern in linear time: ^(a+)+$ on 41 characters answers at once, and a backreference is refused', () => {
+    // A backtracking engine held the tab for minutes on this row.
+    const started = performance.now();
+    expect(message(`${'a'.repeat(40)}!`, { pattern: '^(a+)+$' })).toBe('pattern validate error');
+    expect(check('a'.repeat(41), { pattern: '^(a+)+$' }).valid).toBe(true);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(message('aa', { pattern: '^(a)\\1$' })).toBe('Invalid regular expression: ^(a)\\1$');
+  });
+
   it('email, url ("it\'s not url"), tel, ipv4, ipv6, hostname, dateTime', () => {
     expect(message('a@b', { email: true })).toBe('email validate error');
     expect(check('a@b.io', { email: true }).valid).toBe(true);

@@ -2,6 +2,7 @@ import { isRecord } from '@gdb/shared/values/is-record';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { CODE_SHARE, type CodedColumn } from '../../../platform/files/row-tables.ts';
+import { linearRegExp } from '../../../platform/linear-regexp.ts';
 import { booleanOfText, type FieldType, isBlankText, isUnsafeIntegerText, numberOfText } from './convert.ts';
 import { rowSchemaOf } from './row-schema.ts';
 
@@ -74,7 +75,15 @@ function fieldChecks(dataModel: Record<string, unknown>): Map<string, FieldCheck
   if (schema.type !== undefined && schema.type !== 'object') return null;
   const properties = schema.properties ?? {};
   if (!isRecord(properties)) return null;
-  const ajv = new Ajv({ allErrors: false, coerceTypes: false, strict: false, useDefaults: false });
+  // Patterns run in linear time (docs/decisions.md).
+  const ajv = new Ajv({
+    allErrors: false,
+    coerceTypes: false,
+    strict: false,
+    useDefaults: false,
+    inlineRefs: false,
+    code: { regExp: linearRegExp },
+  });
   addFormats(ajv);
   const checks = new Map<string, FieldCheck>();
   for (const [name, field] of Object.entries(properties)) {

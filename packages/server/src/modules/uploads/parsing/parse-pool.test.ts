@@ -152,7 +152,41 @@ describe('parse pool', () => {
     const big = `a,b\n${'1,2\n'.repeat(2_000_000)}`;
     const out = await pool.parse({ bytes: enc(big), group: 'csv', dataModel: null });
     expect(out.status).toBe('invalid');
-    expect(out.summary).toBe('The file took too long to read.');
+    expect(out.summary).toBe('The file took too long to read and check: it passed the limit of UPLOAD_CHECK_TIMEOUT_S (0.05 s).');
+  });
+
+  it('frees the place of a check past its limit at once: the next file starts as it ends', async () => {
+    const pool = createParsePool({ concurrency: 1, timeoutMs: 1000 });
+    await pool.parse({ bytes: enc('a,b\n1,2\n'), group: 'csv', dataModel: null });
+    const big = pool.parse({ bytes: enc(`a,b\n${'1,2\n'.repeat(6_000_000)}`), group: 'csv', dataModel: null });
+    const small = pool.parse({ bytes: enc('a,b\n1,2\n'), group: 'csv', dataModel: null });
+    const bigEnded = big.then((out) => ({ out, at: performance.now() }));
+    const smallEnded = small.then((out) => ({ out, at: performance.now() }));
+    const [first, next] = await Promise.all([bigEnded, smallEnded]);
+    expect(first.out.summary).toMatch(/UPLOAD_CHECK_TIMEOUT_S \(1 s\)/);
+    // Its own check (a worker booted, one row) had the whole limit: it ended within it, whatever it answered.
+    expect(next.at - first.at).toBeLessThan(1500);
+    expect(next.out.summary).toBeTruthy();
+  });
+
+  it("checks ^(a+)+$ on a 41-character row at once, and the next user's file is not held", async () => {
+    // One place, as on a two-core server: a backtracking engine held it 119 s with this row.
+    const pool = createParsePool({ concurrency: 1 });
+    const dataModel = { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } };
+    for (const group of ['csv', 'json'] as const) {
+      const started = performance.now();
+      const hostile = pool.parse({
+        bytes: enc(group === 'csv' ? `code\n${'a'.repeat(40)}!\n` : JSON.stringify([{ code: `${'a'.repeat(40)}!` }])),
+        group,
+        dataModel,
+      });
+      const other = pool.parse({ bytes: enc('code\naaaa\n'), group: 'csv', dataModel });
+      const checked = await hostile;
+      expect(checked.status).toBe('invalid');
+      expect(checked.problems?.[0]?.message).toMatch(/^Row \d: code must match pattern/);
+      expect((await other).status).toBe('valid');
+      expect(performance.now() - started).toBeLessThan(2000);
+    }
   });
 
   describe('a large CSV file in slices', () => {

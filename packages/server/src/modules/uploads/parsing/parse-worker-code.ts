@@ -1,37 +1,9 @@
 import path from 'node:path';
+import { bundledWorkerCode } from '../../../platform/worker-code.ts';
 
 const ENTRY = path.join(import.meta.dirname, 'parse.worker.ts');
 
-let built: Promise<string> | undefined;
-
-/**
- * The parse worker's code as one CommonJS script, its modules and parsers bundled together, built
- * once per process and run with `eval`. A worker that loaded the TypeScript sources itself needed
- * the TypeScript loader in its thread, with a thread of its own for the loader's hooks: about
- * 0.55 s of CPU to boot and 39 MiB each, against about 0.2 s and 18 MiB for the script.
- */
+/** The parse worker's code as one CommonJS script, its modules and parsers bundled together (see platform/worker-code.ts). */
 export function parseWorkerCode(): Promise<string> {
-  built ??= bundle().catch((error: unknown) => {
-    built = undefined;
-    throw error;
-  });
-  return built;
-}
-
-async function bundle(): Promise<string> {
-  const { build, stop } = await import('esbuild');
-  // The bundler's own process ends once it answered (it would start again if asked anything more).
-  const out = await build({
-    entryPoints: [ENTRY],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: `node${process.versions.node.split('.')[0]}`,
-    write: false,
-    logLevel: 'silent',
-    legalComments: 'none',
-  }).finally(() => stop());
-  const [file] = out.outputFiles;
-  if (!file) throw new Error('The parse worker was not built.');
-  return file.text;
+  return bundledWorkerCode(ENTRY);
 }

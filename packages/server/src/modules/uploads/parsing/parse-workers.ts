@@ -35,6 +35,10 @@ function failure(ended: Ended): PooledOutcome {
   );
 }
 
+/** The upload's log line of a read and check stopped at its time limit, naming the setting. */
+const tooLong = (timeoutMs: number) =>
+  `The file took too long to read and check: it passed the limit of UPLOAD_CHECK_TIMEOUT_S (${timeoutMs / 1000} s).`;
+
 /** Starts a worker running `code` (the bundled parse worker, see parse-worker-code.ts). */
 function start(maxMemoryMb: number, code: string): Started {
   const worker = new Worker(code, {
@@ -149,10 +153,8 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number }
         resolve(outcome);
       };
       const answered = (outcome: PartOutcome | PooledOutcome) => finish(outcome, true);
-      const timer = setTimeout(
-        () => finish(pooled(invalid('binary', 'The file took too long to read.')), false),
-        options.timeoutMs,
-      );
+      // The worker is ended at once: a check past its limit frees its place for the next file.
+      const timer = setTimeout(() => finish(pooled(invalid('binary', tooLong(options.timeoutMs))), false), options.timeoutMs);
       worker.once('message', answered);
       started.onEnd = (ended) => finish(failure(ended), false);
       // The caller's bytes stay its own: owned bytes are handed over, anything else is copied (a
