@@ -3,7 +3,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serverEnv } from './server-env.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'packages/web/dist/index.html');
@@ -31,7 +30,6 @@ if (!worker) buildWebWhenOld();
 const entry = worker ? 'packages/server/src/worker.ts' : 'packages/server/src/main.ts';
 const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', entry], {
   cwd: root,
-  env: serverEnv(process.env),
   stdio: 'inherit',
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
