@@ -3,8 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
-import { copyInBinary, text as copyText, int4 } from '../db/copy-in.ts';
-import { binaryCopyFraming, copyOutBinary, joinedBinaryCopyColumn } from '../db/copy-out.ts';
+import { binaryCopyFraming, text as copyText, int4, joinedBinaryCopyColumn } from '../db/binary-copy.ts';
+import { copyInBinary, copyOutBinary } from '../db/copy-streams.ts';
 import type { Database, Db } from '../db/index.ts';
 
 /** Where file bytes live: a local folder (one instance) or the database (any number). */
