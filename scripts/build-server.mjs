@@ -1,0 +1,47 @@
+// Bundles the server into packages/server/dist, for `npm start` to run as plain JavaScript:
+// - main.js, worker.js, migrate.js: the server, the job worker and the migration command, each one
+//   ES module with the server's and @gdb/shared's code in it; the installed packages stay imports;
+// - parse-worker.cjs: the parse worker's thread, one CommonJS script with its parsers in it, read by
+//   the server (parse-worker-code.ts) instead of bundling it at start;
+// - sandbox/: the isolate's prelude, read by the runtime (runtime/codegen.ts).
+// `npm run build` runs it after the web app's build; `npm start` runs it when the sources changed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..');
+const server = path.join(root, 'packages/server');
+const out = path.join(server, 'dist');
+const target = 'node20.19';
+
+/** Installed packages stay imports of the bundle; the workspace's own (TypeScript sources) go in it. */
+const installedPackagesOutside = {
+  name: 'installed-packages-outside',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@gdb/') ? undefined : { external: true }));
+  },
+};
+
+const common = { bundle: true, platform: 'node', target, logLevel: 'warning', legalComments: 'none', keepNames: true };
+
+fs.rmSync(out, { recursive: true, force: true });
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: {
+      main: path.join(server, 'src/main.ts'),
+      worker: path.join(server, 'src/worker.ts'),
+      migrate: path.join(server, 'src/platform/db/migrate-cli.ts'),
+    },
+    outdir: out,
+    format: 'esm',
+    plugins: [installedPackagesOutside],
+  }),
+  build({
+    ...common,
+    entryPoints: [path.join(server, 'src/modules/uploads/parsing/parse.worker.ts')],
+    outfile: path.join(out, 'parse-worker.cjs'),
+    format: 'cjs',
+  }),
+]);
+fs.cpSync(path.join(server, 'src/runtime/sandbox/prelude.js'), path.join(out, 'sandbox/prelude.js'));
