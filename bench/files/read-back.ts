@@ -7,7 +7,7 @@
 //   BENCH_RUNS (7), BENCH_MIB (20)
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import { databaseFileStore } from '../../packages/server/src/platform/files/file-store.ts';
+import { databaseFileStore } from '../../packages/server/src/platform/files/database-file-store.ts';
 import { createTestDb } from '../../packages/server/test/test-db.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 7);
