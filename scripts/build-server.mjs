@@ -5,13 +5,16 @@
 //   the server (parse-worker-code.ts) instead of bundling it at start;
 // - sandbox/: the isolate's prelude, read by the runtime (runtime/codegen.ts).
 // `npm run build` runs it after the web app's build; `npm start` runs it when the sources changed.
+// `node scripts/build-server.mjs --out <folder>` builds into another folder (inside the repository,
+// where the installed packages resolve), as the build's own test does.
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 const server = path.join(root, 'packages/server');
-const out = path.join(server, 'dist');
+const outAt = process.argv.indexOf('--out');
+const out = outAt > 0 && process.argv[outAt + 1] ? path.resolve(process.argv[outAt + 1]) : path.join(server, 'dist');
 const target = 'node20.19';
 
 /** Installed packages stay imports of the bundle; the workspace's own (TypeScript sources) go in it. */

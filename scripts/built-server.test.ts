@@ -5,9 +5,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The server as `npm start` runs it: built by scripts/build-server.mjs and run as plain JavaScript,
-// with the parse worker's script and the sandbox's prelude read from the build.
+// with the parse worker's script and the sandbox's prelude read from the build. Built into a folder
+// of its own beside dist/, so a build running meanwhile (`npm test`'s) changes nothing here.
 const root = path.resolve(import.meta.dirname, '..');
-const dist = path.join(root, 'packages/server/dist');
+const dist = path.join(root, `packages/server/.tmp/built-${process.pid}`);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-built-'));
 const password = 'Built-server-1-password';
 let child: ChildProcess | undefined;
@@ -53,7 +54,7 @@ async function call(method: string, url: string, token?: string, body?: { bytes:
 }
 
 beforeAll(async () => {
-  const built = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, ['scripts/build-server.mjs', '--out', dist], { cwd: root, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`build failed:\n${built.stderr}`);
   base = await start();
 }, 120_000);
@@ -61,6 +62,7 @@ beforeAll(async () => {
 afterAll(() => {
   if (child?.exitCode === null) child.kill('SIGKILL');
   fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(dist, { recursive: true, force: true });
 });
 
 describe('the built server', () => {
