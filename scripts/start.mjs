@@ -1,37 +1,69 @@
-// Builds the web app when its build is missing or older than its sources, then starts the server;
-// `node scripts/start.mjs worker` starts a worker process (import jobs only) instead, without the build.
+// Builds what is missing or older than its sources (the web app, the server: `npm run build` builds
+// both), then runs the compiled server (packages/server/dist/main.js); `node scripts/start.mjs
+// worker` runs a worker process (import jobs only) and `node scripts/start.mjs migrate` the
+// migrations, neither of which needs the web app.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serverEnv } from './server-env.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dist = path.join(root, 'packages/web/dist/index.html');
+const at = (...parts) => path.join(root, ...parts);
 
-function newest(dir) {
+/** The newest modification time of the files under these paths (build output and installed packages aside). */
+function newest(...paths) {
   let latest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
-    const full = path.join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
+  for (const full of paths) {
+    const stat = fs.statSync(full, { throwIfNoEntry: false });
+    if (!stat) continue;
+    if (!stat.isDirectory()) {
+      latest = Math.max(latest, stat.mtimeMs);
+      continue;
+    }
+    for (const entry of fs.readdirSync(full)) {
+      if (entry !== 'node_modules' && entry !== 'dist') latest = Math.max(latest, newest(path.join(full, entry)));
+    }
   }
   return latest;
 }
 
-function buildWebWhenOld() {
-  const sources = Math.max(newest(path.join(root, 'packages/web')), newest(path.join(root, 'packages/shared/src')));
-  if (fs.existsSync(dist) && fs.statSync(dist).mtimeMs >= sources) return;
-  console.log('Building the web app…');
-  const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+/** Whether `output` is missing or older than any of `sources`. */
+function stale(output, sources) {
+  const built = fs.statSync(output, { throwIfNoEntry: false });
+  return !built || built.mtimeMs < newest(...sources);
+}
+
+function run(what, command, args) {
+  console.log(`Building ${what}…`);
+  const built = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-const worker = process.argv[2] === 'worker';
-if (!worker) buildWebWhenOld();
-const entry = worker ? 'packages/server/src/worker.ts' : 'packages/server/src/main.ts';
-const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', entry], {
+const shared = [at('packages/shared/src'), at('package-lock.json')];
+const parts = {
+  web: {
+    output: at('packages/web/dist/index.html'),
+    sources: [at('packages/web'), ...shared],
+    build: () => run('the web app', 'npm', ['run', '-w', '@gdb/web', 'build', '--silent']),
+  },
+  server: {
+    output: at('packages/server/dist/main.js'),
+    sources: [at('packages/server/src'), at('packages/server/package.json'), at('scripts/build-server.mjs'), ...shared],
+    build: () => run('the server', process.execPath, ['scripts/build-server.mjs']),
+  },
+};
+
+const entries = { server: 'main.js', worker: 'worker.js', migrate: 'migrate.js' };
+const role = process.argv[2] ?? 'server';
+if (!(role in entries)) {
+  console.error(`start.mjs: unknown role ${role} (worker, migrate, or nothing for the server)`);
+  process.exit(1);
+}
+for (const name of role === 'server' ? ['web', 'server'] : ['server']) {
+  const part = parts[name];
+  if (stale(part.output, part.sources)) part.build();
+}
+const child = spawn(process.execPath, ['--no-node-snapshot', at('packages/server/dist', entries[role])], {
   cwd: root,
-  env: serverEnv(process.env),
   stdio: 'inherit',
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

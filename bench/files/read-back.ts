@@ -1,12 +1,13 @@
 // A large file read back from the database file store (PostgreSQL): by the store (a binary COPY of
-// its parts) and, for comparison, by the plain query it replaced (each part's bytea as hex text).
+// its parts) and, for comparison, by the plain query it replaced (each part's bytea as hex text);
+// and the same file written to the store (a binary COPY of its parts).
 // Each way is timed by the clock and in CPU time of this process (the server's share of the work),
 // alternating, BENCH_RUNS times each; the median and the fastest are shown.
 //   BENCH_DATABASE_URL=postgresql://…/test node --no-node-snapshot --import tsx bench/files/read-back.ts
 //   BENCH_RUNS (7), BENCH_MIB (20)
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import { databaseFileStore } from '../../packages/server/src/platform/files/file-store.ts';
+import { databaseFileStore } from '../../packages/server/src/platform/files/database-file-store.ts';
 import { createTestDb } from '../../packages/server/test/test-db.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 7);
@@ -42,7 +43,17 @@ async function timed(read: () => Promise<Buffer>): Promise<Timing> {
   return { ms, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
-const ways = { 'binary COPY (the store)': () => store.get(key), 'query, hex text': byQuery };
+/** The file written again to the store (as a new file); answers what was written. */
+async function written(): Promise<Buffer> {
+  await store.put(bytes);
+  return bytes;
+}
+
+const ways = {
+  'binary COPY (the store)': () => store.get(key),
+  'query, hex text': byQuery,
+  'written by the store (binary COPY in)': written,
+};
 const timings = new Map<string, Timing[]>(Object.keys(ways).map((name) => [name, []]));
 try {
   for (let run = 0; run <= runs; run++) {

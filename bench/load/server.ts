@@ -5,7 +5,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, spawnServer, stopChild } from '../../e2e/support/server.ts';
-import { serverEnv } from '../../scripts/server-env.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const NODE_ARGS = ['--no-node-snapshot', '--import', 'tsx'];
@@ -43,11 +42,18 @@ const cpuOf = (pid: number, thread = '') => {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
 
+/**
+ * The allocator settings a deployment on Linux with glibc is advised to give the server
+ * (docs/operations.md, "Memory after large files"), unless the caller's environment sets them:
+ * the recorded figures were taken with them.
+ */
+const DEPLOYMENT_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '1048576', GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' };
+
 /** The import worker process (`npm run worker`) beside the server, its output dropped. */
 function spawnWorker(env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, [...NODE_ARGS, 'packages/server/src/worker.ts'], {
     cwd: root,
-    env: serverEnv(env),
+    env,
     stdio: 'ignore',
   });
 }
@@ -93,6 +99,7 @@ export async function startBenchServer(users: number, settings: Record<string, s
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
+    ...DEPLOYMENT_SETTINGS,
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(port),

@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { serverEnv } from '../../scripts/server-env.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const NODE_ARGS = ['--no-node-snapshot', '--import', 'tsx'];
@@ -58,7 +57,7 @@ export function stopChild(child: ChildProcess): Promise<void> {
 export function spawnServer(nodeFlags: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, [...NODE_ARGS, ...nodeFlags, 'packages/server/src/main.ts'], {
     cwd: root,
-    env: serverEnv(env),
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

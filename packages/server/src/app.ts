@@ -51,7 +51,7 @@ import { followRevocations } from './platform/auth/session-cache.ts';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import { type Db, migrateToLatest, openDb } from './platform/db/index.ts';
-import { openFileStore } from './platform/files/file-store.ts';
+import { openFileStore } from './platform/files/open-file-store.ts';
 import { apiDescriptionOptions } from './platform/http/api-description.ts';
 import { apiDocsOptions } from './platform/http/api-docs.ts';
 import { registerErrorHandling } from './platform/http/error-handler.ts';

@@ -16,7 +16,8 @@ import { z } from 'zod';
 import { registerLiveCollections, type Services } from '../src/app.ts';
 import type { Authenticate } from '../src/platform/auth/access-control.ts';
 import type { Db } from '../src/platform/db/index.ts';
-import { LiveHub, type LiveLimits } from '../src/platform/live/live-hub.ts';
+import { LiveHub } from '../src/platform/live/live-hub.ts';
+import type { LiveLimits } from '../src/platform/live/live-types.ts';
 
 type Doc = { _id: string } & Record<string, unknown>;
 

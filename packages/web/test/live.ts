@@ -1,7 +1,8 @@
 // A socket.io stand-in for tests of the live client and the hooks built on it: it records what
 // the client sends and lets a test play the server.
 import { encode } from '@msgpack/msgpack';
-import { LiveClient, type LiveSocket } from '../src/ground/live/live-client.ts';
+import { LiveClient } from '../src/ground/live/live-client.ts';
+import type { LiveSocket } from '../src/ground/live/live-types.ts';
 
 type Listener = (arg: unknown) => void;
 

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FORM_CHECK_SETTING, formCheckPrefixProblem, parseFormCheckUrls } from '@gdb/shared/schemas/form-checks';
@@ -7,6 +8,13 @@ import { z } from 'zod';
 import { parseRange } from './cidr.ts';
 import { DEFAULT_POOL_SIZE } from './db/index.ts';
 import { type TrustProxy, trustProxySetting } from './http/trust-proxy.ts';
+
+/** The server package's folder: the nearest holding a package.json, from the sources as from the build (dist/). */
+function serverPackage(from: string): string {
+  let dir = from;
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -259,7 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       activeReads: e.HTTP_ACTIVE_READS,
     },
     liveMaxSocketsPerUser: e.LIVE_MAX_SOCKETS_PER_USER,
-    webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
+    webDist: path.resolve(e.WEB_DIST ?? path.join(serverPackage(import.meta.dirname), '../web/dist')),
     trustProxy: e.TRUST_PROXY,
     publicApiDocs: e.PUBLIC_API_DOCS,
     tfaRequired: e.TFA_REQUIRED,

@@ -25,35 +25,4 @@ describe('isolate pool', () => {
     expect(fresh).not.toBe(first);
     expect(fresh.isDisposed).toBe(false);
   });
-
-  it('asks for the sandbox threads at the first isolate asked for, and lends none before they are made', async () => {
-    let made!: () => void;
-    const threadsMade = new Promise<void>((resolve) => {
-      made = resolve;
-    });
-    let asked = 0;
-    pool = new IsolatePool({
-      size: 1,
-      queueLimit: 1,
-      threadsMade: () => {
-        asked++;
-        return threadsMade;
-      },
-    });
-    expect(asked).toBe(0);
-    let lent = false;
-    const lease = pool.acquire(64).then((l) => {
-      lent = true;
-      return l;
-    });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(lent).toBe(false);
-    made();
-    pool.release(await lease, true);
-    expect(lent).toBe(true);
-    expect(pool.stats()).toMatchObject({ total: 1, idle: 1 });
-    // Asked for once, at the first isolate asked for.
-    pool.release(await pool.acquire(64), true);
-    expect(asked).toBe(1);
-  });
 });

@@ -43,11 +43,6 @@ export interface PoolOptions {
   /** An isolate is replaced after this many runs, whatever their outcome. */
   maxRunsPerIsolate?: number;
   onCatastrophicError?: (message: string) => void;
-  /**
-   * Called at the first isolate asked for; isolates run only once what it answers has settled: the
-   * sandbox's threads being made (sandbox-threads.ts).
-   */
-  threadsMade?: () => Promise<unknown>;
 }
 
 interface Waiter {
@@ -67,8 +62,6 @@ export class IsolatePool {
   private readonly waiters: Waiter[] = [];
   private total = 0;
   private closed = false;
-  private threads: Promise<unknown> | undefined;
-  private threadsReady = false;
   private readonly sweeper: NodeJS.Timeout;
   private readonly idleMs: number;
   private readonly maxRuns: number;
@@ -82,14 +75,6 @@ export class IsolatePool {
 
   /** An isolate with this memory limit, when one is free; waits in line otherwise. */
   acquire(memoryMiB: number, signal?: AbortSignal): Promise<Lease> {
-    const { threadsMade } = this.options;
-    if (threadsMade && !this.threadsReady) {
-      this.threads ??= threadsMade();
-      return this.threads.then(() => {
-        this.threadsReady = true;
-        return this.acquire(memoryMiB, signal);
-      });
-    }
     if (this.closed) return Promise.reject(new RunFailure('crash', 'The runtime is shutting down.'));
     if (signal?.aborted) return Promise.reject(new RunFailure('cancelled', 'The run was cancelled.'));
     const free = this.take(memoryMiB);

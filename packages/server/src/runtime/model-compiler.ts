@@ -92,7 +92,7 @@ export function modelCompiler(limits: CompileLimits) {
   }
 
   async function compileNow(request: CompileRequest): Promise<CompileAnswer> {
-    const code = await bundledWorkerCode(ENTRY);
+    const code = await bundledWorkerCode(ENTRY, 'model-compile-worker.cjs');
     const release = await slot();
     try {
       return await inWorker(code, request);

@@ -10,7 +10,6 @@ import type { DocumentSource } from './graph.ts';
 import { IsolatePool } from './isolate-pool.ts';
 import { programBuilds } from './programs.ts';
 import { RunFailure } from './run-failure.ts';
-import { sandboxThreadsBelowNormal } from './sandbox-threads.ts';
 
 /** A run of a component version on a payload, as the imports module and the test runner ask for it. */
 export interface ComponentRunRequest {
@@ -89,27 +88,17 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
   const { settings, log, source } = options;
   const onCatastrophicError = (message: string) =>
     log.fatal({ message }, 'an isolate failed beyond recovery; restart the server process');
-  // Made when an isolate is first asked for: a process that runs none (most test processes, an
-  // instance that only answers) never starts the worker that makes them.
-  let made: Promise<void> | undefined;
-  const threadsMade = () => {
-    made ??= sandboxThreadsBelowNormal().then((outcome) => {
-      if (outcome !== 'made') log.info({ outcome }, "the sandbox's threads keep the server's priority");
-    });
-    return made;
-  };
   // Test runs from the editors get isolates of their own, so no number of them can hold up an import.
-  const pool = new IsolatePool({ size: settings.poolSize, queueLimit: settings.queueLimit, onCatastrophicError, threadsMade });
+  const pool = new IsolatePool({ size: settings.poolSize, queueLimit: settings.queueLimit, onCatastrophicError });
   const testPool = new IsolatePool({
     size: settings.testPoolSize,
     queueLimit: settings.queueLimit,
     onCatastrophicError,
-    threadsMade,
   });
   // One user never holds every test isolate: another user's test run finds one free whatever the first runs.
   const testGate = new CallerGate({ running: testRunsPerCaller(settings), waiting: settings.testQueuePerUser });
   // Syntax checks only compile (no user code runs), so one isolate of their own serves both lanes without making either wait.
-  const syntaxPool = new IsolatePool({ size: 1, queueLimit: settings.queueLimit, onCatastrophicError, threadsMade });
+  const syntaxPool = new IsolatePool({ size: 1, queueLimit: settings.queueLimit, onCatastrophicError });
   const { program, sdkProgram } = programBuilds({ settings, source, syntaxPool });
 
   /** Runs a component version in the isolates of one lane; throws a RunFailure when it fails. */

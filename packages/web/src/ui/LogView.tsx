@@ -1,6 +1,6 @@
 import type { LiveLog, LogLevel } from '@gdb/shared/live/live.schemas';
 import { Tag, Typography } from 'antd';
-import type { LiveStatus } from '../ground/live/live-client.ts';
+import type { LiveStatus } from '../ground/live/live-types.ts';
 import { type LogSelection, useLiveLogs } from './useLiveLogs.ts';
 import './LogView.css';
 

@@ -3,7 +3,7 @@ import type { LiveCollection, LiveFilter, LiveProjection } from '@gdb/shared/liv
 import { useEffect, useMemo, useReducer, useRef } from 'react';
 import type { LiveDoc } from '../ground/live/codec.ts';
 import { useLiveClient } from '../ground/live/LiveProvider.tsx';
-import type { LiveStatus } from '../ground/live/live-client.ts';
+import type { LiveStatus } from '../ground/live/live-types.ts';
 
 export interface LiveDocumentsState<T> {
   /** The documents in the order they came: the init's (oldest first), then each insert. */

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb } from '../../../test/test-db.ts';
-import { copyInBinary, int4, text } from './copy-in.ts';
-import { binaryCopyColumn, copyOutBinary } from './copy-out.ts';
+import { binaryCopyColumn, int4, text } from './binary-copy.ts';
+import { copyInBinary, copyOutBinary } from './copy-streams.ts';
 
 describe.runIf(process.env.DATABASE_URL)('binary COPY (runs only when DATABASE_URL names a PostgreSQL server)', () => {
   let testDb: Awaited<ReturnType<typeof createTestDb>>;
@@ -92,7 +92,7 @@ describe.runIf(process.env.DATABASE_URL)('binary COPY (runs only when DATABASE_U
       ];
       await expect(copyInBinary(pool(), 'copied_in (name, n, b)', rows)).rejects.toThrow(/duplicate key/);
       await expect(copyInBinary(pool(), 'copied_in (name, n)', [[text('x'), text('not an integer')]])).rejects.toThrow();
-      // A statement that fails before the COPY starts: the data already sent after it is ignored.
+      // A statement that fails before the COPY starts: no data is sent.
       await expect(copyInBinary(pool(), 'no_such_table (name)', [[text('x')], [Buffer.alloc(100_000)]])).rejects.toThrow(
         'no_such_table',
       );

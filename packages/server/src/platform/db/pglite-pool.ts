@@ -1,6 +1,5 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
-import { bodiesComing } from '../bodies-coming.ts';
 import { Mutex } from './mutex.ts';
 import { TurnSlicer } from './turn-slicer.ts';
 
@@ -26,8 +25,6 @@ const ACQUIRE_TIMEOUT_MS = 30_000;
  * 64 KiB read per turn: a 20 MiB file took 4–5 times as long to import as alone.
  */
 const SLICE_MS = 2;
-/** Slices while a large request body comes (see bodies-coming.ts): a turn after every statement. */
-const SLICE_MS_BESIDE_LARGE_BODY = 0;
 
 /**
  * The embedded database's memory is WebAssembly memory, which grows and is never given back.
@@ -69,7 +66,7 @@ export class PGlitePool {
   readonly pg: PGlite;
   readonly #mutex = new Mutex();
   readonly #exclusive: boolean;
-  readonly #slicer = new TurnSlicer(SLICE_MS, { sliceMs: SLICE_MS_BESIDE_LARGE_BODY, when: bodiesComing });
+  readonly #slicer = new TurnSlicer(SLICE_MS);
 
   /** `exclusive: false` drops the mutex; it exists only to show what goes wrong without it. */
   constructor(pg: PGlite, options: { exclusive?: boolean } = {}) {

@@ -31,16 +31,4 @@ describe('TurnSlicer', () => {
     await slicer.pause();
     expect(slicer.pause()).toBeUndefined();
   });
-
-  it('cuts its slices to the hurried length while hurried, and back once not', async () => {
-    let hurried = true;
-    const slicer = new TurnSlicer(50, { sliceMs: 0, when: () => hurried });
-    expect(slicer.pause()).toBeUndefined();
-    const waiting = slicer.pause();
-    expect(waiting).toBeInstanceOf(Promise);
-    await waiting;
-    hurried = false;
-    expect(slicer.pause()).toBeUndefined();
-    expect(slicer.pause()).toBeUndefined();
-  });
 });

@@ -8,13 +8,10 @@
  */
 export class TurnSlicer {
   readonly #sliceMs: number;
-  readonly #hurried: { sliceMs: number; when: () => boolean } | undefined;
   #sliceStart: number | undefined;
 
-  /** While `hurried.when()` holds, slices last `hurried.sliceMs`. */
-  constructor(sliceMs: number, hurried?: { sliceMs: number; when: () => boolean }) {
+  constructor(sliceMs: number) {
     this.#sliceMs = sliceMs;
-    this.#hurried = hurried;
   }
 
   pause(): Promise<void> | undefined {
@@ -26,8 +23,7 @@ export class TurnSlicer {
       });
       return undefined;
     }
-    const sliceMs = this.#hurried?.when() ? this.#hurried.sliceMs : this.#sliceMs;
-    if (now - this.#sliceStart < sliceMs) return undefined;
+    if (now - this.#sliceStart < this.#sliceMs) return undefined;
     return new Promise((resolve) => setImmediate(resolve));
   }
 }

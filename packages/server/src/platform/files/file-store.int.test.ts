@@ -5,7 +5,10 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb } from '../../../test/test-db.ts';
-import { cachedFileStore, databaseFileStore, FILE_PART_BYTES, type FileStore, localFileStore } from './file-store.ts';
+import { cachedFileStore } from './cached-file-store.ts';
+import { databaseFileStore, FILE_PART_BYTES } from './database-file-store.ts';
+import type { FileStore } from './file-store.ts';
+import { localFileStore } from './local-file-store.ts';
 
 let testDb: Awaited<ReturnType<typeof createTestDb>>;
 let dir: string;

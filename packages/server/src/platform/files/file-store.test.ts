@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { unwritten, writeAsTheyCome } from './file-store.ts';
+import { writeAsTheyCome } from './file-store.ts';
+import { unwritten } from './local-file-store.ts';
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 

@@ -5,9 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { until } from '../../../test/elsewhere.ts';
 import { gate } from '../../../test/gate.ts';
 import type { AuthContext } from '../auth/access-control.ts';
-import { bodiesComing } from '../bodies-coming.ts';
-import { READS_BESIDE_LARGE_BODY, Turns, takeReadsInTurn } from './read-turns.ts';
-import { largeBodyReceiveBuffer, receiveBufferOf } from './receive-buffer.ts';
+import { Turns, takeReadsInTurn } from './read-turns.ts';
 
 describe('Turns', () => {
   it('starts work up to its limit, then each waiting one in order as places are given back', () => {
@@ -56,27 +54,6 @@ describe('Turns', () => {
     turns.enter(() => started.push('later'));
     expect(started).toEqual(['first', 'third', 'later']);
   });
-
-  it('gives only its narrow places while narrowed, keeps the started ones and fills the places once widened', () => {
-    const turns = new Turns(4, 2);
-    const started: number[] = [];
-    const leave = [1, 2, 3].map((n) => turns.enter(() => started.push(n)));
-    const widen = turns.narrow();
-    const another = turns.narrow();
-    leave.push(...[4, 5, 6].map((n) => turns.enter(() => started.push(n))));
-    expect(started).toEqual([1, 2, 3]);
-    leave[0]?.();
-    expect(turns.stats()).toEqual({ active: 2, waiting: 3 });
-    leave[1]?.();
-    expect(started).toEqual([1, 2, 3, 4]);
-    expect(turns.stats()).toEqual({ active: 2, waiting: 2 });
-    widen();
-    widen();
-    expect(turns.stats()).toEqual({ active: 2, waiting: 2 });
-    another();
-    expect(started).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(turns.stats()).toEqual({ active: 4, waiting: 0 });
-  });
 });
 
 type Gate = ReturnType<typeof gate>;
@@ -103,10 +80,7 @@ async function serverWithTurns(limit: number) {
     api.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: 8 * MiB }, (_r, body, done) =>
       done(null, body),
     );
-    api.post('/upload', async (request) => ({
-      bytes: (request.body as Buffer).length,
-      receiveBuffer: receiveBufferOf(request.raw.socket),
-    }));
+    api.post('/upload', async (request) => ({ bytes: (request.body as Buffer).length }));
     api.get<{ Params: { id: string } }>('/slow/:id', async (request) => {
       started.push(request.params.id);
       const g = gate();
@@ -159,25 +133,6 @@ function send(port: number, method: string, path: string, who = 'someone') {
 
 const settle = () => new Promise((r) => setTimeout(r, 100));
 const MiB = 1024 * 1024;
-
-/** Starts a 2 MiB upload and sends its first half; `finish` sends the rest, `abort` leaves. */
-function startUpload(port: number, user?: string) {
-  const headers: Record<string, string | number> = { 'content-type': 'application/octet-stream', 'content-length': 2 * MiB };
-  if (user) headers['x-user'] = user;
-  const controller = new AbortController();
-  const req = http.request({
-    port,
-    host: '127.0.0.1',
-    method: 'POST',
-    path: '/upload',
-    headers,
-    agent: false,
-    signal: controller.signal,
-  });
-  const answer = answerOf(req);
-  req.write(Buffer.alloc(MiB));
-  return { answer, finish: () => req.end(Buffer.alloc(MiB)), abort: () => controller.abort() };
-}
 
 /** Slow reads, answered once each has started or waits for a place. */
 async function slowReads(s: Awaited<ReturnType<typeof serverWithTurns>>, names: string[]) {
@@ -262,79 +217,36 @@ describe('reads taken in turn', () => {
     expect(s.turns.stats()).toEqual({ active: 0, waiting: 0 });
   });
 
-  // One place more than a large body leaves the reads, and as many reads.
-  const wide = READS_BESIDE_LARGE_BODY + 1;
-  const names = Array.from({ length: wide }, (_, i) => `r${i}`);
-  const openAll = (s: Awaited<ReturnType<typeof serverWithTurns>>) => {
+  const names = ['r0', 'r1', 'r2', 'r3', 'r4'];
+
+  it('keeps every place for the reads while a signed-in caller trickles a chunked body', async () => {
+    const s = await serverWithTurns(names.length);
+    const trickle = http.request({
+      port: s.port,
+      host: '127.0.0.1',
+      method: 'POST',
+      path: '/upload',
+      headers: { 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked', 'x-user': 'uploader' },
+      agent: false,
+    });
+    const answer = answerOf(trickle);
+    trickle.write(Buffer.alloc(1024));
+    await settle();
+    const reads = await slowReads(s, names);
+    expect(s.turns.stats()).toEqual({ active: names.length, waiting: 0 });
+    expect(s.started).toEqual(names);
     for (const id of names) s.gates.get(id)?.open();
-  };
-
-  it('works on fewer reads at once while a signed-in caller’s large body comes, and on all again once it came', async () => {
-    const s = await serverWithTurns(wide);
-    const upload = startUpload(s.port, 'uploader');
-    await settle();
-    const reads = await slowReads(s, names);
-    expect(s.turns.stats()).toEqual({ active: READS_BESIDE_LARGE_BODY, waiting: 1 });
-    expect(bodiesComing()).toBe(true);
-    upload.finish();
-    const answer = await upload.answer;
-    expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body)).toMatchObject({ bytes: 2 * MiB });
-    expect(bodiesComing()).toBe(false);
-    await until(() => s.started.length === wide);
-    openAll(s);
     await Promise.all(reads.map((r) => r.answer));
-    expect(s.turns.stats()).toEqual({ active: 0, waiting: 0 });
+    trickle.end(Buffer.alloc(1024));
+    expect(JSON.parse((await answer).body)).toEqual({ bytes: 2048 });
   });
 
-  it('widens again when the uploader leaves before the end of the body', async () => {
-    const s = await serverWithTurns(wide);
-    const upload = startUpload(s.port, 'uploader');
-    upload.answer.catch(() => {});
-    await settle();
-    const reads = await slowReads(s, names);
-    expect(s.started).toHaveLength(READS_BESIDE_LARGE_BODY);
-    upload.abort();
-    await until(() => s.started.length === wide);
-    expect(bodiesComing()).toBe(false);
-    openAll(s);
-    await Promise.all(reads.map((r) => r.answer));
-  });
-
-  it.runIf(largeBodyReceiveBuffer() !== null)(
-    'widens the receive buffer of a signed-in caller’s large body, not of one sent by no one signed in',
-    async () => {
-      const s = await serverWithTurns(wide);
-      const signedIn = startUpload(s.port, 'uploader');
-      const anonymous = startUpload(s.port);
-      signedIn.finish();
-      anonymous.finish();
-      const [mine, theirs] = (await Promise.all([signedIn.answer, anonymous.answer])).map((a) => JSON.parse(a.body));
-      expect(mine.receiveBuffer).toBe(2 * (largeBodyReceiveBuffer() as number));
-      expect(theirs.receiveBuffer).toBeLessThan(mine.receiveBuffer);
-    },
-  );
-
-  it('does not narrow the reads for a body sent by no one signed in', async () => {
-    const s = await serverWithTurns(wide);
-    const upload = startUpload(s.port);
-    await settle();
-    const reads = await slowReads(s, names);
-    expect(s.started).toHaveLength(wide);
-    expect(bodiesComing()).toBe(false);
-    upload.finish();
-    expect((await upload.answer).status).toBe(200);
-    openAll(s);
-    await Promise.all(reads.map((r) => r.answer));
-  });
-
-  it('lets every read in at once with a limit of 0, and still notes a large body coming', async () => {
+  it('lets every read in at once with a limit of 0', async () => {
     const s = await serverWithTurns(0);
     expect(s.turns).toBeUndefined();
-    const upload = startUpload(s.port, 'uploader');
-    await until(() => bodiesComing());
-    upload.finish();
-    expect((await upload.answer).status).toBe(200);
-    await until(() => !bodiesComing());
+    const reads = names.map((id) => send(s.port, 'GET', `/slow/${id}`));
+    await until(() => s.started.length === names.length);
+    for (const id of names) s.gates.get(id)?.open();
+    await Promise.all(reads.map((r) => r.answer));
   });
 });

@@ -77,3 +77,14 @@ describe('the web app’s compressed assets', () => {
     expect(res.headers['content-type']).not.toMatch(/javascript/);
   });
 });
+
+describe('the web page in the API description', () => {
+  it('answers at / and /index.html without being described as API operations', async () => {
+    expect((await get('/')).statusCode).toBe(200);
+    expect((await get('/index.html')).statusCode).toBe(200);
+    const paths = Object.keys((web.app.swagger() as { paths: Record<string, unknown> }).paths);
+    expect(paths).not.toContain('/');
+    expect(paths).not.toContain('/index.html');
+    expect(paths).toContain('/healthz');
+  });
+});

@@ -56,8 +56,10 @@ export async function registerWebApp(app: FastifyInstance, options: { dist: stri
       .header('cache-control', 'no-cache')
       .send(template.replaceAll('__CSP_NONCE__', nonce));
   };
-  app.get('/', { config: { access: 'public' } }, (_req, reply) => sendIndex(reply));
-  app.get('/index.html', { config: { access: 'public' } }, (_req, reply) => sendIndex(reply));
+  // The page is not an API operation: it stays out of the API description.
+  const page = { config: { access: 'public' as const }, schema: { hide: true } };
+  app.get('/', page, (_req, reply) => sendIndex(reply));
+  app.get('/index.html', page, (_req, reply) => sendIndex(reply));
   app.decorate('sendWebIndex', sendIndex);
 }
 

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildImport, buildPipeline } from '../../../test/factories.ts';
 import { connectLive, hubOn, urlOf } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { LIVE_MESSAGES, type LiveHub } from './live-hub.ts';
+import type { LiveHub } from './live-hub.ts';
+import { LIVE_MESSAGES } from './live-types.ts';
 
 const MAX_MESSAGES = 400;
 const MAX_CHARS = 4 * 1024 * 1024;

@@ -3,7 +3,7 @@ import { assignPipeline, buildImport, buildPipeline, buildUpload } from '../../.
 import { connectLive, type LiveTestClient, listenLocal, waitFor } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { createChangeFeed } from './change-feed.ts';
-import { LIVE_MESSAGES } from './live-hub.ts';
+import { LIVE_MESSAGES } from './live-types.ts';
 
 let t: TestApp;
 let url: string;

@@ -5,7 +5,8 @@ import { connectLive, type LiveTestClient, urlOf } from '../../../test/live-kit.
 import { createTestDb } from '../../../test/test-db.ts';
 import type { AuthContext } from '../auth/access-control.ts';
 import type { CollectionDef } from './collections.ts';
-import { LIVE_MESSAGES, LiveHub } from './live-hub.ts';
+import { LiveHub } from './live-hub.ts';
+import { LIVE_MESSAGES } from './live-types.ts';
 
 // The hub serves only the collections registered with it, each with its own reads, projection
 // from rows and read rule; it knows nothing else of the modules that own them.

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildImport, buildPipeline } from '../../../test/factories.ts';
 import { connectLive, hubOn, type LiveTestClient, urlOf, waitFor } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { LIVE_MESSAGES, type LiveHub } from './live-hub.ts';
+import type { LiveHub } from './live-hub.ts';
+import { LIVE_MESSAGES } from './live-types.ts';
 
 // A client written to docs/product.md §15 opens the socket without a token and sends it in each message.
 

@@ -6,7 +6,7 @@ import { connectLive, type LiveTestClient, listenLocal } from '../../../test/liv
 import { BASE, createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/test-app.ts';
 import { type BuiltApp, buildApp } from '../../app.ts';
 import { type Db, openDb } from '../db/index.ts';
-import { LIVE_MESSAGES } from './live-hub.ts';
+import { LIVE_MESSAGES } from './live-types.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 

@@ -1,7 +1,8 @@
 // The browser's live client (packages/web/src/app/live) against the real hub: what the hooks rely on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveClient, type LiveStatus, type TokenGetter } from '../../../../web/src/ground/live/live-client.ts';
+import { LiveClient } from '../../../../web/src/ground/live/live-client.ts';
 import { socketIoFactory } from '../../../../web/src/ground/live/live-socket.ts';
+import type { LiveStatus, TokenGetter } from '../../../../web/src/ground/live/live-types.ts';
 import { assignPipeline, buildImport, buildPipeline, buildUpload } from '../../../test/factories.ts';
 import { listenLocal, waitFor } from '../../../test/live-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';

@@ -1,6 +1,7 @@
 import { currentToken } from '../request/request.ts';
-import { LiveClient, type LiveSocketFactory, type TokenGetter } from './live-client.ts';
+import { LiveClient } from './live-client.ts';
 import { socketIoFactory } from './live-socket.ts';
+import type { LiveSocketFactory, TokenGetter } from './live-types.ts';
 
 export interface LiveSettings {
   /** The session token to send; may refresh it first. Defaults to the request layer's (refreshed when expired). */

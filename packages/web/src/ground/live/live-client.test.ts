@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeSocket, hex } from '../../../test/live.ts';
 import type { LiveDoc } from './codec.ts';
-import { type LiveCallbacks, LiveClient, type LiveStatus } from './live-client.ts';
+import { LiveClient } from './live-client.ts';
+import type { LiveCallbacks, LiveStatus } from './live-types.ts';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 

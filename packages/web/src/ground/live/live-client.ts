@@ -1,85 +1,25 @@
-import { filterKey, isEmptyFilter, matchesFilter, type NormalFilter, normalizeFilter } from '@gdb/shared/live/filter';
-import type { LiveCollection, LiveException, LiveFilter, LiveProjection } from '@gdb/shared/live/live.schemas';
-import { mergeProjections, projectionMode } from '@gdb/shared/live/projection';
-import { changeOf, decodeEnvelope, docsOf, type LiveDoc } from './codec.ts';
-
-/** Where a subscription stands: waiting for its init, receiving changes, cut off, or refused. */
-export type LiveStatus = 'connecting' | 'live' | 'disconnected' | 'error';
-
-/** What a subscriber hears. `init` replaces everything it had: it comes first and again after each reconnect. */
-export interface LiveCallbacks {
-  init?(docs: LiveDoc[]): void;
-  insert?(doc: LiveDoc): void;
-  update?(doc: LiveDoc): void;
-  delete?(id: string, doc: LiveDoc | undefined): void;
-  status?(status: LiveStatus, message?: string): void;
-}
-
-export interface LiveRequest {
-  filter?: LiveFilter | undefined;
-  projection?: LiveProjection | undefined;
-}
-
-/** The part of a socket.io client socket the live client uses. */
-export interface LiveSocket {
-  readonly connected: boolean;
-  /** False once the socket will not reconnect by itself. */
-  readonly active: boolean;
-  connect(): void;
-  disconnect(): void;
-  emit(event: string, payload: unknown): void;
-  on(event: string, listener: (arg: unknown) => void): void;
-}
-
-/** Builds the socket; `auth` hands socket.io the token at each (re)connection. */
-export type LiveSocketFactory = (auth: (cb: (data: Record<string, string>) => void) => void) => LiveSocket;
-
-export type TokenGetter = () => string | null | undefined | Promise<string | null | undefined>;
-
-export interface LiveClientOptions {
-  getToken: TokenGetter;
-  createSocket: LiveSocketFactory;
-  logger?: Pick<Console, 'log' | 'warn' | 'error'>;
-  /** Delay before connecting again after the server refused or closed the connection. */
-  retryDelayMs?: (attempt: number) => number;
-  findTimeoutMs?: number;
-  /** How long the socket stays open once nothing uses it, so switching subscriptions does not reconnect. */
-  idleCloseMs?: number;
-}
+import { filterKey, isEmptyFilter, type NormalFilter, normalizeFilter } from '@gdb/shared/live/filter';
+import type { LiveCollection, LiveException, LiveProjection } from '@gdb/shared/live/live.schemas';
+import { decodeEnvelope, docsOf, type LiveDoc } from './codec.ts';
+import { LiveConnection } from './live-connection.ts';
+import {
+  type CollectionState,
+  deliverChange,
+  deliverInit,
+  type Group,
+  type Handle,
+  mergedOf,
+  newGroup,
+  sameProjection,
+  sees,
+  setStatus,
+} from './live-groups.ts';
+import type { LiveCallbacks, LiveClientOptions, LiveRequest } from './live-types.ts';
 
 const LIVE_CLIENT_MESSAGES = {
   unknownData: 'Live data for an unknown subscription',
   findTimeout: 'The live read timed out.',
 } as const;
-
-/** One subscriber, as `subscribe` returned it. */
-interface Handle {
-  id: string;
-  collection: LiveCollection;
-  filter: NormalFilter;
-  key: string;
-  projection: LiveProjection | undefined;
-  callbacks: LiveCallbacks;
-  group: Group;
-}
-
-/** One subscription on the server, shared by the handles with the same filter (or by all, when one filter is empty). */
-interface Group {
-  collection: LiveCollection;
-  filter: NormalFilter;
-  handles: Set<Handle>;
-  projection: LiveProjection;
-  serverId: string | undefined;
-  docs: Map<string, LiveDoc> | undefined;
-  status: LiveStatus;
-  message: string | undefined;
-}
-
-interface CollectionState {
-  /** The group of the empty filter: while it exists it serves every handle of the collection. */
-  empty: Group | undefined;
-  byFilter: Map<string, Group>;
-}
 
 interface PendingFind {
   payload: {
@@ -92,31 +32,12 @@ interface PendingFind {
   reject(error: Error): void;
 }
 
-const sameProjection = (a: LiveProjection, b: LiveProjection) => JSON.stringify(a) === JSON.stringify(b);
-
-/** True when the handle rides on its collection's empty-filter subscription and must pick its own documents. */
-const rides = (h: Handle) => isEmptyFilter(h.group.filter) && !isEmptyFilter(h.filter);
-
-/** Whether a document of the handle's group is one the handle asked for. */
-const sees = (h: Handle, doc: Readonly<Record<string, unknown>>) => !rides(h) || matchesFilter(h.filter, doc);
-
-/** A handle's projection as its group must ask for it: a rider needs its filter's fields to pick its documents. */
-function projectionOf(h: Handle): LiveProjection | undefined {
-  if (!h.projection || !rides(h)) return h.projection;
-  const keys = Object.keys(h.filter);
-  const mode = projectionMode(h.projection);
-  if (mode === 'include') return { ...h.projection, ...Object.fromEntries(keys.map((k) => [k, 1])) };
-  if (mode === 'exclude') return Object.fromEntries(Object.entries(h.projection).filter(([k]) => !keys.includes(k)));
-  return h.projection;
-}
-
-const mergedOf = (group: Group) => mergeProjections([...group.handles].map(projectionOf));
-
 /**
  * The browser side of the live-data channel (docs/product.md §15): one socket per tab, opened with the
- * first subscription and closed when the last leaves; identical filters share one server
- * subscription, and an empty filter serves the whole collection; projections are merged; after a
- * disconnect every subscription is marked disconnected and subscribed again, with a fresh init.
+ * first subscription and closed when the last leaves (live-connection.ts); identical filters share one
+ * server subscription, and an empty filter serves the whole collection; projections are merged
+ * (live-groups.ts); after a disconnect every subscription is marked disconnected and subscribed
+ * again, with a fresh init.
  */
 export class LiveClient {
   readonly #options: Required<Omit<LiveClientOptions, 'logger'>> & { logger: Pick<Console, 'log' | 'warn' | 'error'> };
@@ -124,11 +45,7 @@ export class LiveClient {
   readonly #collections = new Map<LiveCollection, CollectionState>();
   readonly #byServerId = new Map<string, Group>();
   readonly #finds = new Map<string, PendingFind>();
-  #socket: LiveSocket | undefined;
-  #sending: Promise<void> = Promise.resolve();
-  #retryTimer: ReturnType<typeof setTimeout> | undefined;
-  #idleTimer: ReturnType<typeof setTimeout> | undefined;
-  #retries = 0;
+  readonly #connection: LiveConnection;
   #counter = 0;
 
   constructor(options: LiveClientOptions) {
@@ -139,6 +56,23 @@ export class LiveClient {
       logger: console,
       ...options,
     };
+    this.#connection = new LiveConnection(this.#options, {
+      busy: () => this.#handles.size > 0 || this.#finds.size > 0,
+      connected: () => this.#connected(),
+      lost: () => {
+        for (const group of this.#allGroups()) setStatus(group, 'disconnected');
+      },
+      closed: () => {
+        this.#collections.clear();
+        this.#byServerId.clear();
+      },
+      messages: {
+        init: (hex) => this.#onInit(hex),
+        change: (hex) => this.#onChange(hex),
+        find: (hex) => this.#onFind(hex),
+        exception: (e) => this.#onException(e),
+      },
+    });
   }
 
   /** Starts a subscription and answers its id (for `unsubscribe`). */
@@ -152,12 +86,12 @@ export class LiveClient {
       projection: request.projection,
       callbacks,
       // Set by #attach right below.
-      group: this.#newGroup(collection, filter),
+      group: newGroup(collection, filter),
     };
     this.#handles.set(handle.id, handle);
     const state = this.#state(collection);
     if (isEmptyFilter(filter) && !state.empty) {
-      const empty = this.#newGroup(collection, {});
+      const empty = newGroup(collection, {});
       for (const group of state.byFilter.values()) {
         this.#closeGroup(group);
         for (const h of group.handles) {
@@ -170,7 +104,7 @@ export class LiveClient {
     }
     let group = state.empty ?? state.byFilter.get(handle.key);
     if (!group) {
-      group = this.#newGroup(collection, filter);
+      group = newGroup(collection, filter);
       state.byFilter.set(handle.key, group);
     }
     this.#attach(handle, group);
@@ -193,7 +127,7 @@ export class LiveClient {
         for (const h of group.handles) {
           let own = state.byFilter.get(h.key);
           if (!own) {
-            own = this.#newGroup(h.collection, h.filter);
+            own = newGroup(h.collection, h.filter);
             state.byFilter.set(h.key, own);
           }
           own.handles.add(h);
@@ -208,7 +142,7 @@ export class LiveClient {
       this.#closeGroup(group);
       state.byFilter.delete(handle.key);
     }
-    this.#closeIfIdle();
+    this.#connection.closeIfIdle();
   }
 
   /** Reads the matching documents once. */
@@ -218,12 +152,12 @@ export class LiveClient {
       const timer = setTimeout(() => {
         if (!this.#finds.delete(id)) return;
         reject(new Error(LIVE_CLIENT_MESSAGES.findTimeout));
-        this.#closeIfIdle();
+        this.#connection.closeIfIdle();
       }, this.#options.findTimeoutMs);
       const done = () => {
         clearTimeout(timer);
         this.#finds.delete(id);
-        this.#closeIfIdle();
+        this.#connection.closeIfIdle();
       };
       const pending: PendingFind = {
         payload: {
@@ -242,8 +176,8 @@ export class LiveClient {
         },
       };
       this.#finds.set(id, pending);
-      this.#ensureSocket();
-      if (this.#socket?.connected) this.#send('find', pending.payload);
+      this.#connection.ensure();
+      if (this.#connection.connected) this.#connection.send('find', pending.payload);
     });
   }
 
@@ -263,7 +197,7 @@ export class LiveClient {
 
   /** True while the tab's socket exists. */
   get open(): boolean {
-    return this.#socket !== undefined;
+    return this.#connection.open;
   }
 
   #nextId(prefix: string): string {
@@ -278,19 +212,6 @@ export class LiveClient {
       this.#collections.set(collection, state);
     }
     return state;
-  }
-
-  #newGroup(collection: LiveCollection, filter: NormalFilter): Group {
-    return {
-      collection,
-      filter,
-      handles: new Set(),
-      projection: {},
-      serverId: undefined,
-      docs: undefined,
-      status: 'connecting',
-      message: undefined,
-    };
   }
 
   /** Adds a handle to a group: opens it, widens its projection, or replays what it holds. */
@@ -313,15 +234,15 @@ export class LiveClient {
     group.serverId = this.#nextId('s');
     group.docs = undefined;
     this.#byServerId.set(group.serverId, group);
-    this.#setStatus(group, 'connecting');
-    this.#ensureSocket();
-    if (this.#socket?.connected) this.#sendSubscribe(group);
+    setStatus(group, 'connecting');
+    this.#connection.ensure();
+    if (this.#connection.connected) this.#sendSubscribe(group);
   }
 
   #closeGroup(group: Group): void {
     if (group.serverId === undefined) return;
     this.#byServerId.delete(group.serverId);
-    if (this.#socket?.connected) this.#send('unsubscribe', { subscriptionId: group.serverId });
+    if (this.#connection.connected) this.#connection.send('unsubscribe', { subscriptionId: group.serverId });
     group.serverId = undefined;
     group.docs = undefined;
   }
@@ -329,7 +250,7 @@ export class LiveClient {
   #sendSubscribe(group: Group): void {
     if (group.serverId === undefined) return;
     const projection = Object.keys(group.projection).length ? group.projection : undefined;
-    this.#send('subscribe', {
+    this.#connection.send('subscribe', {
       collectionName: group.collection,
       filter: group.filter,
       projection,
@@ -337,99 +258,18 @@ export class LiveClient {
     });
   }
 
-  #setStatus(group: Group, status: LiveStatus, message?: string): void {
-    group.status = status;
-    group.message = message;
-    for (const h of group.handles) h.callbacks.status?.(status, message);
-  }
-
   #allGroups(): Group[] {
     return [...this.#collections.values()].flatMap((s) => [...(s.empty ? [s.empty] : []), ...s.byFilter.values()]);
   }
 
-  /** Sends in order, each message with the current token; a message for a socket gone or down is dropped. */
-  #send(event: string, payload: object): void {
-    const socket = this.#socket;
-    this.#sending = this.#sending
-      .then(async () => {
-        const token = await this.#options.getToken();
-        if (socket !== this.#socket || !socket?.connected) return;
-        socket.emit(event, token ? { ...payload, token } : payload);
-      })
-      .catch((error: unknown) => this.#options.logger.error(error));
-  }
-
-  #ensureSocket(): void {
-    if (this.#socket) return;
-    const socket = this.#options.createSocket((cb) => {
-      Promise.resolve(this.#options.getToken()).then(
-        (token) => cb(token ? { token } : {}),
-        () => cb({}),
-      );
-    });
-    this.#socket = socket;
-    const on = (event: string, handler: (arg: unknown) => void) =>
-      socket.on(event, (arg) => {
-        if (socket !== this.#socket) return;
-        try {
-          handler(arg);
-        } catch (error) {
-          this.#options.logger.error(error);
-        }
-      });
-    on('connect', () => this.#connected());
-    on('disconnect', (reason) => this.#lost(reason === 'io server disconnect'));
-    on('connect_error', (error) => {
-      this.#options.logger.error(error);
-      this.#lost(!socket.active);
-    });
-    on('init', (hex) => this.#onInit(hex));
-    on('change', (hex) => this.#onChange(hex));
-    on('find', (hex) => this.#onFind(hex));
-    on('exception', (e) => this.#onException(e));
-    socket.connect();
-  }
-
   #connected(): void {
-    this.#retries = 0;
     // A new connection holds no subscription yet: forget the old ids, then subscribe afresh.
     this.#byServerId.clear();
     for (const group of this.#allGroups()) {
       group.serverId = undefined;
       if (group.handles.size > 0) this.#open(group);
     }
-    for (const pending of this.#finds.values()) this.#send('find', pending.payload);
-  }
-
-  /** The connection dropped or was refused: every subscription is disconnected until it is back. */
-  #lost(retryByHand: boolean): void {
-    for (const group of this.#allGroups()) this.#setStatus(group, 'disconnected');
-    if (!retryByHand || this.#retryTimer) return;
-    const delay = this.#options.retryDelayMs(this.#retries);
-    this.#retries += 1;
-    this.#retryTimer = setTimeout(() => {
-      this.#retryTimer = undefined;
-      if (this.#socket && !this.#socket.connected && (this.#handles.size > 0 || this.#finds.size > 0)) this.#socket.connect();
-    }, delay);
-  }
-
-  #closeIfIdle(): void {
-    if (this.#handles.size > 0 || this.#finds.size > 0 || !this.#socket || this.#idleTimer) return;
-    this.#idleTimer = setTimeout(() => {
-      this.#idleTimer = undefined;
-      this.#closeNow();
-    }, this.#options.idleCloseMs);
-  }
-
-  #closeNow(): void {
-    if (this.#handles.size > 0 || this.#finds.size > 0 || !this.#socket) return;
-    const socket = this.#socket;
-    this.#socket = undefined;
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = undefined;
-    this.#collections.clear();
-    this.#byServerId.clear();
-    socket.disconnect();
+    for (const pending of this.#finds.values()) this.#connection.send('find', pending.payload);
   }
 
   #groupOf(subscriptionId: string): Group | undefined {
@@ -441,37 +281,13 @@ export class LiveClient {
   #onInit(hex: unknown): void {
     const { subscriptionId, data } = decodeEnvelope(hex);
     const group = this.#groupOf(subscriptionId);
-    if (!group) return;
-    const docs = docsOf(data);
-    group.docs = new Map(docs.map((d) => [d._id, d]));
-    this.#setStatus(group, 'live');
-    for (const h of group.handles) h.callbacks.init?.(docs.filter((d) => sees(h, d)));
+    if (group) deliverInit(group, data);
   }
 
   #onChange(hex: unknown): void {
     const { subscriptionId, data } = decodeEnvelope(hex);
     const group = this.#groupOf(subscriptionId);
-    if (!group) return;
-    const change = changeOf(data);
-    const id = change.documentKey._id;
-    group.docs ??= new Map();
-    const previous = group.docs.get(id);
-    if (change.operationType === 'delete') {
-      group.docs.delete(id);
-      const seen = previous ?? { _id: id };
-      for (const h of group.handles) if (sees(h, seen)) h.callbacks.delete?.(id, previous);
-      return;
-    }
-    const doc = change.fullDocument;
-    if (!doc) return;
-    group.docs.set(id, doc);
-    // An insert of a document the init already held (it can arrive just after) is an update.
-    const isNew = change.operationType === 'insert' && !previous;
-    for (const h of group.handles) {
-      if (!sees(h, doc)) continue;
-      if (isNew) h.callbacks.insert?.(doc);
-      else h.callbacks.update?.(doc);
-    }
+    if (group) deliverChange(group, data);
   }
 
   #onFind(hex: unknown): void {
@@ -496,7 +312,7 @@ export class LiveClient {
     if (e.subscriptionId !== undefined) {
       const group = this.#byServerId.get(e.subscriptionId);
       if (group) {
-        this.#setStatus(group, 'error', e.message);
+        setStatus(group, 'error', e.message);
         return;
       }
       const pending = this.#finds.get(e.subscriptionId);
@@ -505,6 +321,6 @@ export class LiveClient {
         return;
       }
     }
-    for (const group of this.#allGroups()) this.#setStatus(group, 'disconnected', e.message);
+    for (const group of this.#allGroups()) setStatus(group, 'disconnected', e.message);
   }
 }

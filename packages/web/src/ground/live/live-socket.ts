@@ -1,6 +1,6 @@
 import { LIVE_PATH } from '@gdb/shared/live/live.schemas';
 import { io } from 'socket.io-client';
-import type { LiveSocketFactory } from './live-client.ts';
+import type { LiveSocketFactory } from './live-types.ts';
 
 /** socket.io on this page's host (or `url`), path /data-prep/v1, websocket only; opened by the live client. */
 export function socketIoFactory(url?: string): LiveSocketFactory {

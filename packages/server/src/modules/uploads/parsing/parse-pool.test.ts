@@ -196,7 +196,7 @@ describe('parse pool', () => {
       properties: { code: { type: 'string', pattern: '^[A-Z]{2}$' }, qty: { type: 'integer' }, note: { type: 'string' } },
     };
     // Every file counts as large here, and is cut into three slices, one worker each, the server idle.
-    const pool = createParsePool({ concurrency: 1, csvSlices: 3, sliceFromBytes: 0, busy: () => false });
+    const pool = createParsePool({ concurrency: 1, csvSlices: 3, sliceFromBytes: 0 });
     const whole = (text: string) => pooled(parseFile({ bytes: enc(text), group: 'csv', dataModel: model }));
     const rowsOf = (out: PooledOutcome) => rowsOfStored(new TextDecoder().decode(out.rowsBytes ?? enc('[]')));
     const records = (n: number, row: (i: number) => string) => Array.from({ length: n }, (_, i) => row(i)).join('');
@@ -267,31 +267,6 @@ describe('parse pool', () => {
       });
       expect(over.summary).toBe('The file has more than 99 rows.');
       expect(pool.counts()).toMatchObject({ files: before.files + 4, sliced: before.sliced });
-    });
-
-    it('reads a large file in one piece while the server is busy answering, with the same outcome', async () => {
-      let busy = true;
-      const sometimesBusy = createParsePool({ concurrency: 1, csvSlices: 3, sliceFromBytes: 0, busy: () => busy });
-      const text = `code,qty\n${records(300, (i) => `AB,${i}\n`)}`;
-      const inOnePiece = await sometimesBusy.parse({ bytes: enc(text), group: 'csv', dataModel: model });
-      expect(sometimesBusy.counts()).toMatchObject({ files: 1, sliced: 0 });
-      busy = false;
-      const inSlices = await sometimesBusy.parse({ bytes: enc(text), group: 'csv', dataModel: model });
-      expect(sometimesBusy.counts()).toMatchObject({ files: 2, sliced: 1 });
-      expect(rowsOf(inOnePiece)).toEqual(rowsOf(inSlices));
-      expect(inOnePiece.summary).toBe('300 rows read, all valid.');
-    });
-
-    it('counts the server busy by default while its event loop has worked most of the last second', async () => {
-      const byLoad = createParsePool({ concurrency: 1, csvSlices: 3, sliceFromBytes: 0 });
-      const text = `code,qty\n${records(300, (i) => `AB,${i}\n`)}`;
-      await new Promise((r) => setTimeout(r, 1300));
-      await byLoad.parse({ bytes: enc(text), group: 'csv', dataModel: model });
-      expect(byLoad.counts()).toMatchObject({ files: 1, sliced: 1 });
-      const end = performance.now() + 1300;
-      while (performance.now() < end) await new Promise((r) => setImmediate(r, whole(text)));
-      await byLoad.parse({ bytes: enc(text), group: 'csv', dataModel: model });
-      expect(byLoad.counts()).toMatchObject({ files: 2, sliced: 1 });
     });
 
     it('leaves files that are not CSV text to the whole-file parse', async () => {

@@ -1,6 +1,5 @@
 import { isUtf8 } from 'node:buffer';
 import os from 'node:os';
-import { recentLoopLoad } from '../../../platform/loop-load.ts';
 import { joinCsvParts, type PartOutcome } from './csv-parts.ts';
 import { detectFormat } from './detect.ts';
 import type { ParseRequest, PooledOutcome } from './parse-file.ts';
@@ -17,11 +16,6 @@ export interface PoolOptions {
   csvSlices?: number;
   /** Smallest CSV file cut into slices, in bytes. */
   sliceFromBytes?: number;
-  /**
-   * Whether the server is busy answering (default: its event loop worked at least
-   * {@link BUSY_LOOP_LOAD} of the last second): a large CSV file is then read in one piece.
-   */
-  busy?: () => boolean;
   /** How long the pool stays idle before it boots the workers for the next file, in milliseconds. */
   spareDelayMs?: number;
 }
@@ -36,14 +30,6 @@ const SPARE_DELAY_MS = 2000;
 const SLICE_FROM_BYTES = 4 * 1024 * 1024;
 
 /**
- * A server whose event loop worked this share of the last second is busy answering: the slices
- * of a large file would take the cores its answers need. Beside fifty users' reads on two cores
- * (the loop 75–90 % busy), the 20 MiB file's two slices took 1.20 s against 0.82 s alone, one
- * piece 1.03 s against 0.94 s.
- */
-const BUSY_LOOP_LOAD = 0.5;
-
-/**
  * A file to parse, its bytes or a way to read them: then it is read only once a worker is free for
  * it, so the files waiting their turn (the checks of a large upload) are not held in memory
  * meanwhile, and the bytes it answers are the pool's, handed to the worker without a copy. Bytes
@@ -54,7 +40,7 @@ export type PoolRequest = Omit<ParseRequest, 'bytes'> & { bytes: Uint8Array | ((
 /**
  * Parses files in worker threads with a memory cap and a time limit, a few at a time; a large CSV
  * file is cut into slices of whole records parsed side by side, one worker each, and joined (or
- * parsed whole when the slices disagree, or when the server is busy answering). Booting a worker
+ * parsed whole when the slices disagree). Booting a worker
  * (its bundled code, parsers) costs about a fifth of a second, and a new worker's heap is new
  * memory, which costs as much again to fill as to use on some machines, so a worker that answered
  * goes back to the pool for the next file, up to FILES_PER_WORKER files (see parse-workers.ts); one
@@ -65,7 +51,6 @@ export function createParsePool(options: PoolOptions = {}) {
   const concurrency = options.concurrency ?? Math.max(1, os.availableParallelism() - 1);
   const csvSlices = options.csvSlices ?? Math.min(2, os.availableParallelism());
   const sliceFromBytes = options.sliceFromBytes ?? SLICE_FROM_BYTES;
-  const busy = options.busy ?? (() => recentLoopLoad() >= BUSY_LOOP_LOAD);
   let running = 0;
   const waiting: Array<() => void> = [];
   /** Files parsed, how many of them in slices, and workers started. */
@@ -95,8 +80,6 @@ export function createParsePool(options: PoolOptions = {}) {
   async function inSlices(request: ParseRequest): Promise<PooledOutcome | null> {
     const { bytes } = request;
     if (csvSlices < 2 || request.group !== 'csv' || bytes.length < sliceFromBytes || detectFormat(bytes) !== 'text') return null;
-    // On a busy server one worker reads the file, and the other cores stay the answers'.
-    if (busy()) return null;
     // The encoding is the whole file's: only UTF-8 is cut (every slice reads as UTF-8 then); a file
     // in UTF-16 or Windows-1252 is read whole, in one worker.
     if (!isUtf8(bytes)) return null;

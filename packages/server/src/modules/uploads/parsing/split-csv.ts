@@ -23,7 +23,7 @@ function headerEndOf(buf: Buffer, boundaryFrom: (from: number) => number): numbe
  * Cuts CSV bytes into up to `parts` slices of whole records, each a CSV file of its own: the first
  * slice starts with the header line and every other one gets a copy of it. A cut falls on a line
  * feed outside quoted text (an even number of quotes before it); the parse of every slice then
- * tells whether the cut was good (papaparse reports an unclosed quote otherwise). Answers null when
+ * tells whether the cut was good (the CSV reader reports an unclosed quote otherwise). Answers null when
  * the bytes cannot be cut: no header line, no line feed outside quotes, or too few records.
  * Line feeds and quotes are single bytes that never occur inside a UTF-8 multi-byte character: the
  * bytes must be UTF-8 (the pool cuts no other encoding). A record may end with a lone CR too, but

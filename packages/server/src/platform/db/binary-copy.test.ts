@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { binaryCopyColumn, binaryCopyFraming, CopyData, joinedBinaryCopyColumn } from './copy-out.ts';
+import { binaryCopyColumn, binaryCopyData, binaryCopyFraming, int4, joinedBinaryCopyColumn, text } from './binary-copy.ts';
 
-// Binary COPY data written by hand, field by field, as PostgreSQL's COPY documentation lays it out.
+// Binary COPY data written and read by hand, field by field, as PostgreSQL's COPY documentation lays it out.
 const signature = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00];
 const int16 = (n: number) => [(n >> 8) & 0xff, n & 0xff];
 const int32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
@@ -56,43 +56,70 @@ describe('binary COPY of one column', () => {
     expect(bytes.buffer).toBe(whole.buffer);
     expect(joinedBinaryCopyColumn(data(header(), trailer))).toMatchObject({ rows: 0, bytes: Buffer.alloc(0) });
   });
-});
-
-describe('a COPY’s data as it comes', () => {
-  /** The chunks as the driver hands them: views of one buffer it fills again after each. */
-  function arrive(collected: CopyData, whole: Buffer, chunk: number) {
-    const reading = Buffer.alloc(chunk);
-    for (let at = 0; at < whole.length; at += chunk) {
-      const part = whole.subarray(at, at + chunk);
-      part.copy(reading);
-      collected.add(reading.subarray(0, part.length));
-      reading.fill(0xee);
-    }
-  }
-
-  it('keeps every chunk as it was when it came, in one buffer of the size expected', () => {
-    const whole = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256));
-    const exact = new CopyData(whole.length);
-    arrive(exact, whole, 65_536);
-    expect(exact.bytes().equals(whole)).toBe(true);
-    expect(exact.bytes().buffer.byteLength).toBe(whole.length);
-  });
-
-  it('grows when the data is larger than expected, and never shares Node’s slab of small Buffers', () => {
-    const whole = Buffer.from(Array.from({ length: 200_000 }, (_, i) => i % 251));
-    for (const expected of [0, 10, 150_000, Number.MAX_SAFE_INTEGER]) {
-      const collected = new CopyData(expected);
-      arrive(collected, whole, 4096);
-      expect(collected.bytes().equals(whole)).toBe(true);
-      expect(collected.bytes().buffer.byteLength).toBeGreaterThan(Buffer.poolSize);
-      // However much is expected (a size column gone wrong), no more than a bound is set aside.
-      expect(collected.bytes().buffer.byteLength).toBeLessThanOrEqual(1024 * 1024 * 1024);
-    }
-  });
-
   it('counts the framing a COPY of one column adds to its values', () => {
     const rows = [[1, 2, 3], [], [4]];
     const copy = data(header(), ...rows.map(row), trailer);
     expect(binaryCopyFraming(rows.length)).toBe(copy.length - rows.flat().length);
+  });
+});
+
+/** The rows of a binary COPY's data, each field's bytes (null for NULL). */
+function rowsOf(data: Buffer): (number[] | null)[][] {
+  expect([...data.subarray(0, 11)]).toEqual(signature);
+  expect(data.readInt32BE(11)).toBe(0);
+  expect(data.readInt32BE(15)).toBe(0);
+  const rows: (number[] | null)[][] = [];
+  let at = 19;
+  for (let fields = data.readInt16BE(at); fields !== -1; fields = data.readInt16BE(at)) {
+    at += 2;
+    const row: (number[] | null)[] = [];
+    for (let f = 0; f < fields; f++) {
+      const length = data.readInt32BE(at);
+      at += 4;
+      row.push(length === -1 ? null : [...data.subarray(at, at + length)]);
+      at += Math.max(length, 0);
+    }
+    rows.push(row);
+  }
+  expect(at + 2).toBe(data.length);
+  return rows;
+}
+
+describe('binary COPY data written', () => {
+  it('writes a header, each row and a trailer, every value in its place', () => {
+    const big = Buffer.alloc(10_000, 7);
+    const pieces = binaryCopyData([
+      [text('ä'), int4(-2), null, Buffer.alloc(0)],
+      [int4(1), big],
+    ]);
+    expect(pieces.length).toBe(3);
+    expect(rowsOf(Buffer.concat(pieces))).toEqual([
+      [[0xc3, 0xa4], [0xff, 0xff, 0xff, 0xfe], null, []],
+      [[0, 0, 0, 1], [...big]],
+    ]);
+  });
+
+  it('gives a large value as the caller’s bytes, not a copy, and a view only as far as it goes', () => {
+    const under = Buffer.alloc(100_000, 1);
+    const view = under.subarray(10, 90_010);
+    const pieces = binaryCopyData([[view]]);
+    expect(pieces).toContain(view);
+    expect(rowsOf(Buffer.concat(pieces))[0]?.[0]?.length).toBe(90_000);
+  });
+
+  it('refuses a row larger than a field may be, before writing anything', () => {
+    const huge = new Uint8Array(new ArrayBuffer(0), 0, 0);
+    Object.defineProperty(huge, 'byteLength', { value: 1024 * 1024 * 1024 + 1 });
+    expect(() => binaryCopyData([[Buffer.alloc(1)], [huge]])).toThrow('too large for a COPY');
+  });
+
+  it('writes what its reader reads back', () => {
+    const values = [Buffer.from([1, 2]), null, Buffer.alloc(0), Buffer.alloc(5000, 3)];
+    const read = binaryCopyColumn(Buffer.concat(binaryCopyData(values.map((v) => [v]))));
+    expect(read.map((v) => v && [...v])).toEqual(values.map((v) => v && [...v]));
+  });
+
+  it('writes a COPY of no rows', () => {
+    expect(rowsOf(Buffer.concat(binaryCopyData([])))).toEqual([]);
   });
 });
