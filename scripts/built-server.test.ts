@@ -67,7 +67,14 @@ afterAll(() => {
 
 describe('the built server', () => {
   it('is its bundles and the files they read', () => {
-    expect(fs.readdirSync(dist).sort()).toEqual(['main.js', 'migrate.js', 'parse-worker.cjs', 'sandbox', 'worker.js']);
+    expect(fs.readdirSync(dist).sort()).toEqual([
+      'main.js',
+      'migrate.js',
+      'model-compile-worker.cjs',
+      'parse-worker.cjs',
+      'sandbox',
+      'worker.js',
+    ]);
   });
 
   it('checks an upload in a parse worker and runs a component in the sandbox', async () => {
