@@ -101,7 +101,7 @@ export function buildServices(ctx: AppContext) {
   );
   const { badgeWriteCheck, badgeReadFilter, explorerCheck } = accessHooks(documentAccess, {
     lockedOnly,
-    versionsOf: (kind, id) => versions.versions(kind, id),
+    versionsOf: (kind, id) => versions.family(kind, id),
   });
   const versions = versionsService(ctx, { badgeWriteCheck, badgeReadFilter });
   const folders = foldersService(ctx, versions, { documentAccess: explorerCheck });

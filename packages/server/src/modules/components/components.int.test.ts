@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPipeline } from '../../../test/factories.ts';
+import { buildPipeline, superAdmin } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { newId } from '../../platform/ids.ts';
@@ -272,7 +272,7 @@ describe('program and runs', () => {
   it('stops the caller’s running test within a second', async () => {
     const slow = await createTestApp({ runtime: { ...loadConfig({}).runtime, timeoutMs: 60_000, poolSize: 1 } });
     try {
-      const id = (await slow.services.components.save({ name: 'Forever', jsCode: 'while (true) {}' }, null))._id;
+      const id = (await slow.services.components.save(superAdmin(), { name: 'Forever', jsCode: 'while (true) {}' }))._id;
       const { token } = await slow.signedIn(['super-admin']);
       const other = await slow.signedIn(['super-admin']);
       const running = slow.call('POST', `/components/${id}/execute`, { token, body: {} });

@@ -35,12 +35,12 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
     app.get(
       '/components',
       { schema: { tags, querystring: idsQuerySchema, response: { 200: envelope(z.array(componentSchema)) } } },
-      async (req) => ok(await components.byIds(req.query.ids, requireAuth(req))),
+      async (req) => ok(await components.many(req.query.ids, requireAuth(req))),
     );
     app.post(
       '/components',
       { schema: { tags, body: componentSaveBodySchema, response: { 200: envelope(componentSchema) } } },
-      async (req) => ok(await components.save(req.body, requireAuth(req).userId, requireAuth(req)), 'Component saved'),
+      async (req) => ok(await components.save(requireAuth(req), req.body), 'Component saved'),
     );
     app.delete(
       '/components',

@@ -8,18 +8,18 @@ import type { AppContext } from '../../platform/context.ts';
 import { versionFields } from '../../platform/db/versioned-row.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { ACCESS_MESSAGES, allowEverything, type DocumentAccess } from '../access/access.service.ts';
+import { ACCESS_MESSAGES, type DocumentAccess } from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { lockedSchemaCache } from './schema-cache.ts';
 import { type SchemaRow, schemasRepo } from './schemas.repo.ts';
 
 /**
- * A data model version as answered; with the caller, `write_access` also says whether they may
- * change it (the system data models are read-only but to super-admins).
+ * A data model version as answered; with the caller (null: read for the server itself),
+ * `write_access` also says whether they may change it (the system data models are read-only but to super-admins).
  */
-function toDocument(row: SchemaRow, viewer?: AuthContext): SchemaDocument {
+function toDocument(row: SchemaRow, viewer: AuthContext | null): SchemaDocument {
   const fields = versionFields(row);
-  const closed = viewer !== undefined && isSystemSchemaName(row.name) && !viewer.roles.includes('super-admin');
+  const closed = viewer !== null && isSystemSchemaName(row.name) && !viewer.roles.includes('super-admin');
   return { ...fields, write_access: fields.write_access && !closed, name: row.name, jsonSchema: row.json_schema };
 }
 
@@ -44,11 +44,8 @@ interface NewSchema {
   locked?: boolean;
 }
 
-/** Without a check wired (a service built on its own), every data model is open. */
-const openToAll: DocumentAccess = async () => allowEverything;
-
 /** Data models (docs/product.md §18.2): the editor's calls, and the runtime's reads; versions go through the engine. */
-export function schemasService(ctx: AppContext, versions: VersionsService, access: DocumentAccess = openToAll) {
+export function schemasService(ctx: AppContext, versions: VersionsService, access: DocumentAccess) {
   const repo = schemasRepo(ctx.db.kysely);
   const cache = lockedSchemaCache();
 
@@ -70,7 +67,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
       updated_by: input.userId ?? null,
       ...(input.locked ? { v_locked: true } : {}),
     });
-    return toDocument(row);
+    return toDocument(row, null);
   }
 
   /** Saves a draft's full body: it must carry `_id`, `version` and the `sys_version` it was read at. */
@@ -98,17 +95,17 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
     },
 
     /** One data model version as this caller sees it, or 'Cannot load schema {id} from server'. */
-    async find(id: string, viewer?: AuthContext): Promise<SchemaDocument> {
+    async find(id: string, viewer: AuthContext): Promise<SchemaDocument> {
       const row = isId(id) ? await repo.byId(id) : undefined;
       if (!row) throw cannotLoad(id);
-      if (viewer) await (await access(viewer)).assert('read', 'schema', accessed(row), ACCESS_MESSAGES.read);
+      await (await access(viewer)).assert('read', 'schema', accessed(row), ACCESS_MESSAGES.read);
       return toDocument(row, viewer);
     },
 
-    /** The data model versions among these ids that exist, in the order asked, read from the database. */
-    async many(ids: readonly string[], viewer?: AuthContext): Promise<SchemaDocument[]> {
+    /** The data model versions among these ids that exist and the viewer may read, in the order asked, read from the database. */
+    async many(ids: readonly string[], viewer: AuthContext): Promise<SchemaDocument[]> {
       const rows = await repo.byIds(ids.filter(isId));
-      const readable = viewer ? await (await access(viewer)).filter('read', 'schema', rows, accessed) : rows;
+      const readable = await (await access(viewer)).filter('read', 'schema', rows, accessed);
       const byId = new Map(readable.map((r) => [r.id, toDocument(r, viewer)]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
@@ -120,14 +117,14 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
     async byIds(ids: readonly string[]): Promise<SchemaDocument[]> {
       const cached = ids.flatMap((id) => cache.get(id) ?? []);
       const rest = ids.filter((id) => isId(id) && !cache.get(id));
-      return [...cached, ...(await repo.byIds(rest)).map((r) => cache.keep(toDocument(r)))];
+      return [...cached, ...(await repo.byIds(rest)).map((r) => cache.keep(toDocument(r, null)))];
     },
 
     /** The version a name reads (the newest locked, else the newest), or 'Cannot load schema {name} from server'. */
-    async byName(name: string, viewer?: AuthContext): Promise<SchemaByName> {
+    async byName(name: string, viewer: AuthContext): Promise<SchemaByName> {
       const row = await repo.byName(name);
       if (!row) throw cannotLoad(name);
-      if (viewer) await (await access(viewer)).assert('read', 'schema', accessed(row), ACCESS_MESSAGES.read);
+      await (await access(viewer)).assert('read', 'schema', accessed(row), ACCESS_MESSAGES.read);
       return { _id: row.id, name: row.name, version: row.version, jsonSchema: row.json_schema };
     },
 

@@ -57,8 +57,10 @@ export function sdkRoutes(sdk: SdkService, runtime: RuntimeService) {
           response: { 200: envelope(sdkExecuteResultSchema) },
         },
       },
-      async (req) =>
-        ok(await runtime.testSdkFunction(requireAuth(req).userId, await sdk.byName(req.params.name), req.body.payload ?? [])),
+      async (req) => {
+        const auth = requireAuth(req);
+        return ok(await runtime.testSdkFunction(auth.userId, await sdk.byName(req.params.name, auth), req.body.payload ?? []));
+      },
     );
   };
 }

@@ -14,16 +14,26 @@ export type { BadgeReadFilter, BadgeWriteCheck } from './version-access.ts';
 export type { FolderedDocument } from './version-folders.ts';
 export type { VersionedRow } from './versions.repo.ts';
 
-/** Until documents carry folders and badges to check, a write is refused only for read-only and locked. */
-const noBadgeCheckYet: BadgeWriteCheck = async () => {};
-
 /** One version engine for schemas, components, SDK functions and pipelines (docs/product.md §18.1). */
 export function versionsService(
   ctx: AppContext,
-  options: { badgeWriteCheck?: BadgeWriteCheck; badgeReadFilter?: BadgeReadFilter } = {},
+  options: { badgeWriteCheck: BadgeWriteCheck; badgeReadFilter: BadgeReadFilter },
 ) {
-  const access = versionAccess(ctx, options.badgeWriteCheck ?? noBadgeCheckYet, options.badgeReadFilter);
+  const access = versionAccess(ctx, options.badgeWriteCheck, options.badgeReadFilter);
   const { repo, load, assertCanWrite, usedBy } = access;
+
+  /** The version graph of a row's family, by version number. */
+  async function graphOf(kind: VersionKind, row: VersionedRow): Promise<VersionRecord[]> {
+    return (await repo.family(adapterOf(kind).table, row.family_id)).map((v) => ({
+      _id: v.id,
+      version: v.version,
+      vLocked: v.v_locked,
+      vParents: v.v_parents,
+      lastUpdateDate: new Date(v.updated_at).toISOString(),
+      read_only: v.read_only,
+      isMaster: adapterOf(kind).isMaster(v),
+    }));
+  }
 
   return {
     load,
@@ -87,18 +97,14 @@ export function versionsService(
       return ids.size;
     },
 
-    /** The family's version graph, by version number (with a viewer, of a document they may read). */
-    async versions(kind: VersionKind, id: string, viewer?: AuthContext): Promise<VersionRecord[]> {
-      const row = await access.loadReadable(viewer, kind, id);
-      return (await repo.family(adapterOf(kind).table, row.family_id)).map((v) => ({
-        _id: v.id,
-        version: v.version,
-        vLocked: v.v_locked,
-        vParents: v.v_parents,
-        lastUpdateDate: new Date(v.updated_at).toISOString(),
-        read_only: v.read_only,
-        isMaster: adapterOf(kind).isMaster(v),
-      }));
+    /** The family's version graph, by version number, of a document the viewer may read. */
+    async versions(kind: VersionKind, id: string, viewer: AuthContext): Promise<VersionRecord[]> {
+      return graphOf(kind, await access.loadReadable(viewer, kind, id));
+    },
+
+    /** The family's version graph, whoever asks (the write check's locked-only rule reads it). */
+    async family(kind: VersionKind, id: string): Promise<VersionRecord[]> {
+      return graphOf(kind, await load(kind, id));
     },
 
     /**
