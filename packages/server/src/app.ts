@@ -106,7 +106,11 @@ export function buildServices(ctx: AppContext) {
   const versions = versionsService(ctx, { badgeWriteCheck, badgeReadFilter });
   const folders = foldersService(ctx, versions, { documentAccess: explorerCheck });
   const schemas = schemasService(ctx, versions, documentAccess);
-  const components = componentsService(ctx, versions, documentAccess);
+  // What a component names, read for its save's checks (the SDK service, built next, reads components).
+  const components = componentsService(ctx, versions, documentAccess, {
+    dataModels: (executor, ids) => schemas.referenced(executor, ids),
+    sdkFunctions: (ids) => sdk.referenced(ids),
+  });
   const sdk = sdkService(ctx, components, documentAccess, versions);
   const runtime = runtimeService({
     settings: ctx.config.runtime,

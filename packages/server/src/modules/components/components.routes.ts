@@ -73,8 +73,8 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
       { schema: { tags, params: idParamsSchema, body: executeBodySchema, response: { 200: envelope(runResultSchema) } } },
       async (req) => {
         const auth = requireAuth(req);
-        // A component the caller's badges do not open is refused before it runs.
-        await components.find(req.params.id, auth);
+        // A component the caller's badges do not open, or one naming such a document at any depth, is refused before it runs.
+        await components.assertRunnable(auth, await runtime.graph(req.params.id));
         return ok(await runtime.testComponent(auth.userId, req.params.id, req.body.payload ?? {}, req.body.rt_context ?? {}));
       },
     );

@@ -5,10 +5,11 @@ import { isId } from '@gdb/shared/users/users.schemas';
 import { VERSION_MESSAGES } from '@gdb/shared/versions/versions.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { Executor } from '../../platform/db/transaction.ts';
 import { versionFields } from '../../platform/db/versioned-row.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { ACCESS_MESSAGES, type DocumentAccess } from '../access/access.service.ts';
+import { ACCESS_MESSAGES, type DocumentAccess, type ReferencedDocument } from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { lockedSchemaCache } from './schema-cache.ts';
 import { type SchemaRow, schemasRepo } from './schemas.repo.ts';
@@ -73,7 +74,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
   /** Saves a draft's full body: it must carry `_id`, `version` and the `sys_version` it was read at. */
   async function saveDraft(auth: AuthContext, body: SchemaSaveBody & { _id: string }): Promise<SchemaDocument> {
     if (body.version === undefined) throw badRequest(VERSION_MESSAGES.missingVersion);
-    if (body.sys_version === undefined) throw badRequest('Update : Missing sys_version in document');
+    if (body.sys_version === undefined) throw badRequest(VERSION_MESSAGES.missingSysVersion);
     const current = await versions.load('schema', body._id);
     await assertNameFree(body.name, current.family_id);
     if (body.folder !== undefined && body.folder !== current.folder_id) {
@@ -155,6 +156,16 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
     async remove(auth: AuthContext, id: string): Promise<{ _id: string }> {
       await versions.remove('schema', auth, id);
       return { _id: id };
+    },
+
+    /**
+     * The folder and badges of the versions among these ids that exist, for the read check of a
+     * document that names them; inside `trx`, each is held until it ends, so that a save naming
+     * them and a delete of one cannot both succeed.
+     */
+    async referenced(trx: Executor, ids: readonly string[]): Promise<ReferencedDocument[]> {
+      const rows = await schemasRepo(trx).heldByIds(ids.filter(isId));
+      return rows.map((r) => ({ id: r.id, folder: r.folder_id, tags: r.tags }));
     },
 
     /** Empties this server's cache of locked versions. */

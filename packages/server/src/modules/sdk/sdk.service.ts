@@ -12,7 +12,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { versionFields } from '../../platform/db/versioned-row.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { ACCESS_MESSAGES, type DocumentAccess } from '../access/access.service.ts';
+import { ACCESS_MESSAGES, type DocumentAccess, type ReferencedDocument } from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { type SdkRow, sdkRepo } from './sdk.repo.ts';
 
@@ -85,6 +85,11 @@ export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access
     /** The SDK function versions among these ids that exist, whoever asks (the runtime builds programs for nobody). */
     async byIds(ids: readonly string[]): Promise<SdkFunction[]> {
       return (await repo.byIds(ids.filter(isId))).map(toFunction);
+    },
+
+    /** The folder and badges of the SDK function versions among these ids that exist, for the read check of a component naming them. */
+    async referenced(ids: readonly string[]): Promise<ReferencedDocument[]> {
+      return (await repo.byIds(ids.filter(isId))).map((r) => ({ id: r.id, folder: r.folder_id, tags: r.tags }));
     },
 
     /** The newest version of the SDK function with this name, one the viewer may read. */

@@ -53,13 +53,13 @@ export function versionAccess(ctx: AppContext, badgeWriteCheck: BadgeWriteCheck,
     await badgeWriteCheck(auth, kind, row);
   }
 
-  /** The versions (of any kind, other than itself) that point at this one. */
-  async function usedBy(kind: VersionKind, id: string): Promise<VersionDoc[]> {
+  /** The versions (of any kind, other than itself) that point at this one; read through `r` (a transaction's) when given. */
+  async function usedBy(kind: VersionKind, id: string, r: VersionsRepo = repo): Promise<VersionDoc[]> {
     const users: VersionDoc[] = [];
     for (const adapter of Object.values(KINDS)) {
       const columns = adapter.refColumns[kind];
       if (!columns) continue;
-      for (const row of await repo.mentioning(adapter.table, columns, id)) users.push(docOf(adapter.kind, row));
+      for (const row of await r.mentioning(adapter.table, columns, id)) users.push(docOf(adapter.kind, row));
     }
     return users;
   }
