@@ -80,6 +80,17 @@ describe('a manager saving a component of their own that names a closed document
   });
 });
 
+describe('a manager saving a data model of their own', () => {
+  it('may not $ref a closed data model (to have its validator built into theirs)', async () => {
+    const jsonSchema = { type: 'object', properties: { a: { $ref: closed.model } } };
+    const made = await call('POST', '/schemas', attacker, { name: 'Thief model', jsonSchema });
+    expectRefused(made, 'jsonSchema.properties.a.$ref', closed.model);
+    const own = (await call('POST', '/schemas', attacker, { name: 'Thief draft', jsonSchema: { type: 'object' } })).body.data;
+    const saved = await call('POST', '/schemas', attacker, { ...own, jsonSchema: { anyOf: [{ $ref: `${closed.model}#/x` }] } });
+    expectRefused(saved, 'jsonSchema.anyOf[0].$ref', closed.model);
+  });
+});
+
 describe('a manager running an open component that names a closed document', () => {
   const execute = (id: string) => call('POST', `/components/${id}/execute`, attacker, { payload: {} });
 

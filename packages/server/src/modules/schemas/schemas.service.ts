@@ -9,9 +9,15 @@ import type { Executor } from '../../platform/db/transaction.ts';
 import { versionFields } from '../../platform/db/versioned-row.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { ACCESS_MESSAGES, type DocumentAccess, type ReferencedDocument } from '../access/access.service.ts';
+import {
+  ACCESS_MESSAGES,
+  assertReferencesReadable,
+  type DocumentAccess,
+  type ReferencedDocument,
+} from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { lockedSchemaCache } from './schema-cache.ts';
+import { schemaReferences } from './schema-references.ts';
 import { type SchemaRow, schemasRepo } from './schemas.repo.ts';
 
 /**
@@ -50,6 +56,15 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
   const repo = schemasRepo(ctx.db.kysely);
   const cache = lockedSchemaCache();
 
+  /** Refuses (403, naming the `$ref`'s place and id) a JSON schema naming a data model the caller may not read. */
+  async function assertRefsReadable(auth: AuthContext, jsonSchema: Record<string, unknown>): Promise<void> {
+    const refs = schemaReferences(jsonSchema);
+    if (refs.length === 0) return;
+    const rows = await repo.byIds([...new Set(refs.map((r) => r.id))]);
+    const found = new Map(rows.map((r) => [r.id, { id: r.id, folder: r.folder_id, tags: r.tags }]));
+    await assertReferencesReadable(await access(auth), refs, found);
+  }
+
   async function assertNameFree(name: string, familyId: string | null): Promise<void> {
     if (await repo.otherFamilyNamed(name, familyId)) throw conflict(`A data model named ${name} already exists.`);
   }
@@ -77,6 +92,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
     if (body.sys_version === undefined) throw badRequest(VERSION_MESSAGES.missingSysVersion);
     const current = await versions.load('schema', body._id);
     await assertNameFree(body.name, current.family_id);
+    await assertRefsReadable(auth, body.jsonSchema);
     if (body.folder !== undefined && body.folder !== current.folder_id) {
       await (await access(auth)).assert('write', 'schema', { folder: body.folder, tags: null }, ACCESS_MESSAGES.write);
     }
@@ -149,6 +165,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
       if (body.sys_version !== undefined) throw badRequest(VERSION_MESSAGES.missingId);
       await assertNameFree(body.name, null);
       await (await access(auth)).assert('write', 'schema', { folder: body.folder ?? null, tags: null }, ACCESS_MESSAGES.write);
+      await assertRefsReadable(auth, body.jsonSchema);
       return store({ name: body.name, jsonSchema: body.jsonSchema, folder: body.folder ?? null, userId: auth.userId });
     },
 
