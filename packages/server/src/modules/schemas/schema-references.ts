@@ -6,7 +6,7 @@ export function schemaReferences(jsonSchema: unknown): Reference[] {
   const out: Reference[] = [];
   const walk = (node: unknown, path: string) => {
     if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, `${path}[${i}]`));
+      for (const [i, item] of node.entries()) walk(item, `${path}[${i}]`);
       return;
     }
     if (node === null || typeof node !== 'object') return;

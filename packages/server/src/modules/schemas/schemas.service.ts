@@ -12,6 +12,7 @@ import { newId } from '../../platform/ids.ts';
 import {
   ACCESS_MESSAGES,
   assertReferencesReadable,
+  type CallerAccess,
   type DocumentAccess,
   type ReferencedDocument,
 } from '../access/access.service.ts';
@@ -41,6 +42,19 @@ function assertNodeRules(jsonSchema: Record<string, unknown>): void {
   if (issue) throw badRequest(issue.message, [issue]);
 }
 
+/** Refuses (403, naming the `$ref`'s place and id) a JSON schema naming a data model the caller may not read. */
+async function assertRefsReadable(
+  repo: ReturnType<typeof schemasRepo>,
+  caller: CallerAccess,
+  jsonSchema: Record<string, unknown>,
+): Promise<void> {
+  const refs = schemaReferences(jsonSchema);
+  if (refs.length === 0) return;
+  const rows = await repo.byIds([...new Set(refs.map((r) => r.id))]);
+  const found = new Map(rows.map((r) => [r.id, { id: r.id, folder: r.folder_id, tags: r.tags }]));
+  await assertReferencesReadable(caller, refs, found);
+}
+
 /** A new data model: version 1 of a new family. */
 interface NewSchema {
   name: string;
@@ -55,15 +69,6 @@ interface NewSchema {
 export function schemasService(ctx: AppContext, versions: VersionsService, access: DocumentAccess) {
   const repo = schemasRepo(ctx.db.kysely);
   const cache = lockedSchemaCache();
-
-  /** Refuses (403, naming the `$ref`'s place and id) a JSON schema naming a data model the caller may not read. */
-  async function assertRefsReadable(auth: AuthContext, jsonSchema: Record<string, unknown>): Promise<void> {
-    const refs = schemaReferences(jsonSchema);
-    if (refs.length === 0) return;
-    const rows = await repo.byIds([...new Set(refs.map((r) => r.id))]);
-    const found = new Map(rows.map((r) => [r.id, { id: r.id, folder: r.folder_id, tags: r.tags }]));
-    await assertReferencesReadable(await access(auth), refs, found);
-  }
 
   async function assertNameFree(name: string, familyId: string | null): Promise<void> {
     if (await repo.otherFamilyNamed(name, familyId)) throw conflict(`A data model named ${name} already exists.`);
@@ -92,7 +97,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
     if (body.sys_version === undefined) throw badRequest(VERSION_MESSAGES.missingSysVersion);
     const current = await versions.load('schema', body._id);
     await assertNameFree(body.name, current.family_id);
-    await assertRefsReadable(auth, body.jsonSchema);
+    await assertRefsReadable(repo, await access(auth), body.jsonSchema);
     if (body.folder !== undefined && body.folder !== current.folder_id) {
       await (await access(auth)).assert('write', 'schema', { folder: body.folder, tags: null }, ACCESS_MESSAGES.write);
     }
@@ -165,7 +170,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
       if (body.sys_version !== undefined) throw badRequest(VERSION_MESSAGES.missingId);
       await assertNameFree(body.name, null);
       await (await access(auth)).assert('write', 'schema', { folder: body.folder ?? null, tags: null }, ACCESS_MESSAGES.write);
-      await assertRefsReadable(auth, body.jsonSchema);
+      await assertRefsReadable(repo, await access(auth), body.jsonSchema);
       return store({ name: body.name, jsonSchema: body.jsonSchema, folder: body.folder ?? null, userId: auth.userId });
     },
 
