@@ -156,4 +156,23 @@ describe('a component save', () => {
       expect(stored !== undefined).toBe(saved.status === 200);
     }
   });
+
+  it('and the delete of the folder holding the data model it names, at the same moment, never both succeed', async () => {
+    for (let round = 0; round < 6; round += 1) {
+      const folder = (await call('POST', '/folders', boss, { name: `Shelf ${round}`, kind: 'schema' })).body.data.id;
+      const model = (await call('POST', '/schemas', boss, { name: `Shelved ${round}`, folder, jsonSchema: { type: 'object' } }))
+        .body.data;
+      const made = (await save(boss, { name: `Shelf user ${round}` })).body.data;
+      const [saved, deleted] = await Promise.all([
+        save(boss, {
+          _id: made._id,
+          name: made.name,
+          sys_version: made.sys_version,
+          inputs: [{ name: 'in', inputSchema: model._id }],
+        }),
+        t.call('DELETE', '/folders', { token: boss, body: { id: folder, kind: 'schema', withDocuments: true } }),
+      ]);
+      expect([saved.status, deleted.status].sort()).toEqual(saved.status === 200 ? [200, 409] : [200, 400]);
+    }
+  });
 });

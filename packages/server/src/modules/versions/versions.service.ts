@@ -8,7 +8,7 @@ import { type FolderedDocument, familiesOf } from './version-folders.ts';
 import { adapterOf } from './version-graph.ts';
 import { draftsRemoval } from './version-removal.ts';
 import { dependencyUpdates, familyWrites } from './version-writes.ts';
-import { type VersionedRow, versionsRepo } from './versions.repo.ts';
+import { type VersionedRow, type VersionsRepo, versionsRepo } from './versions.repo.ts';
 
 export type { BadgeReadFilter, BadgeWriteCheck } from './version-access.ts';
 export type { FolderedDocument } from './version-folders.ts';
@@ -86,12 +86,17 @@ export function versionsService(
       const ids = new Set(docs.flatMap((d) => d.versions.map((v) => v._id)));
       const rows = await repo.byIds(table, [...ids]);
       for (const row of rows) await assertCanWrite(auth, kind, row, 'delete');
-      for (const row of rows) {
-        const users = (await usedBy(kind, row.id)).filter((u) => !ids.has(u._id));
-        if (users.length > 0) throw conflict(`This ${adapterOf(kind).what} is used by ${plural(users)}.`);
-      }
+      const assertUnused = async (r: VersionsRepo) => {
+        for (const row of rows) {
+          const users = (await usedBy(kind, row.id, r)).filter((u) => !ids.has(u._id));
+          if (users.length > 0) throw conflict(`This ${adapterOf(kind).what} is used by ${plural(users)}.`);
+        }
+      };
+      await assertUnused(repo);
       await inTransaction(ctx.db.kysely, async (trx) => {
         await versionsRepo(trx).removeIds(table, [...ids]);
+        // Held by this delete now: a version saved meanwhile naming one of them is seen, and undoes it.
+        await assertUnused(versionsRepo(trx));
         await andThen(trx);
       });
       return ids.size;
