@@ -165,16 +165,13 @@ const [locale] = await services.reference.locales();
 const [productLine] = await services.reference.productLines();
 const datakinds = await services.reference.datakinds();
 const model = await services.schemas.create({ name: 'Dealer prices', jsonSchema: DATA_MODEL, userId: admin.id });
-const component = await services.components.save(
-  {
-    name: 'Map dealer prices',
-    kind: 'instruction',
-    inputs: [{ name: 'prices' }],
-    outputs: [{ name: 'prices' }],
-    jsCode: MAPPING,
-  },
-  null,
-);
+const component = await services.components.create({
+  name: 'Map dealer prices',
+  kind: 'instruction',
+  inputs: [{ name: 'prices' }],
+  outputs: [{ name: 'prices' }],
+  jsCode: MAPPING,
+});
 const pipeline = async (name: string) =>
   services.pipelines.create({
     name,

@@ -38,16 +38,13 @@ const [brand] = await services.reference.brands();
 const [locale] = await services.reference.locales();
 const [productLine] = await services.reference.productLines();
 const [datakind] = await services.reference.datakinds();
-const component = await services.components.save(
-  {
-    name: 'bench copy',
-    kind: 'instruction',
-    inputs: [{ name: 'rows' }],
-    outputs: [{ name: 'out' }],
-    jsCode: 'ctx.output.out = ctx.input.rows.map((r) => ({ ...r, seen: true }));',
-  },
-  null,
-);
+const component = await services.components.create({
+  name: 'bench copy',
+  kind: 'instruction',
+  inputs: [{ name: 'rows' }],
+  outputs: [{ name: 'out' }],
+  jsCode: 'ctx.output.out = ctx.input.rows.map((r) => ({ ...r, seen: true }));',
+});
 
 // Pipelines with one upload each, received and checked as the upload route does it.
 const setupStarted = performance.now();

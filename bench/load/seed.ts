@@ -16,16 +16,13 @@ async function bigPipelines(built: Built): Promise<string[]> {
   const { ctx, services } = built;
   const k = ctx.db.kysely;
   const country = await k.selectFrom('pipelines').selectAll().where('name', '=', 'Dealers France').executeTakeFirstOrThrow();
-  const component = await services.components.save(
-    {
-      name: 'Pass dealers',
-      kind: 'instruction',
-      inputs: [{ name: 'dealers' }],
-      outputs: [{ name: 'dealers' }],
-      jsCode: `ctx.output.dealers = ctx.input.dealers;\nctx.log.info(ctx.input.dealers.length + ' dealers passed.');`,
-    },
-    null,
-  );
+  const component = await services.components.create({
+    name: 'Pass dealers',
+    kind: 'instruction',
+    inputs: [{ name: 'dealers' }],
+    outputs: [{ name: 'dealers' }],
+    jsCode: `ctx.output.dealers = ctx.input.dealers;\nctx.log.info(ctx.input.dealers.length + ' dealers passed.');`,
+  });
   const families = [country.family_id];
   for (const name of BIG_PIPELINES) {
     const id = await services.pipelines.create({

@@ -66,53 +66,41 @@ export async function createComponents(services: BuiltApp['services']) {
       required: ['id', 'name', 'country', 'total'],
     },
   });
-  const trivial = await services.components.save(
-    {
-      name: 'Bench trivial',
-      kind: 'instruction',
-      inputs: [{ name: 'text' }],
-      outputs: [{ name: 'text' }],
-      jsCode: 'ctx.output.text = ctx.input.text;',
-    },
-    null,
-  );
-  const cleanC = await services.components.save(
-    {
-      name: 'Bench clean',
-      kind: 'instruction',
-      inputs: [{ name: 'row', inputSchema: rowModel._id }],
-      outputs: [{ name: 'row', outputSchema: rowModel._id }],
-      jsCode: CLEAN_CODE,
-    },
-    null,
-  );
-  const totalC = await services.components.save(
-    {
-      name: 'Bench total',
-      kind: 'instruction',
-      inputs: [{ name: 'row', inputSchema: rowModel._id }],
-      outputs: [{ name: 'row', outputSchema: mappedModel._id }],
-      jsCode: TOTAL_CODE,
-    },
-    null,
-  );
-  const mapper = await services.components.save(
-    {
-      name: 'Bench mapper',
-      kind: 'forEach',
-      inputs: [{ name: 'rows', inputSchema: rowModel._id }],
-      outputs: [{ name: 'rows', outputSchema: mappedModel._id }],
-      instances: [
-        { name: 'clean', instanceOf: cleanC._id },
-        { name: 'total', instanceOf: totalC._id },
-      ],
-      links: [
-        { name: 'in', fromInstance: '', fromPort: 'rows', toInstance: 'clean', toPort: 'row' },
-        { name: 'mid', fromInstance: 'clean', fromPort: 'row', toInstance: 'total', toPort: 'row' },
-        { name: 'out', fromInstance: 'total', fromPort: 'row', toInstance: '', toPort: 'rows' },
-      ],
-    },
-    null,
-  );
+  const trivial = await services.components.create({
+    name: 'Bench trivial',
+    kind: 'instruction',
+    inputs: [{ name: 'text' }],
+    outputs: [{ name: 'text' }],
+    jsCode: 'ctx.output.text = ctx.input.text;',
+  });
+  const cleanC = await services.components.create({
+    name: 'Bench clean',
+    kind: 'instruction',
+    inputs: [{ name: 'row', inputSchema: rowModel._id }],
+    outputs: [{ name: 'row', outputSchema: rowModel._id }],
+    jsCode: CLEAN_CODE,
+  });
+  const totalC = await services.components.create({
+    name: 'Bench total',
+    kind: 'instruction',
+    inputs: [{ name: 'row', inputSchema: rowModel._id }],
+    outputs: [{ name: 'row', outputSchema: mappedModel._id }],
+    jsCode: TOTAL_CODE,
+  });
+  const mapper = await services.components.create({
+    name: 'Bench mapper',
+    kind: 'forEach',
+    inputs: [{ name: 'rows', inputSchema: rowModel._id }],
+    outputs: [{ name: 'rows', outputSchema: mappedModel._id }],
+    instances: [
+      { name: 'clean', instanceOf: cleanC._id },
+      { name: 'total', instanceOf: totalC._id },
+    ],
+    links: [
+      { name: 'in', fromInstance: '', fromPort: 'rows', toInstance: 'clean', toPort: 'row' },
+      { name: 'mid', fromInstance: 'clean', fromPort: 'row', toInstance: 'total', toPort: 'row' },
+      { name: 'out', fromInstance: 'total', fromPort: 'row', toInstance: '', toPort: 'rows' },
+    ],
+  });
   return { trivial, mapper };
 }

@@ -29,19 +29,16 @@ async function seedPipelines(built: Awaited<ReturnType<typeof buildApp>>, userId
   await seedDemo({ ctx, ...services });
   const k = ctx.db.kysely;
   const country = await k.selectFrom('pipelines').selectAll().where('name', '=', COUNTRY_PIPELINE).executeTakeFirstOrThrow();
-  const slowComponent = await services.components.save(
-    {
-      name: 'Slow dealer check',
-      kind: 'instruction',
-      inputs: [{ name: 'dealers' }],
-      outputs: [{ name: 'dealers' }],
-      jsCode: `const until = Date.now() + ${SLOW_RUN_MS};
+  const slowComponent = await services.components.create({
+    name: 'Slow dealer check',
+    kind: 'instruction',
+    inputs: [{ name: 'dealers' }],
+    outputs: [{ name: 'dealers' }],
+    jsCode: `const until = Date.now() + ${SLOW_RUN_MS};
 while (Date.now() < until) {}
 ctx.output.dealers = ctx.input.dealers;
 ctx.log.info('Checked ' + ctx.input.dealers.length + ' dealers slowly.');`,
-    },
-    null,
-  );
+  });
   const slowId = await services.pipelines.create({
     name: SLOW_PIPELINE,
     isMaster: false,

@@ -101,12 +101,16 @@ export function buildServices(ctx: AppContext) {
   );
   const { badgeWriteCheck, badgeReadFilter, explorerCheck } = accessHooks(documentAccess, {
     lockedOnly,
-    versionsOf: (kind, id) => versions.versions(kind, id),
+    versionsOf: (kind, id) => versions.family(kind, id),
   });
   const versions = versionsService(ctx, { badgeWriteCheck, badgeReadFilter });
   const folders = foldersService(ctx, versions, { documentAccess: explorerCheck });
   const schemas = schemasService(ctx, versions, documentAccess);
-  const components = componentsService(ctx, versions, documentAccess);
+  // What a component names, read for its save's checks (the SDK service, built next, reads components).
+  const components = componentsService(ctx, versions, documentAccess, {
+    dataModels: (executor, ids) => schemas.referenced(executor, ids),
+    sdkFunctions: (ids) => sdk.referenced(ids),
+  });
   const sdk = sdkService(ctx, components, documentAccess, versions);
   const runtime = runtimeService({
     settings: ctx.config.runtime,

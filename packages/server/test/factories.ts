@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Services } from '../src/app.ts';
 import type { NewPipeline } from '../src/modules/pipelines/pipelines.service.ts';
 import type { User } from '../src/modules/users/users.service.ts';
+import type { AuthContext } from '../src/platform/auth/access-control.ts';
 import type { Database } from '../src/platform/db/tables.ts';
 import { newId } from '../src/platform/ids.ts';
 
@@ -21,6 +22,14 @@ export interface FactoryApp {
 }
 
 let counter = 0;
+
+/**
+ * A super-admin caller, whom no badge refuses: what a test passes, explicitly, to a service call
+ * that takes the caller's access when the test is not about access (`userId` records the author).
+ */
+export function superAdmin(userId = '00000000-0000-0000-0000-000000000000'): AuthContext {
+  return { userId, sessionId: 'test', userName: 'test-super-admin', roles: ['super-admin'] };
+}
 
 export interface UserFields {
   firstName: string;

@@ -1,6 +1,6 @@
 import type { DataSink, DataSource } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { ImportRow } from '../src/modules/imports/imports.repo.ts';
-import { assignPipeline } from './factories.ts';
+import { assignPipeline, superAdmin } from './factories.ts';
 import type { TestApp } from './test-app.ts';
 
 // Fixtures for the imports tests: reference data, components, pipelines, uploads, waiting for states.
@@ -61,16 +61,13 @@ export async function importKit(t: TestApp) {
     /** An instruction component with these input and output ports. */
     async component(jsCode: string, inputs: string[], outputs: string[]): Promise<string> {
       count += 1;
-      const saved = await t.services.components.save(
-        {
-          name: `component ${count}`,
-          kind: 'instruction',
-          inputs: inputs.map((name) => ({ name })),
-          outputs: outputs.map((name) => ({ name })),
-          jsCode,
-        },
-        null,
-      );
+      const saved = await t.services.components.save(superAdmin(), {
+        name: `component ${count}`,
+        kind: 'instruction',
+        inputs: inputs.map((name) => ({ name })),
+        outputs: outputs.map((name) => ({ name })),
+        jsCode,
+      });
       return saved._id;
     },
 

@@ -1,4 +1,5 @@
 import type { AuthContext } from '../src/platform/auth/access-control.ts';
+import { superAdmin } from './factories.ts';
 import type { TestApp } from './test-app.ts';
 
 let chains = 0;
@@ -19,16 +20,13 @@ export async function versionChain(t: TestApp, userId: string) {
     jsonSchema: { type: 'object', properties: { code: { type: 'string' } } },
     userId,
   });
-  const component = await t.services.components.save(
-    {
-      name: `Copy ${chains}`,
-      kind: 'instruction',
-      inputs: [{ name: 'in', inputSchema: schema._id }],
-      outputs: [{ name: 'out', outputSchema: schema._id }],
-      jsCode: 'ctx.output.out = ctx.input.in;',
-    },
-    userId,
-  );
+  const component = await t.services.components.save(superAdmin(userId), {
+    name: `Copy ${chains}`,
+    kind: 'instruction',
+    inputs: [{ name: 'in', inputSchema: schema._id }],
+    outputs: [{ name: 'out', outputSchema: schema._id }],
+    jsCode: 'ctx.output.out = ctx.input.in;',
+  });
   const pipelineId = await t.services.pipelines.create({
     name: `Chain ${chains}`,
     isMaster: true,

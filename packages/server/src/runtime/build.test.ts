@@ -179,7 +179,9 @@ describe('the program', () => {
     expect(code).toContain('\nctx.output.out = ctx.input.in;\n');
     expect(code).toContain('\noutput = input * 2;\n');
     expect(code.indexOf('"Leaf" v1 · instruction')).toBeLessThan(code.indexOf('"Readable" v1 · workflow'));
-    expect(code.trimEnd().endsWith('})();')).toBe(true);
+    // The user code comes last, outside the function holding the library and the definitions.
+    expect(code.trimEnd().endsWith(']);')).toBe(true);
+    expect(code.indexOf('ctx.output.out = ctx.input.in;')).toBeGreaterThan(code.indexOf('globalThis.__gdbMain'));
   });
 
   test('is rebuilt when a document it is made of changes, and reused otherwise', async () => {

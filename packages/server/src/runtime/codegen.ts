@@ -70,12 +70,52 @@ function section(w: Writer, title: string): void {
   w.write(`// ───── ${commentSafe(title)} ─────`);
 }
 
+/** One piece of user code: the function (or expression) the program passes in, and where the user's own lines are. */
+interface UserCode {
+  title: string;
+  /** The line opening it (`async function (ctx, sdk) {`) and the text closing it (`}`). */
+  head: string;
+  text: string;
+  tail: string;
+  /** The user's own lines within `text` (from its first line, how many), for messages naming a line; absent when not named. */
+  own?: { from: number; count: number };
+}
+
+/**
+ * The user code of a program, written after the library and the definitions, as the arguments of
+ * the function that holds them: each piece is defined at the script's top level, so its scope holds
+ * only the globals, never the library, the data models' validators, the SDK functions or the other
+ * components of the program (a manager's code cannot read or call what it does not name).
+ */
+class UserCodeTable {
+  private readonly pieces: UserCode[] = [];
+  /** Adds a piece; answers the expressions the definitions use for it and for its code lines. */
+  add(piece: UserCode): { code: string; lines: string } {
+    const i = this.pieces.push(piece) - 1;
+    return { code: `__code[${i}]`, lines: `__lines[${i}]` };
+  }
+  /** Closes the definitions' function and calls it with the pieces and their code lines in the program. */
+  write(w: Writer): void {
+    w.write('})([');
+    const lines: string[] = [];
+    for (const piece of this.pieces) {
+      w.write(`// ${commentSafe(piece.title)}`);
+      w.write(piece.head);
+      const first = w.nextLine + (piece.own?.from ?? 0);
+      w.write(piece.text);
+      lines.push(piece.own ? `[${first}, ${first + piece.own.count - 1}]` : 'null');
+      w.write(`${piece.tail},`);
+    }
+    w.write(`], [${lines.join(', ')}]);`);
+  }
+}
+
 function writeHeader(w: Writer, title: string, summary: string): void {
   w.write('// GDB Importer · component program (generated; runs inside an isolated-vm isolate)');
   w.write(`// ${commentSafe(title)}`);
   w.write(`// ${commentSafe(summary)}`);
-  w.write('(function () {');
   w.write("'use strict';");
+  w.write('(function (__code, __lines) {');
   w.write('');
   w.write(PRELUDE.trimEnd());
 }
@@ -100,13 +140,13 @@ function writeModels(w: Writer, models: ModelsCode, graph: ComponentGraph): void
   w.write('});');
 }
 
-function writeSdk(w: Writer, f: SdkFunction, variable: string, blocks: CodeBlock[]): void {
-  section(w, `SDK function "${f.functionName}" v${f.version} · ${f._id}`);
-  w.write(`const ${variable} = __gdb.sdkFunction(${lit(f.functionName)}, (`);
+function writeSdk(w: Writer, f: SdkFunction, variable: string, blocks: CodeBlock[], table: UserCodeTable): void {
+  const title = `SDK function "${f.functionName}" v${f.version} · ${f._id}`;
+  section(w, title);
   const text = normalized(f.jsCode.trim() ? f.jsCode : 'async function () {}');
   blocks.push({ owner: `SDK function "${f.functionName}" v${f.version}`, form: 'expression', params: [], text, offset: 0 });
-  w.write(text);
-  w.write('));');
+  const { code } = table.add({ title, head: '(', text, tail: ')' });
+  w.write(`const ${variable} = __gdb.sdkFunction(${lit(f.functionName)}, ${code});`);
 }
 
 /** Components in an order where each comes after the components its instances run. */
@@ -133,7 +173,7 @@ function portModel(models: ModelsCode, schemaId: string | null): string {
   return name ? `models.${name}` : 'null';
 }
 
-function writeLink(w: Writer, c: Component, link: Link, blocks: CodeBlock[]): void {
+function writeLink(w: Writer, c: Component, link: Link, blocks: CodeBlock[], table: UserCodeTable): void {
   const head = `  { name: ${lit(link.name)}, from: [${lit(link.fromInstance)}, ${lit(link.fromPort)}], to: [${lit(link.toInstance)}, ${lit(link.toPort)}]`;
   if (isIdentityLink(link.jsCode)) {
     w.write(`${head}, map: null },`);
@@ -141,33 +181,29 @@ function writeLink(w: Writer, c: Component, link: Link, blocks: CodeBlock[]): vo
   }
   const code = normalized(link.jsCode);
   const text = `var output = input;\n${code}\n; return output;`;
-  const first = w.nextLine + 2;
-  const last = first + code.split('\n').length - 1;
-  blocks.push({
-    owner: `Component "${c.name}" v${c.version}, link "${link.name}"`,
-    form: 'body',
-    params: ['input', 'rt_context'],
+  const owner = `Component "${c.name}" v${c.version}, link "${link.name}"`;
+  blocks.push({ owner, form: 'body', params: ['input', 'rt_context'], text, offset: 1 });
+  const piece = table.add({
+    title: owner,
+    head: 'function (input, rt_context) {',
     text,
-    offset: 1,
+    tail: '}',
+    own: { from: 1, count: code.split('\n').length },
   });
-  w.write(`${head}, codeLines: [${first}, ${last}], map: function (input, rt_context) {`);
-  w.write(text);
-  w.write('} },');
+  w.write(`${head}, codeLines: ${piece.lines}, map: ${piece.code} },`);
 }
 
-function writeComponent(
-  w: Writer,
-  c: Component,
-  variable: string,
-  names: { components: Map<string, string>; sdk: Map<string, string> },
-  graph: ComponentGraph,
-  orders: Map<string, number[]>,
-  models: ModelsCode,
-  blocks: CodeBlock[],
-): void {
-  section(w, `Component "${c.name}" v${c.version} · ${c.kind} · ${c._id}`);
-  w.write(`const ${variable} = __gdb.component({`);
-  w.write(`  id: ${lit(c._id)}, name: ${lit(c.name)}, version: ${c.version}, kind: ${lit(c.kind)},`);
+/** What every component's definition is written with: the program's names, graph, orders, models, and where user code goes. */
+interface ProgramParts {
+  names: { components: Map<string, string>; sdk: Map<string, string> };
+  graph: ComponentGraph;
+  orders: Map<string, number[]>;
+  models: ModelsCode;
+  blocks: CodeBlock[];
+  table: UserCodeTable;
+}
+
+function writePorts(w: Writer, c: Component, models: ModelsCode): void {
   w.write('  inputs: [');
   for (const p of c.inputs) {
     w.write(
@@ -180,21 +216,25 @@ function writeComponent(
     w.write(`    { name: ${lit(p.name)}, join: ${p.isJoin}, fork: ${p.isFork}, model: ${portModel(models, p.outputSchema)} },`);
   }
   w.write('  ],');
-  if (c.kind === 'workflow' || c.kind === 'forEach') {
-    w.write('  instances: [');
-    for (const inst of c.instances) {
-      const target = graph.components.get(inst.instanceOf);
-      const note = target ? ` // ${commentSafe(`"${target.name}" v${target.version}`)}` : '';
-      w.write(`    { name: ${lit(inst.name)}, component: ${names.components.get(inst.instanceOf) ?? 'null'} },${note}`);
-    }
-    w.write('  ],');
-    w.write(`  order: ${lit(orders.get(c._id) ?? [])},`);
-    w.write('  links: [');
-    for (const link of c.links) writeLink(w, c, link, blocks);
-    w.write('  ],');
-    w.write('});');
-    return;
+}
+
+function writeGraph(w: Writer, c: Component, parts: ProgramParts): void {
+  const { names, graph, orders, blocks, table } = parts;
+  w.write('  instances: [');
+  for (const inst of c.instances) {
+    const target = graph.components.get(inst.instanceOf);
+    const note = target ? ` // ${commentSafe(`"${target.name}" v${target.version}`)}` : '';
+    w.write(`    { name: ${lit(inst.name)}, component: ${names.components.get(inst.instanceOf) ?? 'null'} },${note}`);
   }
+  w.write('  ],');
+  w.write(`  order: ${lit(orders.get(c._id) ?? [])},`);
+  w.write('  links: [');
+  for (const link of c.links) writeLink(w, c, link, blocks, table);
+  w.write('  ],');
+}
+
+function writeCode(w: Writer, c: Component, parts: ProgramParts): void {
+  const { names, graph, blocks, table } = parts;
   const sdkEntries = c.sdk.flatMap((id) => {
     const f = graph.sdk.get(id);
     const v = names.sdk.get(id);
@@ -202,22 +242,28 @@ function writeComponent(
   });
   w.write(`  sdk: { ${sdkEntries.join(', ')} },`);
   const code = normalized(c.jsCode);
-  const first = w.nextLine + 2;
-  const last = first + code.split('\n').length - 1;
-  w.write(`  codeLines: [${first}, ${last}],`);
   // Code that never awaits is written as a plain function: it runs without a promise per call.
   const awaits = /\bawait\b/.test(code);
-  w.write(`  code: ${awaits ? 'async ' : ''}function (ctx, sdk) {`);
-  const text = `\n${code}\n`;
-  blocks.push({
-    owner: `Component "${c.name}" v${c.version}`,
-    form: awaits ? 'async-body' : 'body',
-    params: ['ctx', 'sdk'],
-    text,
-    offset: 1,
+  const owner = `Component "${c.name}" v${c.version}`;
+  blocks.push({ owner, form: awaits ? 'async-body' : 'body', params: ['ctx', 'sdk'], text: `\n${code}\n`, offset: 1 });
+  const piece = table.add({
+    title: `${owner} · ${c._id}`,
+    head: `${awaits ? 'async ' : ''}function (ctx, sdk) {`,
+    text: code,
+    tail: '}',
+    own: { from: 0, count: code.split('\n').length },
   });
-  w.write(code);
-  w.write('  },');
+  w.write(`  codeLines: ${piece.lines},`);
+  w.write(`  code: ${piece.code},`);
+}
+
+function writeComponent(w: Writer, c: Component, variable: string, parts: ProgramParts): void {
+  section(w, `Component "${c.name}" v${c.version} · ${c.kind} · ${c._id}`);
+  w.write(`const ${variable} = __gdb.component({`);
+  w.write(`  id: ${lit(c._id)}, name: ${lit(c.name)}, version: ${c.version}, kind: ${lit(c.kind)},`);
+  writePorts(w, c, parts.models);
+  if (c.kind === 'workflow' || c.kind === 'forEach') writeGraph(w, c, parts);
+  else writeCode(w, c, parts);
   w.write('});');
 }
 
@@ -232,20 +278,23 @@ export function generateProgram(graph: ComponentGraph, orders: Map<string, numbe
     `${graph.components.size} component(s) · ${models.exportOf.size} data model(s) · ${graph.sdk.size} SDK function(s)`,
   );
   writeModels(w, models, graph);
+  const table = new UserCodeTable();
   const names = { components: new Map<string, string>(), sdk: new Map<string, string>() };
   let s = 0;
   for (const f of graph.sdk.values()) {
     const v = `sdk_${s++}`;
     names.sdk.set(f._id, v);
-    writeSdk(w, f, v, blocks);
+    writeSdk(w, f, v, blocks, table);
   }
   let n = 0;
   const ordered = definitionOrder(graph);
   for (const c of ordered) names.components.set(c._id, `C${n++}`);
-  for (const c of ordered) writeComponent(w, c, names.components.get(c._id) ?? 'C', names, graph, orders, models, blocks);
+  const parts: ProgramParts = { names, graph, orders, models, blocks, table };
+  for (const c of ordered) writeComponent(w, c, names.components.get(c._id) ?? 'C', parts);
   section(w, 'Entry point: the server calls it with the payload as JSON text');
   w.write(`globalThis.__gdbMain = __gdb.entry(${names.components.get(root._id)});`);
-  w.write('})();');
+  section(w, 'User code: defined outside the function above, it sees none of its names');
+  table.write(w);
   return finish(w, blocks);
 }
 
@@ -254,10 +303,12 @@ export function generateSdkProgram(f: SdkFunction): Program {
   const w = new Writer();
   const blocks: CodeBlock[] = [];
   writeHeader(w, `SDK function "${f.functionName}" v${f.version} · ${f._id}`, 'called with an argument array');
-  writeSdk(w, f, 'sdk_0', blocks);
+  const table = new UserCodeTable();
+  writeSdk(w, f, 'sdk_0', blocks, table);
   section(w, 'Entry point: the server calls it with the arguments as JSON text');
   w.write(`globalThis.__gdbMain = __gdb.sdkEntry(${lit(f.functionName)}, sdk_0);`);
-  w.write('})();');
+  section(w, 'User code: defined outside the function above, it sees none of its names');
+  table.write(w);
   return finish(w, blocks);
 }
 

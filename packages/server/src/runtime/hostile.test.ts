@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { component, MemorySource, memoryRuntime, run, sdkFunction } from '../../test/test-runtime.ts';
+import { component, link, MemorySource, memoryRuntime, run, schema, sdkFunction } from '../../test/test-runtime.ts';
 import { RunFailure } from './run-failure.ts';
 
 // The hostile corpus of docs/security.md: each case must end with a clear error for the caller
@@ -161,6 +161,40 @@ describe('escapes', () => {
     expect(JSON.stringify(out)).not.toContain('s3cr3t-key');
     expect(out.texts).toEqual(Array(4).fill('function () { [native code] }'));
     expect(out).toMatchObject({ name: 'secret', called: 11 });
+  });
+
+  test("a component cannot reach the program's other components, data model validators or library by name", async () => {
+    const model = schema('Guarded', { type: 'string', enum: ['MODEL-SECRET', 'hello'] });
+    source.add(model);
+    const victim = code('Victim', 'ctx.output.out = ctx.input.in + "VICTIM-SECRET".length;', {
+      inputs: [{ name: 'in', schema: model._id }],
+    });
+    const thief = code(
+      'Thief',
+      [
+        'const names = { C0: typeof C0, C1: typeof C1, C2: typeof C2, models: typeof models, __require: typeof __require,',
+        '  __gdb: typeof __gdb, __code: typeof __code, __lines: typeof __lines, sdk_0: typeof sdk_0 };',
+        'const globals = Object.getOwnPropertyNames(globalThis).map((k) => { try { return String(globalThis[k]); } catch { return ""; } });',
+        'ctx.output.out = { names, globals, got: ctx.input.in };',
+      ].join('\n'),
+      { inputs: ['in'] },
+    );
+    const flow = component({
+      name: 'Spy',
+      kind: 'workflow',
+      inputs: ['in'],
+      outputs: ['out'],
+      instances: [
+        ['victim', victim],
+        ['thief', thief],
+      ],
+      links: [link('.in -> victim.in'), link('victim.out -> thief.in'), link('thief.out -> .out')],
+    });
+    source.add(flow);
+    const out = (await run(rt, flow, { in: 'hello' })).output.out;
+    expect(out.got).toBe('hello13');
+    expect(Object.values(out.names)).toEqual(Array(9).fill('undefined'));
+    expect(JSON.stringify(out)).not.toMatch(/VICTIM-SECRET|MODEL-SECRET/);
   });
 
   test('no Node, timers, network or module loading inside, whatever the path taken', async () => {

@@ -6,7 +6,7 @@ import type { JsonParts } from '../platform/files/json-parts.ts';
 import { CallerGate } from './caller-gate.ts';
 import { editorTests } from './editor-tests.ts';
 import { type CsvPieces, execute, type RunLimits } from './executor.ts';
-import type { DocumentSource } from './graph.ts';
+import { type DocumentSource, loadGraph } from './graph.ts';
 import { IsolatePool } from './isolate-pool.ts';
 import { programBuilds } from './programs.ts';
 import { RunFailure } from './run-failure.ts';
@@ -155,6 +155,8 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
 
   return {
     program,
+    /** A component version with everything it names, as its program would be built from them (the access check of a test run reads it). */
+    graph: (componentId: string) => loadGraph(source, componentId),
     runComponent,
     runSdkFunction,
     ...editorTests({

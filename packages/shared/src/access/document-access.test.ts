@@ -63,10 +63,18 @@ describe('document access check', () => {
     expect(canAccessDocument({ roles: ['user'], project_tags: ['a', { _id: 'b' }] }, doc, 'read')).toBe(true);
   });
 
-  it('passes read||write when either passes', () => {
+  it('refuses write to a caller whose badges open writing but not reading (write implies read)', () => {
+    const doc = { tags: { read: [['r']], write: [['w']] } };
+    expect(canAccessDocument(manager(['w']), doc, 'write')).toBe(false);
+    expect(canAccessDocument(manager(['r']), doc, 'write')).toBe(false);
+    expect(canAccessDocument(manager(['r', 'w']), doc, 'write')).toBe(true);
+    expect(canAccessDocument(manager(['w']), { tags: { read: [['r']] } }, 'write')).toBe(false);
+  });
+
+  it('passes read||write when read passes (write alone no longer does)', () => {
     const doc = { tags: { read: [['r']], write: [['w']] } };
     expect(canAccessDocument(manager(['r']), doc, 'read||write')).toBe(true);
-    expect(canAccessDocument(manager(['w']), doc, 'read||write')).toBe(true);
+    expect(canAccessDocument(manager(['w']), doc, 'read||write')).toBe(false);
     expect(canAccessDocument(manager(['x']), doc, 'read||write')).toBe(false);
   });
 
@@ -158,7 +166,14 @@ describe('the check of a document and the folders above it, case by case', () =>
     ['locked-only leaves read', user('manager', []), item({}, [], true), 'read', true, true],
     ['locked-only leaves drafts', user('manager', []), item({}, [], false), 'write', true, true],
     ['locked-only off', user('manager', []), item({}, [], true), 'write', true, false],
-    ['read||write passes on write', user('manager', ['w']), item({ read: [['r']], write: [['w']] }), 'read||write', true],
+    [
+      'read||write needs read (write implies read)',
+      user('manager', ['w']),
+      item({ read: [['r']], write: [['w']] }),
+      'read||write',
+      false,
+    ],
+    ['write needs read', user('manager', ['w']), item({ read: [['r']], write: [['w']] }), 'write', false],
   ];
   it.each(cases)('%s', (_name, who, doc, action, expected, lockedOnly) => {
     expect(canAccessItem(who, doc, action, { lockedOnly: lockedOnly ?? false })).toBe(expected);

@@ -40,7 +40,8 @@ export type DocumentCheck = (doc: AccessDocument, action: DocumentAction) => boo
 /**
  * The document access check of docs/product.md §2.5, prepared for one user: no user is denied; a
  * super-admin passes; otherwise a document without tags for the action is open, one with tags needs
- * every tag of at least one group; with `lockedOnly`, write is refused when a version of the
+ * every tag of at least one group; write also needs read (docs/decisions.md, "Write implies
+ * read"), so `read||write` is read; with `lockedOnly`, write is refused when a version of the
  * document is locked.
  */
 export function documentCheckOf(user: AccessUser | null | undefined, options: AccessOptions = {}): DocumentCheck {
@@ -53,6 +54,8 @@ export function documentCheckOf(user: AccessUser | null | undefined, options: Ac
   };
   const read = (doc: AccessDocument) => satisfied(doc.tags?.read);
   const write = (doc: AccessDocument) => {
+    // A caller who may not read a document may not overwrite or delete it either.
+    if (!read(doc)) return false;
     if (options.lockedOnly && (doc.versions ?? []).some((v) => v.vLocked)) return false;
     return satisfied(doc.tags?.write);
   };

@@ -389,7 +389,7 @@ export const API_OPERATIONS = {
     operationId: 'saveComponent',
     summary: 'Create a component, or save a new version of one',
     returns: 'The saved component.',
-    errors: [404, 409],
+    errors: [400, 404, 409],
   },
   'DELETE /components': {
     operationId: 'deleteComponent',

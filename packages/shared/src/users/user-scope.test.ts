@@ -4,6 +4,7 @@ import {
   assignableRoles,
   canSeeUser,
   manageUserError,
+  projectBadgeError,
   SCOPE_MESSAGES,
   saveScopeError,
   userSaveIssues,
@@ -73,6 +74,20 @@ describe('admin badges given on save', () => {
     expect(adminBadgeError(admin, { admin_tags: [A, C] }, { admin_tags: [A] })).toBe(SCOPE_MESSAGES.foreignBadges);
     expect(adminBadgeError(admin, { admin_tags: [A, C] }, { admin_tags: [B, C] })).toBeNull();
     expect(adminBadgeError(admin, { admin_tags: [A] }, { admin_tags: [A, B] })).toBeNull();
+  });
+});
+
+describe('project badges given on save', () => {
+  const holder = { roles: ['admin'], project_tags: [A] };
+  it('lets a non-super-admin give or take away only the project badges it holds, to others and to itself', () => {
+    expect(projectBadgeError(holder, null, { project_tags: [A] })).toBeNull();
+    expect(projectBadgeError(holder, { project_tags: [A, C] }, { project_tags: [C] })).toBeNull();
+    expect(projectBadgeError(holder, null, { project_tags: [B] })).toBe(SCOPE_MESSAGES.foreignProjectBadges);
+    expect(projectBadgeError(holder, { project_tags: [A] }, { project_tags: [A, B] })).toBe(SCOPE_MESSAGES.foreignProjectBadges);
+    expect(projectBadgeError(holder, { project_tags: [A, C] }, { project_tags: [A] })).toBe(SCOPE_MESSAGES.foreignProjectBadges);
+  });
+  it('lets a super-admin give any', () => {
+    expect(projectBadgeError({ roles: ['super-admin'], project_tags: [] }, null, { project_tags: [B, C] })).toBeNull();
   });
 });
 

@@ -9,6 +9,7 @@ export const SCOPE_MESSAGES = {
   roleNotAssignable: 'Only a super-admin can give the roles Admin or Super-Admin.',
   ownRolesRaised: 'You cannot raise your own roles.',
   foreignBadges: 'You can only give or take away your own admin badges.',
+  foreignProjectBadges: 'You can only give or take away the project badges you hold.',
   self: 'You cannot de-activate, delete or reset the two-factor authentication of your own account.',
 } as const;
 
@@ -66,6 +67,27 @@ export function adminBadgeError(
   const foreign = (tags: readonly string[]) => [...new Set(tags.filter((t) => !actor.admin_tags.includes(t)))].sort().join(',');
   if (foreign(before?.admin_tags ?? []) !== foreign(after.admin_tags)) return SCOPE_MESSAGES.foreignBadges;
   return null;
+}
+
+/** The badges in `tags` outside `held`, in one comparable text. */
+const outside = (tags: readonly string[], held: readonly string[]) =>
+  [...new Set(tags.filter((t) => !held.includes(t)))].sort().join(',');
+
+/**
+ * The project-badge part of a save: an actor other than a super-admin gives or takes away only
+ * the project badges it holds itself (which open documents to their holder), to any user it
+ * manages and to itself; the others a user has are kept as they are.
+ */
+export function projectBadgeError(
+  actor: { roles: readonly string[]; project_tags: readonly string[] },
+  before: { project_tags: readonly string[] } | null,
+  after: { project_tags: readonly string[] },
+): string | null {
+  if (isSuperAdmin(actor.roles)) return null;
+  const held = actor.project_tags;
+  return outside(before?.project_tags ?? [], held) === outside(after.project_tags, held)
+    ? null
+    : SCOPE_MESSAGES.foreignProjectBadges;
 }
 
 /**

@@ -10,6 +10,7 @@ export const VERSION_MESSAGES = {
   notFound: 'Document not found',
   missingId: 'Update : Missing _id in document',
   missingVersion: 'Update : Missing version in document',
+  missingSysVersion: 'Update : Missing sys_version in document',
 } as const;
 
 /** The label of a version: '(v.{n} - Prod)' when locked, '(v.{n} - Draft)' otherwise. */

@@ -3,15 +3,42 @@ import type { FolderKind } from '@gdb/shared/folders/folders.schemas';
 import { isSystemSchemaName } from '@gdb/shared/schemas/system-schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { forbidden } from '../../platform/http/errors.ts';
-import type { AccessedDocument, AccessFolder, CallerAccess, DocumentAccess } from './access.types.ts';
+import type {
+  AccessedDocument,
+  AccessFolder,
+  CallerAccess,
+  DocumentAccess,
+  Reference,
+  ReferencedDocument,
+} from './access.types.ts';
 
-export type { CallerAccess, DocumentAccess } from './access.types.ts';
+export type { CallerAccess, DocumentAccess, Reference, ReferencedDocument } from './access.types.ts';
 
 /** The refusals of the document access check. */
 export const ACCESS_MESSAGES = {
   read: 'You are not allowed to read this document.',
   write: 'You are not allowed to change this document.',
 } as const;
+
+/** The refusal of a reference the caller may not read: it names the field and the id, never the document. */
+export const referenceRefused = (ref: Pick<Reference, 'path' | 'id'>) =>
+  `You are not allowed to read ${ref.id}, which ${ref.path} refers to.`;
+
+/**
+ * Refuses (403) the first reference the caller may not read; `found` holds the documents named
+ * that exist, by id (one missing is left to the caller's own rule).
+ */
+export async function assertReferencesReadable(
+  caller: CallerAccess,
+  refs: readonly Reference[],
+  found: ReadonlyMap<string, ReferencedDocument>,
+): Promise<void> {
+  if (caller.everything) return;
+  for (const ref of refs) {
+    const doc = found.get(ref.id);
+    if (doc && !(await caller.may('read', ref.kind, doc))) throw forbidden(referenceRefused(ref));
+  }
+}
 
 /** Where the check reads the caller's roles and project badges, and each kind's folders. */
 export interface AccessReads {

@@ -18,6 +18,18 @@ export interface AccessedDocument {
   versions?: readonly { vLocked: boolean }[];
 }
 
+/** A document another one names, as the read check sees it: its id, folder and badges. */
+export interface ReferencedDocument extends AccessedDocument {
+  id: string;
+}
+
+/** Where a document names another: the field's path (`inputs[0].inputSchema`), the kind and id it names. */
+export interface Reference {
+  path: string;
+  kind: FolderKind;
+  id: string;
+}
+
 /**
  * The caller's document access (docs/product.md §2.5), prepared once per call: their badges, and
  * each kind's folders loaded the first time a document of that kind is checked, so a list of any

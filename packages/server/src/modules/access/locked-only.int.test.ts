@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { superAdmin } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 const apps: TestApp[] = [];
@@ -99,7 +100,7 @@ describe('the locked-only rule on SDK function drafts', () => {
     const v1 = (await post('/sdk', { functionName: 'lockedFn' })).body.data;
     expect((await post('/sdk/version/lock', { id: v1._id })).status).toBe(200);
     const v2 = (await post('/sdk/version/new', { id: v1._id })).body.data as { _id: string };
-    const draft = await t.services.sdk.find(v2._id);
+    const draft = await t.services.sdk.find(v2._id, superAdmin());
     const user = await t.createUser(['manager']);
     const manager = { userId: user.id, sessionId: 'none', userName: user.user_name, roles: ['manager'] };
     const refused = { status: 403, message: 'You are not allowed to change this document.' };

@@ -12,6 +12,7 @@ import {
 } from '@gdb/shared/components/components.schemas';
 import { z } from 'zod';
 import { versionFields } from '../../platform/db/versioned-row.ts';
+import type { Reference } from '../access/access.service.ts';
 import type { ComponentRow, componentsRepo } from './components.repo.ts';
 
 const inputsSchema = z.array(inputPortSchema).catch([]);
@@ -95,13 +96,14 @@ export function componentFields(repo: ReturnType<typeof componentsRepo>) {
     });
   }
 
-  /** The columns a body sets; what it leaves out keeps its stored value. */
+  /** The columns a body sets, with the references they hold; what it leaves out keeps its stored value. */
   async function fieldsOf(body: Body, current: Component | null) {
     const inputs = body.inputs ? inputsOf(body.inputs) : (current?.inputs ?? []);
     const outputs = body.outputs ? outputsOf(body.outputs) : (current?.outputs ?? []);
     const instances = body.instances ?? current?.instances ?? [];
     const links = body.links ? await linksOf(body.links, inputs, outputs, instances) : (current?.links ?? []);
-    return {
+    const sdk = sameSet(body.sdk ?? current?.sdk ?? []);
+    const columns = {
       name: body.name,
       folder_id: body.folder !== undefined ? body.folder : (current?.folder ?? null),
       description: body.description ?? current?.description ?? '',
@@ -113,10 +115,25 @@ export function componentFields(repo: ReturnType<typeof componentsRepo>) {
       js_code: body.jsCode ?? current?.jsCode ?? '',
       test_payload: JSON.stringify(body.testPayload !== undefined ? body.testPayload : (current?.testPayload ?? {})),
       test_context: JSON.stringify(body.testContext !== undefined ? body.testContext : (current?.testContext ?? {})),
-      sdk: sameSet(body.sdk ?? current?.sdk ?? []),
+      sdk,
       dependencies: sameSet(instances.map((i) => i.instanceOf)),
     };
+    return { columns, references: referencesOf({ inputs, outputs, instances, sdk }) };
   }
 
   return fieldsOf;
+}
+
+/** What a component names, field by field: its ports' data models, its instances' components, its SDK functions. */
+export function referencesOf(c: Pick<Component, 'inputs' | 'outputs' | 'instances' | 'sdk'>): Reference[] {
+  return [
+    ...c.inputs.flatMap((p, i) =>
+      p.inputSchema ? [{ path: `inputs[${i}].inputSchema`, kind: 'schema' as const, id: p.inputSchema }] : [],
+    ),
+    ...c.outputs.flatMap((p, i) =>
+      p.outputSchema ? [{ path: `outputs[${i}].outputSchema`, kind: 'schema' as const, id: p.outputSchema }] : [],
+    ),
+    ...c.instances.map((inst, i) => ({ path: `instances[${i}].instanceOf`, kind: 'component' as const, id: inst.instanceOf })),
+    ...c.sdk.map((id, i) => ({ path: `sdk[${i}]`, kind: 'sdk' as const, id })),
+  ];
 }

@@ -36,12 +36,12 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
     app.get(
       '/components',
       { schema: { tags, querystring: idsQuerySchema, response: { 200: envelope(z.array(componentSchema)) } } },
-      async (req) => ok(await components.byIds(req.query.ids, requireAuth(req))),
+      async (req) => ok(await components.many(req.query.ids, requireAuth(req))),
     );
     app.post(
       '/components',
       { schema: { tags, body: componentSaveBodySchema, response: { 200: envelope(componentSchema) } } },
-      async (req) => ok(await components.save(req.body, requireAuth(req).userId, requireAuth(req)), 'Component saved'),
+      async (req) => ok(await components.save(requireAuth(req), req.body), 'Component saved'),
     );
     app.delete(
       '/components',
@@ -74,8 +74,8 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
       { schema: { tags, params: idParamsSchema, body: executeBodySchema, response: { 200: envelope(runResultSchema) } } },
       async (req, reply) => {
         const auth = requireAuth(req);
-        // A component the caller's badges do not open is refused before it runs.
-        await components.find(req.params.id, auth);
+        // A component the caller's badges do not open, or one naming such a document at any depth, is refused before it runs.
+        await components.assertRunnable(auth, await runtime.graph(req.params.id));
         const gone = longAnswer(req, reply);
         return ok(
           await runtime.testComponent(auth.userId, req.params.id, req.body.payload ?? {}, req.body.rt_context ?? {}, gone),

@@ -1,28 +1,38 @@
 import type { Component, ComponentListEntry } from '@gdb/shared/components/components.schemas';
 import { isId } from '@gdb/shared/users/users.schemas';
+import { VERSION_MESSAGES } from '@gdb/shared/versions/versions.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { assertWritable } from '../../platform/db/versioned-row.ts';
-import { conflict, notFound } from '../../platform/http/errors.ts';
+import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
+import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { ACCESS_MESSAGES, allowEverything, type DocumentAccess } from '../access/access.service.ts';
+import { ACCESS_MESSAGES, type CallerAccess, type DocumentAccess, type Reference } from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { type Body, componentFields, sameSet, toComponent } from './component-fields.ts';
+import {
+  assertClosureReadable,
+  type ComponentClosure,
+  componentReferences,
+  type ReferenceReads,
+} from './component-references.ts';
 import { type ComponentRow, componentsRepo } from './components.repo.ts';
+
+export type { ReferenceReads } from './component-references.ts';
+
+const STALE = 'This component was saved by someone else since you opened it; reload it.';
 
 /** A component as the document access check sees it: its folder and badges. */
 const accessed = (row: { folder_id: string | null; tags: ComponentRow['tags'] }) => ({ folder: row.folder_id, tags: row.tags });
-
-/** Without a check wired (a service built on its own), every component is open. */
-const openToAll: DocumentAccess = async () => allowEverything;
 
 /** Components: reusable blocks of code or of instances joined by links (docs/product.md §16). */
 export function componentsService(
   ctx: AppContext,
   versions: Pick<VersionsService, 'remove' | 'assertCanWrite'>,
-  access: DocumentAccess = openToAll,
+  access: DocumentAccess,
+  reads: ReferenceReads,
 ) {
   const repo = componentsRepo(ctx.db.kysely);
+  const references = componentReferences(repo, reads);
 
   async function load(id: string): Promise<ComponentRow> {
     const row = isId(id) ? await repo.byId(id) : undefined;
@@ -32,22 +42,63 @@ export function componentsService(
 
   const fieldsOf = componentFields(repo);
 
+  /** Version 1 of a new family, as inserted. */
+  const firstVersion = (columns: Awaited<ReturnType<typeof fieldsOf>>['columns'], userId: string | null) => {
+    const id = newId();
+    return { id, family_id: id, version: 1, ...columns, created_by: userId, updated_by: userId };
+  };
+
+  /**
+   * Writes a version once what it names is checked: the caller may read every reference, and
+   * each data model exists, held in the write's transaction so none is deleted under it.
+   */
+  async function written(
+    caller: CallerAccess,
+    refs: readonly Reference[],
+    write: (trx: Executor) => Promise<ComponentRow | undefined>,
+  ): Promise<Component> {
+    await references.assertReadable(ctx.db.kysely, caller, refs);
+    return inTransaction(ctx.db.kysely, async (trx) => {
+      await references.assertModelsExist(trx, refs);
+      const row = await write(trx);
+      if (!row) throw conflict(STALE);
+      return toComponent(row);
+    });
+  }
+
   return {
     /** The component versions whose code lists this SDK function version, by name. */
     usingSdkFunction: (id: string): Promise<{ name: string; version: number }[]> => repo.usingSdkFunction(id),
-    /** One component version (with a viewer, one they may read). */
-    async find(id: string, viewer?: AuthContext): Promise<Component> {
+    /** One component version the viewer may read. */
+    async find(id: string, viewer: AuthContext): Promise<Component> {
       const row = await load(id);
-      if (viewer) await (await access(viewer)).assert('read', 'component', accessed(row), ACCESS_MESSAGES.read);
+      await (await access(viewer)).assert('read', 'component', accessed(row), ACCESS_MESSAGES.read);
       return toComponent(row);
     },
 
-    /** The component versions among these ids that exist (with a viewer, that they may read), in the order asked. */
-    async byIds(ids: readonly string[], viewer?: AuthContext): Promise<Component[]> {
+    /** The component versions among these ids that exist and the viewer may read, in the order asked. */
+    async many(ids: readonly string[], viewer: AuthContext): Promise<Component[]> {
       const found = await repo.byIds(sameSet(ids.filter(isId)));
-      const rows = viewer ? await (await access(viewer)).filter('read', 'component', found, accessed) : found;
+      const rows = await (await access(viewer)).filter('read', 'component', found, accessed);
       const byId = new Map(rows.map((r) => [r.id, toComponent(r)]));
       return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    /** The component versions among these ids that exist, whoever asks (the runtime builds programs for nobody), in the order asked. */
+    async byIds(ids: readonly string[]): Promise<Component[]> {
+      const byId = new Map((await repo.byIds(sameSet(ids.filter(isId)))).map((r) => [r.id, toComponent(r)]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    /**
+     * Refuses (403) a test run of a component the viewer may not make: the component, or a
+     * document it names at any depth (instances, ports' data models and their `$ref`s, SDK
+     * functions), closed to them; the refusal names the field, not the closed document.
+     */
+    async assertRunnable(viewer: AuthContext, closure: ComponentClosure & { root: Component }): Promise<void> {
+      const caller = await access(viewer);
+      await caller.assert('read', 'component', { folder: closure.root.folder, tags: closure.root.tags }, ACCESS_MESSAGES.read);
+      await assertClosureReadable(caller, closure);
     },
 
     /** Every component version the caller may read, for pickers, by name then version. */
@@ -70,35 +121,33 @@ export function componentsService(
      * links take the data models of the ports they join, and a save made on an older copy
      * than the stored one is refused.
      */
-    async save(body: Body, userId: string | null, auth?: AuthContext): Promise<Component> {
-      const caller = auth ? await access(auth) : allowEverything;
+    async save(auth: AuthContext, body: Body): Promise<Component> {
+      const userId = auth.userId;
+      const caller = await access(auth);
       if (!body._id) {
+        if (body.sys_version !== undefined) throw badRequest(VERSION_MESSAGES.missingId);
         await caller.assert('write', 'component', { folder: body.folder ?? null, tags: null }, ACCESS_MESSAGES.write);
-        const id = newId();
-        const row = await repo.insert({
-          id,
-          family_id: id,
-          version: 1,
-          ...(await fieldsOf(body, null)),
-          created_by: userId,
-          updated_by: userId,
-        });
-        return toComponent(row);
+        const { columns, references: refs } = await fieldsOf(body, null);
+        return written(caller, refs, (trx) => componentsRepo(trx).insert(firstVersion(columns, userId)));
       }
+      if (body.sys_version === undefined) throw badRequest(VERSION_MESSAGES.missingSysVersion);
       const before = await load(body._id);
       // The version engine's write check: read-only, locked, the badges and, with the locked-only rule, the family's versions.
-      if (auth) await versions.assertCanWrite(auth, 'component', before, 'edit');
-      else assertWritable(before, 'component');
+      await versions.assertCanWrite(auth, 'component', before, 'edit');
       if (body.folder != null && body.folder !== before.folder_id) {
         await caller.assert('write', 'component', { folder: body.folder, tags: null }, ACCESS_MESSAGES.write);
       }
-      if (body.sys_version !== undefined && body.sys_version !== before.sys_version) {
-        throw conflict('This component was saved by someone else since you opened it; reload it.');
-      }
-      const fields = await fieldsOf(body, toComponent(before));
-      const row = await repo.update(before.id, before.sys_version, { ...fields, updated_by: userId });
-      if (!row) throw conflict('This component was saved by someone else since you opened it; reload it.');
-      return toComponent(row);
+      if (body.sys_version !== before.sys_version) throw conflict(STALE);
+      const { columns, references: refs } = await fieldsOf(body, toComponent(before));
+      const sysVersion = before.sys_version;
+      return written(caller, refs, (trx) =>
+        componentsRepo(trx).update(before.id, sysVersion, { ...columns, updated_by: userId }),
+      );
+    },
+
+    /** Creates a component for the server itself (the demo content), which acts for no caller. */
+    async create(body: Body): Promise<Component> {
+      return toComponent(await repo.insert(firstVersion((await fieldsOf(body, null)).columns, null)));
     },
 
     /** Deletes a draft version that nothing (a component, a pipeline) points at, through the version engine. */

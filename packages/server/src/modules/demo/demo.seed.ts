@@ -132,17 +132,14 @@ export async function seedDemo(deps: DemoDeps): Promise<boolean> {
 
   const model = await schemas.create({ name: 'Dealer', jsonSchema: DEMO_DATA_MODEL });
   const portModel = await schemas.create({ name: DEMO_PORT_MODEL, jsonSchema: DEMO_PORT_DATA_MODEL, locked: true });
-  const mapper = await components.save(
-    {
-      name: DEMO_COMPONENT,
-      kind: 'instruction',
-      // The port receives the rows of a file: each row is checked against the data model.
-      inputs: [{ name: DEMO_DATA_SUB_KIND, inputSchema: portModel._id, inputIsJoin: true }],
-      outputs: [{ name: 'dealers' }, { name: 'store' }],
-      jsCode: DEMO_CODE,
-    },
-    null,
-  );
+  const mapper = await components.create({
+    name: DEMO_COMPONENT,
+    kind: 'instruction',
+    // The port receives the rows of a file: each row is checked against the data model.
+    inputs: [{ name: DEMO_DATA_SUB_KIND, inputSchema: portModel._id, inputIsJoin: true }],
+    outputs: [{ name: 'dealers' }, { name: 'store' }],
+    jsCode: DEMO_CODE,
+  });
   const sourceOf = (contentType: 'csv' | 'excel') => ({
     dataSubKind: DEMO_DATA_SUB_KIND,
     connectorType: 'manual' as const,

@@ -16,19 +16,12 @@ import { treeSources } from './tree-source.ts';
 
 export type { DocumentAccessHook, DocumentAccessItem } from './folders.types.ts';
 
-/** Without a check wired (a service built on its own), every folder and document is open to whoever reaches the tree. */
-const openToAll: DocumentAccessHook = async () => () => true;
-
 const toFolder = (row: FolderRow): Folder => ({ id: row.id, name: row.name, kind: row.kind, parent: row.parent_id });
 
 /** Folders and the explorer trees (docs/product.md §18.3); documents move through the version engine. */
-export function foldersService(
-  ctx: AppContext,
-  versions: VersionsService,
-  options: { documentAccess?: DocumentAccessHook } = {},
-) {
+export function foldersService(ctx: AppContext, versions: VersionsService, options: { documentAccess: DocumentAccessHook }) {
   const repo = foldersRepo(ctx.db.kysely);
-  const documentAccess = options.documentAccess ?? openToAll;
+  const { documentAccess } = options;
   const checks = folderAccess(repo, documentAccess);
   const { assertKind, assertWrite, withFreeName, changeable, destination } = checks;
   const chains = folderChains(ctx.config.sessionCacheMs, (kind) => repo.ofKind(kind));

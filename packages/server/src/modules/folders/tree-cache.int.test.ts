@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeElsewhere } from '../../../test/elsewhere.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { newId } from '../../platform/ids.ts';
+import { accessHooks, allowEverything } from '../access/access.service.ts';
 import { foldersRepo } from './folders.repo.ts';
 import { foldersService } from './folders.service.ts';
 
@@ -94,7 +95,9 @@ describe('a tree kept between calls', () => {
     const shelf = await folder('Cache shelf');
     const doc = await schema('Cache model');
     // A second service stands for another instance with a cache of its own.
-    const other = foldersService(t.ctx, t.services.versions);
+    const other = foldersService(t.ctx, t.services.versions, {
+      documentAccess: accessHooks(async () => allowEverything).explorerCheck,
+    });
     const auth = { userId: manager.id, sessionId: 's', userName: 'm', roles: ['manager'] };
     const both = async () => [await tree(), (await other.tree(auth, 'schema'))[0] as TreeNode];
     for (const node of await both()) expect(parentOf(node, doc)).toBe(root);

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { superAdmin } from '../../../test/factories.ts';
 import { csvSource, sink } from '../../../test/imports-kit.ts';
 import { createTestDb } from '../../../test/test-db.ts';
 import { type BuiltApp, buildApp } from '../../app.ts';
@@ -123,16 +124,13 @@ async function prepare(name: string, restartOnError: boolean) {
   const [locale] = await s.reference.locales();
   const [productLine] = await s.reference.productLines();
   const [datakind] = await s.reference.datakinds();
-  const component = await s.components.save(
-    {
-      name: `${name} component`,
-      kind: 'instruction',
-      inputs: [{ name: 'base' }, { name: 'prices' }],
-      outputs: [{ name: 'out' }],
-      jsCode: 'ctx.output.out = [...ctx.input.base, ...ctx.input.prices];',
-    },
-    null,
-  );
+  const component = await s.components.save(superAdmin(), {
+    name: `${name} component`,
+    kind: 'instruction',
+    inputs: [{ name: 'base' }, { name: 'prices' }],
+    outputs: [{ name: 'out' }],
+    jsCode: 'ctx.output.out = [...ctx.input.base, ...ctx.input.prices];',
+  });
   const pipelineId = await s.pipelines.create({
     name,
     isMaster: false,

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { nextRun, parseRepeatPattern } from '@gdb/shared/imports/repeat-pattern';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { superAdmin } from '../../../test/factories.ts';
 import { csvSource, sink } from '../../../test/imports-kit.ts';
 import { createTestDb } from '../../../test/test-db.ts';
 import { type BuiltApp, buildApp } from '../../app.ts';
@@ -96,16 +97,13 @@ beforeAll(async () => {
     password: 'Str0ng!Passw0rd',
   });
   auth = { userId: admin.id, sessionId: 'test', userName: admin.user_name, roles: ['super-admin'] };
-  const saved = await a.services.components.save(
-    {
-      name: 'copy',
-      kind: 'instruction',
-      inputs: [{ name: 'prices' }],
-      outputs: [{ name: 'out' }],
-      jsCode: 'ctx.output.out = ctx.input.prices;',
-    },
-    null,
-  );
+  const saved = await a.services.components.save(superAdmin(), {
+    name: 'copy',
+    kind: 'instruction',
+    inputs: [{ name: 'prices' }],
+    outputs: [{ name: 'out' }],
+    jsCode: 'ctx.output.out = ctx.input.prices;',
+  });
   component = saved._id;
 });
 

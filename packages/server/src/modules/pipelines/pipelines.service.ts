@@ -13,7 +13,7 @@ import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/http/errors.ts';
 import { isUuid, newId } from '../../platform/ids.ts';
-import { allowEverything, type DocumentAccess } from '../access/access.service.ts';
+import type { DocumentAccess } from '../access/access.service.ts';
 import type { ReferenceService } from '../reference/reference.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 import { type FilterPipelines, pipelineBadges, pipelineReadRule } from './pipeline-access.ts';
@@ -133,13 +133,13 @@ export function pipelinesService(
     users: UsersService;
     reference: ReferenceService;
     versions: PipelineVersions;
-    access?: DocumentAccess;
+    access: DocumentAccess;
     /** What deleting a pipeline asks of its imports and jobs. */
     imports?: PipelineImports;
   },
 ) {
   const repo = pipelinesRepo(ctx.db.kysely);
-  const access: DocumentAccess = deps.access ?? (async () => allowEverything);
+  const { access } = deps;
   const { readableIds, liveVisible } = pipelineBadges(repo.badgesOfIds, access);
   const views = async (rows: readonly PipelineRow[]) => {
     const ref = await referencesOf(deps.reference);

@@ -7,6 +7,11 @@ export function schemasRepo(k: Kysely<Database>) {
     byId: (id: string) => k.selectFrom('schemas').selectAll().where('id', '=', id).executeTakeFirst(),
     byIds: (ids: readonly string[]) =>
       ids.length ? k.selectFrom('schemas').selectAll().where('id', 'in', ids).execute() : Promise.resolve([]),
+    /** The folder and badges of these versions, each row held (FOR SHARE) until the transaction ends: none can be deleted meanwhile. */
+    heldByIds: (ids: readonly string[]) =>
+      ids.length
+        ? k.selectFrom('schemas').select(['id', 'folder_id', 'tags']).where('id', 'in', ids).forShare().execute()
+        : Promise.resolve([]),
     /** The version a name reads: the newest locked one, else the newest. */
     byName: (name: string) =>
       k

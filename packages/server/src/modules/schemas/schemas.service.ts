@@ -6,22 +6,30 @@ import { isId } from '@gdb/shared/users/users.schemas';
 import { VERSION_MESSAGES } from '@gdb/shared/versions/versions.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { Executor } from '../../platform/db/transaction.ts';
 import { versionFields } from '../../platform/db/versioned-row.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { ACCESS_MESSAGES, allowEverything, type DocumentAccess } from '../access/access.service.ts';
+import {
+  ACCESS_MESSAGES,
+  assertReferencesReadable,
+  type CallerAccess,
+  type DocumentAccess,
+  type ReferencedDocument,
+} from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { modelBoundsIssue } from './model-bounds.ts';
 import { lockedSchemaCache } from './schema-cache.ts';
+import { schemaReferences } from './schema-references.ts';
 import { type SchemaRow, schemasRepo } from './schemas.repo.ts';
 
 /**
- * A data model version as answered; with the caller, `write_access` also says whether they may
- * change it (the system data models are read-only but to super-admins).
+ * A data model version as answered; with the caller (null: read for the server itself),
+ * `write_access` also says whether they may change it (the system data models are read-only but to super-admins).
  */
-function toDocument(row: SchemaRow, viewer?: AuthContext): SchemaDocument {
+function toDocument(row: SchemaRow, viewer: AuthContext | null): SchemaDocument {
   const fields = versionFields(row);
-  const closed = viewer !== undefined && isSystemSchemaName(row.name) && !viewer.roles.includes('super-admin');
+  const closed = viewer !== null && isSystemSchemaName(row.name) && !viewer.roles.includes('super-admin');
   return { ...fields, write_access: fields.write_access && !closed, name: row.name, jsonSchema: row.json_schema };
 }
 
@@ -39,6 +47,19 @@ function assertNodeRules(jsonSchema: Record<string, unknown>, formCheckUrls: rea
   if (issue) throw badRequest(issue.message, [issue]);
 }
 
+/** Refuses (403, naming the `$ref`'s place and id) a JSON schema naming a data model the caller may not read. */
+async function assertRefsReadable(
+  repo: ReturnType<typeof schemasRepo>,
+  caller: CallerAccess,
+  jsonSchema: Record<string, unknown>,
+): Promise<void> {
+  const refs = schemaReferences(jsonSchema);
+  if (refs.length === 0) return;
+  const rows = await repo.byIds([...new Set(refs.map((r) => r.id))]);
+  const found = new Map(rows.map((r) => [r.id, { id: r.id, folder: r.folder_id, tags: r.tags }]));
+  await assertReferencesReadable(caller, refs, found);
+}
+
 /** A new data model: version 1 of a new family. */
 interface NewSchema {
   name: string;
@@ -49,11 +70,8 @@ interface NewSchema {
   locked?: boolean;
 }
 
-/** Without a check wired (a service built on its own), every data model is open. */
-const openToAll: DocumentAccess = async () => allowEverything;
-
 /** Data models (docs/product.md §18.2): the editor's calls, and the runtime's reads; versions go through the engine. */
-export function schemasService(ctx: AppContext, versions: VersionsService, access: DocumentAccess = openToAll) {
+export function schemasService(ctx: AppContext, versions: VersionsService, access: DocumentAccess) {
   const repo = schemasRepo(ctx.db.kysely);
   const cache = lockedSchemaCache();
 
@@ -85,15 +103,16 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
       updated_by: input.userId ?? null,
       ...(input.locked ? { v_locked: true } : {}),
     });
-    return toDocument(row);
+    return toDocument(row, null);
   }
 
   /** Saves a draft's full body: it must carry `_id`, `version` and the `sys_version` it was read at. */
   async function saveDraft(auth: AuthContext, body: SchemaSaveBody & { _id: string }): Promise<SchemaDocument> {
     if (body.version === undefined) throw badRequest(VERSION_MESSAGES.missingVersion);
-    if (body.sys_version === undefined) throw badRequest('Update : Missing sys_version in document');
+    if (body.sys_version === undefined) throw badRequest(VERSION_MESSAGES.missingSysVersion);
     const current = await versions.load('schema', body._id);
     await assertNameFree(auth, body.name, current.family_id);
+    await assertRefsReadable(repo, await access(auth), body.jsonSchema);
     if (body.folder !== undefined && body.folder !== current.folder_id) {
       await (await access(auth)).assert('write', 'schema', { folder: body.folder, tags: null }, ACCESS_MESSAGES.write);
     }
@@ -114,17 +133,17 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
     },
 
     /** One data model version as this caller sees it, or 'Cannot load schema {id} from server'. */
-    async find(id: string, viewer?: AuthContext): Promise<SchemaDocument> {
+    async find(id: string, viewer: AuthContext): Promise<SchemaDocument> {
       const row = isId(id) ? await repo.byId(id) : undefined;
       if (!row) throw cannotLoad(id);
-      if (viewer) await (await access(viewer)).assert('read', 'schema', accessed(row), ACCESS_MESSAGES.read);
+      await (await access(viewer)).assert('read', 'schema', accessed(row), ACCESS_MESSAGES.read);
       return toDocument(row, viewer);
     },
 
-    /** The data model versions among these ids that exist, in the order asked, read from the database. */
-    async many(ids: readonly string[], viewer?: AuthContext): Promise<SchemaDocument[]> {
+    /** The data model versions among these ids that exist and the viewer may read, in the order asked, read from the database. */
+    async many(ids: readonly string[], viewer: AuthContext): Promise<SchemaDocument[]> {
       const rows = await repo.byIds(ids.filter(isId));
-      const readable = viewer ? await (await access(viewer)).filter('read', 'schema', rows, accessed) : rows;
+      const readable = await (await access(viewer)).filter('read', 'schema', rows, accessed);
       const byId = new Map(readable.map((r) => [r.id, toDocument(r, viewer)]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
@@ -136,14 +155,14 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
     async byIds(ids: readonly string[]): Promise<SchemaDocument[]> {
       const cached = ids.flatMap((id) => cache.get(id) ?? []);
       const rest = ids.filter((id) => isId(id) && !cache.get(id));
-      return [...cached, ...(await repo.byIds(rest)).map((r) => cache.keep(toDocument(r)))];
+      return [...cached, ...(await repo.byIds(rest)).map((r) => cache.keep(toDocument(r, null)))];
     },
 
     /** The version a name reads (the newest locked, else the newest), or 'Cannot load schema {name} from server'. */
-    async byName(name: string, viewer?: AuthContext): Promise<SchemaByName> {
+    async byName(name: string, viewer: AuthContext): Promise<SchemaByName> {
       const row = await repo.byName(name);
       if (!row) throw cannotLoad(name);
-      if (viewer) await (await access(viewer)).assert('read', 'schema', accessed(row), ACCESS_MESSAGES.read);
+      await (await access(viewer)).assert('read', 'schema', accessed(row), ACCESS_MESSAGES.read);
       return { _id: row.id, name: row.name, version: row.version, jsonSchema: row.json_schema };
     },
 
@@ -168,6 +187,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
       if (body.sys_version !== undefined) throw badRequest(VERSION_MESSAGES.missingId);
       await assertNameFree(auth, body.name, null);
       await (await access(auth)).assert('write', 'schema', { folder: body.folder ?? null, tags: null }, ACCESS_MESSAGES.write);
+      await assertRefsReadable(repo, await access(auth), body.jsonSchema);
       return store({ name: body.name, jsonSchema: body.jsonSchema, folder: body.folder ?? null, userId: auth.userId });
     },
 
@@ -175,6 +195,16 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
     async remove(auth: AuthContext, id: string): Promise<{ _id: string }> {
       await versions.remove('schema', auth, id);
       return { _id: id };
+    },
+
+    /**
+     * The folder and badges of the versions among these ids that exist, for the read check of a
+     * document that names them; inside `trx`, each is held until it ends, so that a save naming
+     * them and a delete of one cannot both succeed.
+     */
+    async referenced(trx: Executor, ids: readonly string[]): Promise<ReferencedDocument[]> {
+      const rows = await schemasRepo(trx).heldByIds(ids.filter(isId));
+      return rows.map((r) => ({ id: r.id, folder: r.folder_id, tags: r.tags }));
     },
 
     /** Empties this server's cache of locked versions. */

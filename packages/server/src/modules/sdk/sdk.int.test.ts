@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { superAdmin } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 
@@ -95,10 +96,12 @@ describe('SDK functions', () => {
 
   it('is called by components that list it, and cannot be deleted while they do', async () => {
     const fn = (await save({ functionName: 'shout', jsCode: '(s) => s.toUpperCase()' })).body.data;
-    const c = await t.services.components.save(
-      { name: 'Uses shout', outputs: [{ name: 'v' }], sdk: [fn._id], jsCode: 'ctx.output.v = sdk.shout("hey");' },
-      null,
-    );
+    const c = await t.services.components.save(superAdmin(), {
+      name: 'Uses shout',
+      outputs: [{ name: 'v' }],
+      sdk: [fn._id],
+      jsCode: 'ctx.output.v = sdk.shout("hey");',
+    });
     const run = await t.call('POST', `/components/${c._id}/execute`, { token: boss, body: {} });
     expect(run.body.data.output).toEqual({ v: 'HEY' });
     const refused = await t.call('DELETE', `/sdk?id=${fn._id}`, { token: boss });
@@ -138,7 +141,7 @@ describe('SDK functions', () => {
     expect((await badge(fn._id, 'sdk', [[secret]])).status).toBe(200);
     const manager = await t.createUser(['manager']);
     const outsider: AuthContext = { userId: manager.id, sessionId: 'none', userName: manager.user_name, roles: ['manager'] };
-    const fresh = await t.services.sdk.find(fn._id);
+    const fresh = await t.services.sdk.find(fn._id, superAdmin());
     await expect(t.services.sdk.save(outsider, { ...fresh, documentation: 'x' })).rejects.toMatchObject({
       status: 403,
       message: 'You are not allowed to change this document.',
@@ -151,7 +154,7 @@ describe('SDK functions', () => {
     // A folder whose write badges they lack takes no SDK function of theirs either.
     const closed = (await t.call('POST', '/folders', { token: boss, body: { name: 'Closed sdk', kind: 'sdk' } })).body.data.id;
     await badge(closed, 'folder', [[secret]]);
-    const open = await t.services.sdk.find(other._id);
+    const open = await t.services.sdk.find(other._id, superAdmin());
     await expect(t.services.sdk.save(outsider, { ...open, folder: closed })).rejects.toMatchObject({ status: 403 });
     await expect(t.services.sdk.save(outsider, { functionName: 'inClosed', folder: closed })).rejects.toMatchObject({
       status: 403,
@@ -163,7 +166,8 @@ describe('SDK functions', () => {
       .where('id', '=', manager.id)
       .execute();
     expect(
-      (await t.services.sdk.save(outsider, { ...(await t.services.sdk.find(fn._id)), documentation: 'y' })).documentation,
+      (await t.services.sdk.save(outsider, { ...(await t.services.sdk.find(fn._id, superAdmin())), documentation: 'y' }))
+        .documentation,
     ).toBe('y');
     expect(await t.services.sdk.remove(outsider, fn._id)).toEqual({ _id: fn._id });
   });

@@ -59,8 +59,9 @@ export function sdkRoutes(sdk: SdkService, runtime: RuntimeService) {
         },
       },
       async (req, reply) => {
-        const fn = await sdk.byName(req.params.name);
-        return ok(await runtime.testSdkFunction(requireAuth(req).userId, fn, req.body.payload ?? [], longAnswer(req, reply)));
+        const auth = requireAuth(req);
+        const fn = await sdk.byName(req.params.name, auth);
+        return ok(await runtime.testSdkFunction(auth.userId, fn, req.body.payload ?? [], longAnswer(req, reply)));
       },
     );
   };

@@ -12,7 +12,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { versionFields } from '../../platform/db/versioned-row.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { ACCESS_MESSAGES, type DocumentAccess } from '../access/access.service.ts';
+import { ACCESS_MESSAGES, type DocumentAccess, type ReferencedDocument } from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { type SdkRow, sdkRepo } from './sdk.repo.ts';
 
@@ -68,29 +68,35 @@ export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access
   }
 
   return {
-    /** Every SDK function version (with a viewer, that they may read), by name then version (without code). */
-    async list(viewer?: AuthContext): Promise<SdkListEntry[]> {
+    /** Every SDK function version the viewer may read, by name then version (without code). */
+    async list(viewer: AuthContext): Promise<SdkListEntry[]> {
       const rows = await repo.list();
-      const readable = viewer ? await (await access(viewer)).filter('read', 'sdk', rows, accessed) : rows;
+      const readable = await (await access(viewer)).filter('read', 'sdk', rows, accessed);
       return readable.map(toListEntry);
     },
 
-    /** One SDK function version with its code (with a viewer, one they may read). */
-    async find(id: string, viewer?: AuthContext): Promise<SdkFunction> {
+    /** One SDK function version with its code, one the viewer may read. */
+    async find(id: string, viewer: AuthContext): Promise<SdkFunction> {
       const row = await load(id);
-      if (viewer) await (await access(viewer)).assert('read', 'sdk', accessed(row), ACCESS_MESSAGES.read);
+      await (await access(viewer)).assert('read', 'sdk', accessed(row), ACCESS_MESSAGES.read);
       return toFunction(row);
     },
 
-    /** The SDK function versions among these ids that exist. */
+    /** The SDK function versions among these ids that exist, whoever asks (the runtime builds programs for nobody). */
     async byIds(ids: readonly string[]): Promise<SdkFunction[]> {
       return (await repo.byIds(ids.filter(isId))).map(toFunction);
     },
 
-    /** The newest version of the SDK function with this name. */
-    async byName(name: string): Promise<SdkFunction> {
+    /** The folder and badges of the SDK function versions among these ids that exist, for the read check of a component naming them. */
+    async referenced(ids: readonly string[]): Promise<ReferencedDocument[]> {
+      return (await repo.byIds(ids.filter(isId))).map((r) => ({ id: r.id, folder: r.folder_id, tags: r.tags }));
+    },
+
+    /** The newest version of the SDK function with this name, one the viewer may read. */
+    async byName(name: string, viewer: AuthContext): Promise<SdkFunction> {
       const row = await repo.latestByName(name);
       if (!row) throw notFound(`SDK function ${name} not found.`);
+      await (await access(viewer)).assert('read', 'sdk', accessed(row), ACCESS_MESSAGES.read);
       return toFunction(row);
     },
 

@@ -41,10 +41,11 @@ export function adminAccess(ctx: AppContext, repo: UsersRepo) {
     audit: (actor: ScopeActor, action: string, ids: readonly string[]) =>
       ctx.log.info({ actorId: actor._id, action, userIds: ids }, 'user management'),
 
-    async actorOf(caller: AuthContext): Promise<ScopeActor> {
+    /** The acting user, with the project badges it holds (the only ones it may give). */
+    async actorOf(caller: AuthContext): Promise<ScopeActor & { project_tags: readonly string[] }> {
       const row = await repo.byId(caller.userId);
       if (!row) throw unauthorized(CODES.badToken, 'Invalid token.');
-      return { _id: row.id, roles: row.roles, admin_tags: row.admin_tags };
+      return { _id: row.id, roles: row.roles, admin_tags: row.admin_tags, project_tags: row.project_tags };
     },
 
     /** The users an action names, each checked against the actor's scope. */

@@ -1,5 +1,12 @@
 import { deriveUserName, roleChangeEffects } from '@gdb/shared/users/user-rules';
-import { manageUserError, SCOPE_MESSAGES, type ScopeActor, saveScopeError, userSaveIssues } from '@gdb/shared/users/user-scope';
+import {
+  manageUserError,
+  projectBadgeError,
+  SCOPE_MESSAGES,
+  type ScopeActor,
+  saveScopeError,
+  userSaveIssues,
+} from '@gdb/shared/users/user-scope';
 import type { ManagedUser, UserSaveBody } from '@gdb/shared/users/users.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
@@ -67,7 +74,10 @@ async function userBefore(d: SaveDeps, actor: ScopeActor, body: UserSaveBody): P
 }
 
 /** The trimmed dialog values, after the dialog rules, the admin-badge scope, the badges and the unique email. */
-async function checkedInput(d: SaveDeps, actor: ScopeActor, before: UserRow | null, body: UserSaveBody) {
+/** The acting user as a save checks it: its admin scope and the project badges it holds. */
+type SaveActor = ScopeActor & { project_tags: readonly string[] };
+
+async function checkedInput(d: SaveDeps, actor: SaveActor, before: UserRow | null, body: UserSaveBody) {
   const firstName = body.firstName.trim();
   const lastName = body.lastName.trim();
   const email = body.email.trim();
@@ -85,6 +95,8 @@ async function checkedInput(d: SaveDeps, actor: ScopeActor, before: UserRow | nu
     admin_tags: adminTags,
   });
   if (scoped) throw forbidden(scoped);
+  const foreign = projectBadgeError(actor, before, { project_tags: projectTags });
+  if (foreign) throw forbidden(foreign);
   const isActive = body.isActive ?? before?.is_active ?? true;
   if (before && before.id === actor._id && !isActive) throw forbidden(SCOPE_MESSAGES.self);
   await checkBadges(d, adminTags, projectTags);

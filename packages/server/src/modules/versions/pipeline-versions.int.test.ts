@@ -47,16 +47,13 @@ async function masterFamily() {
     jsonSchema: { type: 'object', properties: { sku: { type: 'string' } } },
     userId: me.userId,
   });
-  const component = await t.services.components.save(
-    {
-      name: `Pass ${families}`,
-      kind: 'instruction',
-      inputs: [{ name: 'rows', inputSchema: schema._id }],
-      outputs: [{ name: 'out', outputSchema: schema._id }],
-      jsCode: 'ctx.output.out = ctx.input.rows;',
-    },
-    me.userId,
-  );
+  const component = await t.services.components.save(me, {
+    name: `Pass ${families}`,
+    kind: 'instruction',
+    inputs: [{ name: 'rows', inputSchema: schema._id }],
+    outputs: [{ name: 'out', outputSchema: schema._id }],
+    jsCode: 'ctx.output.out = ctx.input.rows;',
+  });
   const source = { dataSubKind: 'rows', connectorType: 'manual' as const, dataFromMaster: false, contentType: 'csv' as const };
   const common = {
     component: component._id,
@@ -443,7 +440,7 @@ describe('SDK function versions', () => {
     ]);
     const v2 = (await post('/sdk/version/new', { id: fn._id }, boss)).body.data;
     expect(v2).toMatchObject({ kind: 'sdk', version: 2, vLocked: false, name: fn.functionName });
-    expect((await t.services.sdk.find(v2._id)).jsCode).toBe(fn.jsCode);
+    expect((await t.services.sdk.find(v2._id, me)).jsCode).toBe(fn.jsCode);
     const graph = (await get(`/sdk/version?id=${v2._id}`, boss)).body.data;
     expect(graph.map((v: { version: number; vParents: string[] }) => [v.version, v.vParents])).toEqual([
       [1, []],

@@ -51,7 +51,7 @@ async function readableOnly(scope: PipelineScope, viewer: AuthContext, reports: 
  * dependencies have newer versions (a country once its master needs no update), `lock` the drafts
  * (a country once its master is locked).
  */
-async function massList(scope: PipelineScope, kind: MassComputeKind, viewer?: AuthContext): Promise<MassComputeAnswer> {
+async function massList(scope: PipelineScope, kind: MassComputeKind, viewer: AuthContext): Promise<MassComputeAnswer> {
   const { db, repo, jobs } = scope;
   const newest = newestPerFamily(await pipelineVersionsRepo(db).newestOfEveryFamily());
   let listed: MassComputeEntry[];
@@ -69,9 +69,9 @@ async function massList(scope: PipelineScope, kind: MassComputeKind, viewer?: Au
     listed = newest
       .filter((r) => reports.get(r.id)?.needUpdate && (r.is_master === true || !masterPending(r)))
       .map((r) => entryOf(r, reports.get(r.id) ?? null));
-    if (viewer) await readableOnly(scope, viewer, [...reports.values()]);
+    await readableOnly(scope, viewer, [...reports.values()]);
   }
-  if (viewer) listed = await scope.versions.readableEntries(viewer, listed);
+  listed = await scope.versions.readableEntries(viewer, listed);
   return { pipelines: { masters: listed.filter((e) => e.isMaster), country: listed.filter((e) => !e.isMaster) }, errors: [] };
 }
 
@@ -97,16 +97,16 @@ export function pipelineVersionsService(ctx: AppContext, versions: VersionsServi
      * The update report of a pipeline version, with its country pipelines (a master) and its jobs;
      * with a viewer, of a pipeline they may read, leaving out what their badges do not open.
      */
-    async compute(id: string, viewer?: AuthContext): Promise<PipelineUpdateReport> {
+    async compute(id: string, viewer: AuthContext): Promise<PipelineUpdateReport> {
       const row = await versions.loadReadable(viewer, 'pipeline', id);
       const reports = await pipelineReports(db, scope.repo, jobs, [row]);
-      if (viewer) await readableOnly(scope, viewer, [...reports.values()]);
+      await readableOnly(scope, viewer, [...reports.values()]);
       return reports.get(row.id) as PipelineUpdateReport;
     },
 
     update,
 
-    massCompute: (kind: MassComputeKind, viewer?: AuthContext) => massList(scope, kind, viewer),
+    massCompute: (kind: MassComputeKind, viewer: AuthContext) => massList(scope, kind, viewer),
 
     /**
      * Locks pipelines one after the other; each refusal is an error entry, the others go on. A

@@ -21,8 +21,6 @@ export type BadgeWriteCheck = (auth: AuthContext, kind: VersionKind, row: Versio
 /** The read part of the badge check: the rows (of one kind) the caller may read, in their order. */
 export type BadgeReadFilter = (auth: AuthContext, kind: VersionKind, rows: readonly VersionedRow[]) => Promise<VersionedRow[]>;
 
-const readAll: BadgeReadFilter = async (_auth, _kind, rows) => [...rows];
-
 /**
  * What a write does: `edit` and `delete` need a draft; `lock`, `version` (new, update), `move` (to a
  * folder) and `badges` (setting its badges) also act on locked versions.
@@ -33,7 +31,7 @@ type WriteAction = 'edit' | 'delete' | 'lock' | 'version' | 'move' | 'badges';
 const plural = (docs: readonly VersionDoc[]) => docs.map((d) => `${d.name} ${versionLabel(d)}`).join(', ');
 
 /** What every write of the version engine goes through: loading a version, the write check, who points at it, copying it. */
-export function versionAccess(ctx: AppContext, badgeWriteCheck: BadgeWriteCheck, badgeReadFilter: BadgeReadFilter = readAll) {
+export function versionAccess(ctx: AppContext, badgeWriteCheck: BadgeWriteCheck, badgeReadFilter: BadgeReadFilter) {
   const repo = versionsRepo(ctx.db.kysely);
 
   async function load(kind: VersionKind, id: string): Promise<VersionedRow> {
@@ -56,13 +54,13 @@ export function versionAccess(ctx: AppContext, badgeWriteCheck: BadgeWriteCheck,
     await badgeWriteCheck(auth, kind, row);
   }
 
-  /** The versions (of any kind, other than itself) that point at this one. */
-  async function usedBy(kind: VersionKind, id: string): Promise<VersionDoc[]> {
+  /** The versions (of any kind, other than itself) that point at this one; read through `r` (a transaction's) when given. */
+  async function usedBy(kind: VersionKind, id: string, r: VersionsRepo = repo): Promise<VersionDoc[]> {
     const users: VersionDoc[] = [];
     for (const adapter of Object.values(KINDS)) {
       const columns = adapter.refColumns[kind];
       if (!columns) continue;
-      for (const row of await repo.mentioning(adapter.table, columns, id)) users.push(docOf(adapter.kind, row));
+      for (const row of await r.mentioning(adapter.table, columns, id)) users.push(docOf(adapter.kind, row));
     }
     return users;
   }
@@ -84,9 +82,9 @@ export function versionAccess(ctx: AppContext, badgeWriteCheck: BadgeWriteCheck,
   }
 
   /** Loads a version the caller may read: 403 when the badges (or a folder above) refuse it. */
-  async function loadReadable(auth: AuthContext | undefined, kind: VersionKind, id: string): Promise<VersionedRow> {
+  async function loadReadable(auth: AuthContext, kind: VersionKind, id: string): Promise<VersionedRow> {
     const row = await load(kind, id);
-    if (auth && (await badgeReadFilter(auth, kind, [row])).length === 0) {
+    if ((await badgeReadFilter(auth, kind, [row])).length === 0) {
       throw forbidden(`You are not allowed to read this ${adapterOf(kind).what}.`);
     }
     return row;

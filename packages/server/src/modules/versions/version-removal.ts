@@ -3,6 +3,9 @@ import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
 import type { VersionAccess } from './version-access.ts';
+
+type UsedBy = Awaited<ReturnType<VersionAccess['usedBy']>>;
+
 import { adapterOf } from './version-graph.ts';
 import { type VersionedRow, versionsRepo } from './versions.repo.ts';
 
@@ -30,18 +33,23 @@ async function removableRows(
 
 /**
  * Deletes checked drafts in `trx`, the versions made from each pointed at its parents; one locked
- * or deleted meanwhile answers 409 (`meanwhile` says which), which undoes the transaction.
+ * or deleted meanwhile answers 409 (`meanwhile` says which), and so does one that a version saved
+ * meanwhile points at: either undoes the transaction.
  */
 async function deleteRows(
   trx: Executor,
-  kind: VersionKind,
+  { kind, usedBy, names }: { kind: VersionKind; usedBy: VersionAccess['usedBy']; names: (users: UsedBy) => Promise<string> },
   rows: readonly VersionedRow[],
   meanwhile: (row: VersionedRow) => string,
 ) {
-  const { table } = adapterOf(kind);
+  const { table, what } = adapterOf(kind);
   const r = versionsRepo(trx);
+  const going = new Set(rows.map((row) => row.id));
   for (const row of rows) {
     if (!(await r.removeDraft(table, row.id))) throw conflict(meanwhile(row));
+    // The row is held by this delete now: a save that named it and committed first is seen here.
+    const users = (await usedBy(kind, row.id, r)).filter((u) => !going.has(u._id));
+    if (users.length > 0) throw conflict(`This ${what} is used by ${await names(users)}.`);
     await r.reparentChildren(table, row);
   }
 }
@@ -52,7 +60,12 @@ export function draftRemoval(access: VersionAccess) {
     const [row] = await removableRows(access, kind, auth, [id]);
     if (!row) throw notFound(VERSION_MESSAGES.notFound);
     const family = await inTransaction(access.db, async (trx) => {
-      await deleteRows(trx, kind, [row], (r) => `Version ${r.version} was locked or deleted meanwhile.`);
+      await deleteRows(
+        trx,
+        { kind, usedBy: access.usedBy, names: (users) => access.namesFor(auth, users) },
+        [row],
+        (r) => `Version ${r.version} was locked or deleted meanwhile.`,
+      );
       return versionsRepo(trx).family(adapterOf(kind).table, row.family_id);
     });
     const next = family.find((v) => v.version > row.version) ?? family.filter((v) => v.version < row.version).at(-1);
@@ -71,7 +84,12 @@ export function draftsRemoval(access: VersionAccess) {
     const rows = await removableRows(access, kind, auth, ids);
     await inTransaction(access.db, async (trx) => {
       await before(trx);
-      await deleteRows(trx, kind, rows, (row) => `Version ${row.version} of ${nameOf(row)} was locked or deleted meanwhile.`);
+      await deleteRows(
+        trx,
+        { kind, usedBy: access.usedBy, names: (users) => access.namesFor(auth, users) },
+        rows,
+        (row) => `Version ${row.version} of ${nameOf(row)} was locked or deleted meanwhile.`,
+      );
     });
   };
 }

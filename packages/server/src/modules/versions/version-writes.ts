@@ -131,10 +131,10 @@ export function dependencyUpdates({ db, repo, load, loadReadable, readable, asse
 
   return {
     /** The update report: for every dependency, whether a newer version exists and which to take. */
-    async compute(kind: VersionKind, id: string, viewer?: AuthContext): Promise<UpdateReport> {
+    async compute(kind: VersionKind, id: string, viewer: AuthContext): Promise<UpdateReport> {
       const row = await loadReadable(viewer, kind, id);
       const all = await updateEntries(repo, await dependencyGraph(repo, kind, row));
-      const entries = viewer ? await readableEntries(viewer, all) : all;
+      const entries = await readableEntries(viewer, all);
       const of = (k: VersionKind) => entries.filter((e) => e.doc.kind === k);
       const needUpdate = entries.some((e) => e.needUpdate);
       return {

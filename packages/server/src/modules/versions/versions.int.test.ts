@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { superAdmin } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { actingAs, versionChain } from '../../../test/version-chain.ts';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
@@ -28,7 +29,7 @@ describe('the version engine across a data model, a component and a pipeline', (
       status: 409,
       message: expect.stringContaining(`${schema.name} (v.1 - Draft), ${component.name} (v.1 - Draft)`),
     });
-    expect((await t.services.components.find(component._id)).vLocked).toBe(false);
+    expect((await t.services.components.find(component._id, superAdmin())).vLocked).toBe(false);
 
     const answer = await t.services.versions.lock('pipeline', me, pipelineId, true);
     expect(answer.locked.map((d) => [d.kind, d._id, d.vLocked])).toEqual([
@@ -36,9 +37,12 @@ describe('the version engine across a data model, a component and a pipeline', (
       ['component', component._id, true],
       ['pipeline', pipelineId, true],
     ]);
-    expect((await t.services.components.find(component._id)).vLocked).toBe(true);
+    expect((await t.services.components.find(component._id, superAdmin())).vLocked).toBe(true);
     expect((await versionsOf(schema._id))[0]).toMatchObject({ _id: schema._id, version: 1, vLocked: true, isMaster: false });
-    expect((await t.services.versions.versions('pipeline', pipelineId))[0]).toMatchObject({ vLocked: true, isMaster: true });
+    expect((await t.services.versions.versions('pipeline', pipelineId, superAdmin()))[0]).toMatchObject({
+      vLocked: true,
+      isMaster: true,
+    });
     // Locking again changes nothing.
     expect((await t.services.versions.lock('pipeline', me, pipelineId)).locked).toEqual([]);
   });
@@ -55,9 +59,9 @@ describe('the version engine across a data model, a component and a pipeline', (
       { _id: schema._id, version: 1, vLocked: true, vParents: [] },
       { _id: v2, version: 2, vLocked: false, vParents: [schema._id] },
     ]);
-    expect((await t.services.schemas.find(v2)).jsonSchema).toEqual(schema.jsonSchema);
+    expect((await t.services.schemas.find(v2, superAdmin())).jsonSchema).toEqual(schema.jsonSchema);
 
-    const report = await t.services.versions.compute('pipeline', pipelineId);
+    const report = await t.services.versions.compute('pipeline', pipelineId, superAdmin());
     expect(report.needUpdate).toBe(true);
     expect(report.data.needUpdate).toBe(true);
     expect(report.data.schemas).toEqual([
@@ -77,16 +81,16 @@ describe('the version engine across a data model, a component and a pipeline', (
       { name: component.name, old_version: 1, new_version: 2, newId: expect.any(String) },
       { name: expect.stringMatching(/^Chain /), old_version: 1, new_version: 2, newId: expect.any(String) },
     ]);
-    const c2 = await t.services.components.find(newComponent?.newId ?? '');
+    const c2 = await t.services.components.find(newComponent?.newId ?? '', superAdmin());
     expect(c2).toMatchObject({ version: 2, vLocked: false, vParents: [component._id], familyId: component.familyId });
     expect(c2.inputs[0]?.inputSchema).toBe(v2);
     expect(c2.outputs[0]?.outputSchema).toBe(v2);
     const p2 = await t.services.pipelines.stored(newPipeline?.newId ?? '');
     expect(p2).toMatchObject({ version: 2, vLocked: false, component: c2._id });
     // The versions updated from are untouched.
-    expect((await t.services.components.find(component._id)).inputs[0]?.inputSchema).toBe(schema._id);
+    expect((await t.services.components.find(component._id, superAdmin())).inputs[0]?.inputSchema).toBe(schema._id);
     expect((await t.services.pipelines.stored(pipelineId))?.component).toBe(component._id);
-    expect((await t.services.versions.compute('pipeline', p2?._id ?? '')).needUpdate).toBe(false);
+    expect((await t.services.versions.compute('pipeline', p2?._id ?? '', superAdmin())).needUpdate).toBe(false);
   });
 
   it('deletes drafts only, refuses one in use, and answers the version to open next', async () => {
@@ -127,7 +131,7 @@ describe('the version engine across a data model, a component and a pipeline', (
     const inner2 = (await t.services.versions.newVersion('schema', me, inner._id))._id;
     const applied = await post('/schemas/version/update', { update_data: { id: outer._id, schemasToUpdate: [inner2] } });
     expect(applied.status, applied.body.message).toBe(200);
-    const outer2 = await t.services.schemas.find(applied.body.data.success[0].newId);
+    const outer2 = await t.services.schemas.find(applied.body.data.success[0].newId, superAdmin());
     expect(outer2.jsonSchema).toEqual({
       type: 'object',
       properties: { a: { $ref: `${inner2}#/definitions/x` }, b: { $ref: inner2 } },
@@ -171,11 +175,13 @@ describe('the version engine across a data model, a component and a pipeline', (
     const saved = await post('/schemas', { ...a, jsonSchema: { items: { $ref: b._id } } });
     expect(saved.status, saved.body.message).toBe(200);
     const b2 = (await t.services.versions.newVersion('schema', me, b._id))._id;
-    const report = await t.services.versions.compute('schema', a._id);
+    const report = await t.services.versions.compute('schema', a._id, superAdmin());
     expect(report.data.schemas).toMatchObject([{ doc: { _id: b._id }, toUpdate: { _id: b2 } }]);
     const applied = await t.services.versions.update('schema', me, { id: a._id, schemasToUpdate: [b._id] });
     expect(applied.success).toHaveLength(1);
-    expect((await t.services.schemas.find(applied.success[0]?.newId ?? '')).jsonSchema).toEqual({ items: { $ref: b2 } });
+    expect((await t.services.schemas.find(applied.success[0]?.newId ?? '', superAdmin())).jsonSchema).toEqual({
+      items: { $ref: b2 },
+    });
   });
 
   it('refuses every write to a read-only document', async () => {

@@ -8,22 +8,32 @@ import { type FolderedDocument, familiesOf } from './version-folders.ts';
 import { adapterOf } from './version-graph.ts';
 import { draftsRemoval } from './version-removal.ts';
 import { dependencyUpdates, familyWrites } from './version-writes.ts';
-import { type VersionedRow, versionsRepo } from './versions.repo.ts';
+import { type VersionedRow, type VersionsRepo, versionsRepo } from './versions.repo.ts';
 
 export type { BadgeReadFilter, BadgeWriteCheck } from './version-access.ts';
 export type { FolderedDocument } from './version-folders.ts';
 export type { VersionedRow } from './versions.repo.ts';
 
-/** Until documents carry folders and badges to check, a write is refused only for read-only and locked. */
-const noBadgeCheckYet: BadgeWriteCheck = async () => {};
-
 /** One version engine for schemas, components, SDK functions and pipelines (docs/product.md §18.1). */
 export function versionsService(
   ctx: AppContext,
-  options: { badgeWriteCheck?: BadgeWriteCheck; badgeReadFilter?: BadgeReadFilter } = {},
+  options: { badgeWriteCheck: BadgeWriteCheck; badgeReadFilter: BadgeReadFilter },
 ) {
-  const access = versionAccess(ctx, options.badgeWriteCheck ?? noBadgeCheckYet, options.badgeReadFilter);
+  const access = versionAccess(ctx, options.badgeWriteCheck, options.badgeReadFilter);
   const { repo, load, assertCanWrite, usedBy, namesFor, openIds } = access;
+
+  /** The version graph of a row's family, by version number. */
+  async function graphOf(kind: VersionKind, row: VersionedRow): Promise<VersionRecord[]> {
+    return (await repo.family(adapterOf(kind).table, row.family_id)).map((v) => ({
+      _id: v.id,
+      version: v.version,
+      vLocked: v.v_locked,
+      vParents: v.v_parents,
+      lastUpdateDate: new Date(v.updated_at).toISOString(),
+      read_only: v.read_only,
+      isMaster: adapterOf(kind).isMaster(v),
+    }));
+  }
 
   return {
     load,
@@ -78,29 +88,30 @@ export function versionsService(
       const ids = new Set(docs.flatMap((d) => d.versions.map((v) => v._id)));
       const rows = await repo.byIds(table, [...ids]);
       for (const row of rows) await assertCanWrite(auth, kind, row, 'delete');
-      for (const row of rows) {
-        const users = (await usedBy(kind, row.id)).filter((u) => !ids.has(u._id));
-        if (users.length > 0) throw conflict(`This ${adapterOf(kind).what} is used by ${await namesFor(auth, users)}.`);
-      }
+      const assertUnused = async (r: VersionsRepo) => {
+        for (const row of rows) {
+          const users = (await usedBy(kind, row.id, r)).filter((u) => !ids.has(u._id));
+          if (users.length > 0) throw conflict(`This ${adapterOf(kind).what} is used by ${await namesFor(auth, users)}.`);
+        }
+      };
+      await assertUnused(repo);
       await inTransaction(ctx.db.kysely, async (trx) => {
         await versionsRepo(trx).removeIds(table, [...ids]);
+        // Held by this delete now: a version saved meanwhile naming one of them is seen, and undoes it.
+        await assertUnused(versionsRepo(trx));
         await andThen(trx);
       });
       return ids.size;
     },
 
-    /** The family's version graph, by version number (with a viewer, of a document they may read). */
-    async versions(kind: VersionKind, id: string, viewer?: AuthContext): Promise<VersionRecord[]> {
-      const row = await access.loadReadable(viewer, kind, id);
-      return (await repo.family(adapterOf(kind).table, row.family_id)).map((v) => ({
-        _id: v.id,
-        version: v.version,
-        vLocked: v.v_locked,
-        vParents: v.v_parents,
-        lastUpdateDate: new Date(v.updated_at).toISOString(),
-        read_only: v.read_only,
-        isMaster: adapterOf(kind).isMaster(v),
-      }));
+    /** The family's version graph, by version number, of a document the viewer may read. */
+    async versions(kind: VersionKind, id: string, viewer: AuthContext): Promise<VersionRecord[]> {
+      return graphOf(kind, await access.loadReadable(viewer, kind, id));
+    },
+
+    /** The family's version graph, whoever asks (the write check's locked-only rule reads it). */
+    async family(kind: VersionKind, id: string): Promise<VersionRecord[]> {
+      return graphOf(kind, await load(kind, id));
     },
 
     /**
