@@ -60,6 +60,13 @@ async function assertRefsReadable(
   await assertReferencesReadable(caller, refs, found);
 }
 
+/** Refuses (400) a JSON schema past a bound of `SCHEMA_MAX_*` (the message names the setting) or breaking the node rules. */
+function assertStorable(jsonSchema: Record<string, unknown>, config: AppContext['config']): void {
+  const issue = modelBoundsIssue(jsonSchema, config.schemaBounds);
+  if (issue) throw badRequest(issue.message, [issue]);
+  assertNodeRules(jsonSchema, config.formCheckUrls);
+}
+
 /** A new data model: version 1 of a new family. */
 interface NewSchema {
   name: string;
@@ -74,12 +81,6 @@ interface NewSchema {
 export function schemasService(ctx: AppContext, versions: VersionsService, access: DocumentAccess) {
   const repo = schemasRepo(ctx.db.kysely);
   const cache = lockedSchemaCache();
-
-  /** Refuses (400, the bound's message naming its setting) a JSON schema past a bound of `SCHEMA_MAX_*`. */
-  function assertWithinBounds(jsonSchema: Record<string, unknown>): void {
-    const issue = modelBoundsIssue(jsonSchema, ctx.config.schemaBounds);
-    if (issue) throw badRequest(issue.message, [issue]);
-  }
 
   /** Refuses a name another family has; a family the caller may not read is not named (docs/decisions.md, "Answers name only what the caller reads"). */
   async function assertNameFree(auth: AuthContext, name: string, familyId: string | null): Promise<void> {
@@ -127,8 +128,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
   return {
     /** Stores a new data model as version 1 of a new family, if its JSON schema keeps the node rules. */
     async create(input: NewSchema) {
-      assertWithinBounds(input.jsonSchema);
-      assertNodeRules(input.jsonSchema, ctx.config.formCheckUrls);
+      assertStorable(input.jsonSchema, ctx.config);
       return store(input);
     },
 
@@ -181,8 +181,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
 
     /** Creates a data model (version 1), or saves a draft refusing a save made on an older copy (409). */
     async save(auth: AuthContext, body: SchemaSaveBody): Promise<SchemaDocument> {
-      assertWithinBounds(body.jsonSchema);
-      assertNodeRules(body.jsonSchema, ctx.config.formCheckUrls);
+      assertStorable(body.jsonSchema, ctx.config);
       if (body._id) return saveDraft(auth, { ...body, _id: body._id });
       if (body.sys_version !== undefined) throw badRequest(VERSION_MESSAGES.missingId);
       await assertNameFree(auth, body.name, null);
