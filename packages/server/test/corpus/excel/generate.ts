@@ -35,6 +35,11 @@ const CASES: Record<string, Build> = {
     book.properties.date1904 = true;
     dates(book);
   },
+  // The same, its workbook part then given the extension list Excel 2010 and later write (see EDITS).
+  'dates-1904-extension': (book) => {
+    book.properties.date1904 = true;
+    dates(book);
+  },
   numbers: (book) => {
     const sheet = book.addWorksheet('Data');
     sheet.addRow(['code', 'zip', 'share', 'big', 'plain', 'price']);
@@ -153,6 +158,26 @@ const CASES: Record<string, Build> = {
   },
 };
 
+/** Excel's extension list as Excel 2016 writes it: an `x15:workbookPr` without `date1904` among others. */
+const EXCEL_EXTENSIONS =
+  '<extLst><ext uri="{140A7094-0E35-4892-8432-C4D2E57EDEB5}" xmlns:x15="http://schemas.microsoft.com/office/spreadsheetml/2010/11/main"><x15:workbookPr chartTrackingRefBase="1"/></ext><ext uri="{B58B0392-4F1F-4190-BB64-5DF3571DCE5F}" xmlns:xcalcf="http://schemas.microsoft.com/office/spreadsheetml/2018/calcfeatures"><xcalcf:calcFeatures><xcalcf:feature name="microsoft.com:RD"/></xcalcf:calcFeatures></ext></extLst>';
+
+/** Replaces a part of a written workbook with what `edit` makes of it (with Info-ZIP's zip and unzip). */
+function editPart(file: string, part: string, edit: (xml: string) => string): void {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'corpus-'));
+  const xml = execFileSync('unzip', ['-p', file, part], { encoding: 'utf8' });
+  fs.mkdirSync(path.join(dir, path.dirname(part)), { recursive: true });
+  fs.writeFileSync(path.join(dir, part), edit(xml));
+  execFileSync('zip', ['-q', file, part], { cwd: dir });
+  fs.rmSync(dir, { recursive: true });
+}
+
+/** What is written by hand into a case's file after ExcelJS, before LibreOffice saves it again. */
+const EDITS: Record<string, (file: string) => void> = {
+  'dates-1904-extension': (file) =>
+    editPart(file, 'xl/workbook.xml', (xml) => xml.replace('</workbook>', `${EXCEL_EXTENSIONS}</workbook>`)),
+};
+
 /** LibreOffice's copy of a workbook in another format, written to `target`. */
 function convert(source: string, format: 'xlsx' | 'xls', target: string): void {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'corpus-'));
@@ -168,6 +193,7 @@ for (const [name, build] of Object.entries(CASES).filter(([n]) => wanted.length 
   build(book);
   const file = path.join(here, `${name}.xlsx`);
   fs.writeFileSync(file, new Uint8Array(await book.xlsx.writeBuffer()));
+  EDITS[name]?.(file);
   if (fs.existsSync(SOFFICE)) {
     convert(file, 'xls', path.join(here, `${name}.xls`));
     convert(file, 'xlsx', path.join(here, `lo-${name}.xlsx`));

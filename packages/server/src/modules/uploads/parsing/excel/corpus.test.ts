@@ -68,6 +68,8 @@ const dateRows = [
 const CASES: Record<string, Case> = {
   dates: { ...read('dates'), lines: [2, 3], rows: dateRows },
   'dates-1904': { ...read('dates-1904'), lines: [2, 3], rows: dateRows },
+  // Excel 2010 and later add an `x15:workbookPr` without `date1904` after the workbook's own.
+  'dates-1904-extension': { ...read('dates-1904-extension'), lines: [2, 3], rows: dateRows },
   numbers: {
     ...read('numbers'),
     rows: [

@@ -10,7 +10,10 @@ import { readWorkbook } from './index.ts';
 const WORKSHEET = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet';
 const SHARED = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings';
 
-function book(sheet: string, { strings = '', workbookPr = '' } = {}): Uint8Array {
+/** A styles part whose first cell style shows dates (built-in format 14, `yyyy-mm-dd`). */
+const DATE_STYLE = '<styleSheet><cellXfs count="1"><xf numFmtId="14"/></cellXfs></styleSheet>';
+
+function book(sheet: string, { strings = '', workbookPr = '', styles = '<styleSheet/>' } = {}): Uint8Array {
   return zipArchive([
     {
       name: 'xl/workbook.xml',
@@ -21,6 +24,7 @@ function book(sheet: string, { strings = '', workbookPr = '' } = {}): Uint8Array
       content: `<Relationships><Relationship Id="rId1" Type="${WORKSHEET}" Target="/xl/worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${SHARED}" Target="sharedStrings.xml"/></Relationships>`,
     },
     { name: 'xl/sharedStrings.xml', content: `<sst>${strings}</sst>` },
+    { name: 'xl/styles.xml', content: styles },
     { name: 'xl/worksheets/sheet1.xml', content: `<worksheet><sheetData>${sheet}</sheetData></worksheet>` },
   ]);
 }
@@ -42,6 +46,17 @@ describe('sheets as written by hand', () => {
     const sheet = `<row r="1">${text('A1', 'day')}</row><row r="2"><c r="A2" t="d"><v>2026-03-01T00:00:00Z</v></c></row>`;
     const table = readWorkbook(book(sheet, { workbookPr: '<x:workbookPr date1904="1"/>' }), 'xlsx', NO_HINTS, DEFAULT_LIMITS);
     expect(table.rows[0]?.day).toEqual(new Cell({ kind: 'date', iso: '2026-03-01', shown: '2026-03-01', ref: 'A2' }));
+  });
+
+  it("takes the date system from the workbook's own workbookPr, not from an extension one after it", () => {
+    const sheet = `<row r="1">${text('A1', 'day')}</row><row r="2"><c r="A2"><v>45000</v></c></row>`;
+    const extension =
+      '<x:extLst><x:ext uri="{140A7094-0E35-4892-8432-C4D2E57EDEB5}" xmlns:x15="x15"><x15:workbookPr chartTrackingRefBase="1"/></x:ext></x:extLst>';
+    const bytes = book(sheet.replace('<c r="A2">', '<c r="A2" s="0">'), {
+      workbookPr: `<x:workbookPr date1904="1"/>${extension}`,
+      styles: DATE_STYLE,
+    });
+    expect(readWorkbook(bytes, 'xlsx', NO_HINTS, DEFAULT_LIMITS).rows[0]?.day).toMatchObject({ value: { iso: '2027-03-16' } });
   });
 
   it('ignores cells beside the header and a column with neither a header name nor values', () => {
