@@ -3,12 +3,11 @@ import { createRequire } from 'node:module';
 import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
 import { _, Ajv } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import addFormatsModule from 'ajv-formats';
+import { addDataModelFormats, FORMATS_MODULE, FORMATS_MODULE_SOURCE } from '../platform/data-model-formats.ts';
 import { errorMessage } from '../platform/error-message.ts';
 import type { Problem } from './checks.ts';
 
-// Both packages are CommonJS with a `default` export; under ESM the namespace may wrap it once more.
-const addFormats = 'default' in addFormatsModule ? (addFormatsModule.default as typeof addFormatsModule) : addFormatsModule;
+// The package is CommonJS with a `default` export; under ESM the namespace may wrap it once more.
 const standaloneCode = 'default' in standaloneModule ? (standaloneModule.default as typeof standaloneModule) : standaloneModule;
 
 /** CommonJS files a standalone validator may `require`; nothing else can be loaded inside a program. */
@@ -25,6 +24,7 @@ const moduleSources = new Map<string, string>();
 
 /** The source of an allowed module, read once from node_modules. */
 function moduleSource(name: string): string | undefined {
+  if (name === FORMATS_MODULE) return FORMATS_MODULE_SOURCE;
   if (!(ALLOWED_MODULES as readonly string[]).includes(name)) return undefined;
   let text = moduleSources.get(name);
   if (text === undefined) {
@@ -68,9 +68,9 @@ export function buildModels(
   const ajv = new Ajv({
     strict: false,
     allErrors: false,
-    code: { source: true, lines: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
+    code: { source: true, lines: true, formats: _`require(${FORMATS_MODULE})` },
   });
-  addFormats(ajv);
+  addDataModelFormats(ajv);
   for (const doc of schemas.values()) {
     try {
       ajv.addSchema(prepared(doc), doc._id);

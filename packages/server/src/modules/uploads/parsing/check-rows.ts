@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { addDataModelFormats } from '../../../platform/data-model-formats.ts';
 import { convertRows, fieldTypesOf } from './convert.ts';
 import { rowSchemaOf } from './row-schema.ts';
 import type { Row, RowProblem } from './table.ts';
@@ -23,9 +23,6 @@ export interface RowsRead {
   rowProblems: readonly RowProblem[];
 }
 
-// ajv-formats is published as CommonJS with a default export.
-const addFormats = 'default' in addFormatsModule ? addFormatsModule.default : addFormatsModule;
-
 function describe(e: ErrorObject): string {
   const where = e.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : '';
   if (e.keyword === 'required') return `${String(e.params.missingProperty)} is required`;
@@ -41,7 +38,7 @@ function rowMessage(line: number, message: string): string {
 /** A compiled check of one row against the data model. */
 function rowValidator(dataModel: Record<string, unknown>) {
   const ajv = new Ajv({ allErrors: true, coerceTypes: false, strict: false, useDefaults: false });
-  addFormats(ajv);
+  addDataModelFormats(ajv);
   return ajv.compile(rowSchemaOf(dataModel));
 }
 
