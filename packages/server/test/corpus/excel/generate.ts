@@ -40,6 +40,15 @@ const CASES: Record<string, Build> = {
     book.properties.date1904 = true;
     dates(book);
   },
+  // Numbers no date can be made of under date and time formats: a sheet shows them as ####.
+  'hash-dates': (book) => {
+    const sheet = book.addWorksheet('Data');
+    sheet.addRow(['code', 'day', 'time']);
+    sheet.addRow(['H1', -1, -0.25]);
+    sheet.addRow(['H2', 46_082, 0.5]);
+    sheet.getColumn(2).numFmt = 'yyyy-mm-dd';
+    sheet.getColumn(3).numFmt = 'hh:mm:ss';
+  },
   numbers: (book) => {
     const sheet = book.addWorksheet('Data');
     sheet.addRow(['code', 'zip', 'share', 'big', 'plain', 'price']);

@@ -70,6 +70,18 @@ const CASES: Record<string, Case> = {
   'dates-1904': { ...read('dates-1904'), lines: [2, 3], rows: dateRows },
   // Excel 2010 and later add an `x15:workbookPr` without `date1904` after the workbook's own.
   'dates-1904-extension': { ...read('dates-1904-extension'), lines: [2, 3], rows: dateRows },
+  'hash-dates': {
+    ...read('hash-dates'),
+    lines: [2, 3],
+    rows: [
+      {
+        code: 'H1',
+        day: { error: 'B2 holds -1, which its date or time format cannot show (a sheet shows ####)' },
+        time: { error: 'C2 holds -0.25, which its date or time format cannot show (a sheet shows ####)' },
+      },
+      { code: 'H2', day: { date: '2026-03-01' }, time: { date: '12:00:00' } },
+    ],
+  },
   numbers: {
     ...read('numbers'),
     rows: [

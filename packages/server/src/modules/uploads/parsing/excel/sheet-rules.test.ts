@@ -59,6 +59,18 @@ describe('sheets as written by hand', () => {
     expect(readWorkbook(bytes, 'xlsx', NO_HINTS, DEFAULT_LIMITS).rows[0]?.day).toMatchObject({ value: { iso: '2027-03-16' } });
   });
 
+  it('gives an ISO date cell as its format shows it: the date under a date format, the time under a time format', () => {
+    const styles =
+      '<styleSheet><numFmts count="1"><numFmt numFmtId="164" formatCode="dd/mm/yyyy hh:mm"/></numFmts><cellXfs count="3"><xf numFmtId="14"/><xf numFmtId="21"/><xf numFmtId="164"/></cellXfs></styleSheet>';
+    const at = (ref: string, s: number) => `<c r="${ref}" s="${s}" t="d"><v>2026-03-01T14:30:15</v></c>`;
+    const sheet = `<row r="1">${text('A1', 'day')}${text('B1', 'time')}${text('C1', 'at')}${text('D1', 'plain')}</row><row r="2">${at('A2', 0)}${at('B2', 1)}${at('C2', 2)}<c r="D2" t="d"><v>2026-03-01T14:30:15</v></c></row>`;
+    const row = readWorkbook(book(sheet, { styles }), 'xlsx', NO_HINTS, DEFAULT_LIMITS).rows[0] ?? {};
+    const iso = Object.fromEntries(
+      Object.entries(row).map(([k, v]) => [k, v instanceof Cell && v.value.kind === 'date' ? v.value.iso : v]),
+    );
+    expect(iso).toEqual({ day: '2026-03-01', time: '14:30:15', at: '2026-03-01T14:30:15', plain: '2026-03-01T14:30:15' });
+  });
+
   it('ignores cells beside the header and a column with neither a header name nor values', () => {
     const sheet = `<row r="1">${text('A1', 'code')}${text('C1', 'name')}</row><row r="2">${text('A2', 'K1')}${text('C2', 'one')}${text('F2', 'a note')}</row>`;
     const table = readWorkbook(book(sheet), 'xlsx', NO_HINTS, DEFAULT_LIMITS);
