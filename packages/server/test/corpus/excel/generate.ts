@@ -120,6 +120,17 @@ const CASES: Record<string, Build> = {
     sheet.addRow(['E1', { formula: '1/0', result: { error: '#DIV/0!' } }, { formula: 'B2*2' }]);
     sheet.addRow(['E2', { error: '#N/A' }, 5]);
   },
+  // An array formula over three rows, saved without its values (LibreOffice computes them when it saves).
+  'array-formula': (book) => {
+    const sheet = book.addWorksheet('Data');
+    sheet.addRows([
+      ['code', 'qty', 'double'],
+      ['F1', 1],
+      ['F2', 2],
+      ['F3', 3],
+    ]);
+    sheet.getCell('C2').value = { formula: 'B2:B4*2', shareType: 'array', ref: 'C2:C4' };
+  },
   'blank-rows': (book) => {
     const sheet = book.addWorksheet('Data');
     sheet.getRow(1).values = ['code', 'name'];

@@ -167,6 +167,22 @@ const CASES: Record<string, Case> = {
       ]),
     ),
   },
+  'array-formula': {
+    ...read('array-formula'),
+    lines: [2, 3, 4],
+    rows: [2, 3, 4].map((line) => ({
+      code: `F${line - 1}`,
+      qty: n(line - 1, String(line - 1)),
+      double: { error: `C${line} is a formula with no saved value` },
+    })),
+    // LibreOffice computes the array formula when it saves.
+    differs: Object.fromEntries(
+      (['lo', 'xls'] as const).map((copy) => [
+        copy,
+        { rows: [1, 2, 3].map((qty) => ({ code: `F${qty}`, qty: n(qty, String(qty)), double: n(qty * 2, String(qty * 2)) })) },
+      ]),
+    ),
+  },
   'blank-rows': {
     ...read('blank-rows'),
     lines: [2, 5, 9],

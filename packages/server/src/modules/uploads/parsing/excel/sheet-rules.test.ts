@@ -71,6 +71,14 @@ describe('sheets as written by hand', () => {
     expect(iso).toEqual({ day: '2026-03-01', time: '14:30:15', at: '2026-03-01T14:30:15', plain: '2026-03-01T14:30:15' });
   });
 
+  it('takes the cells an array formula spans with no saved value as errors, its empty text results as values', () => {
+    const sheet = `<row r="1">${text('A1', 'code')}${text('B1', 'out')}</row><row r="2">${text('A2', 'K1')}<c r="B2"><f t="array" ref="B2:B4">A2:A4&amp;""</f></c></row><row r="3">${text('A3', 'K2')}<c r="B3"/></row><row r="4">${text('A4', 'K3')}<c r="B4" t="str"><v></v></c></row><row r="5">${text('A5', 'K4')}</row>`;
+    const rows = readWorkbook(book(sheet), 'xlsx', NO_HINTS, DEFAULT_LIMITS).rows;
+    expect(
+      rows.map((row) => (row.out instanceof Cell && row.out.value.kind === 'error' ? row.out.value.problem : row.out)),
+    ).toEqual(['B2 is a formula with no saved value', 'B3 is a formula with no saved value', '', '']);
+  });
+
   it('ignores cells beside the header and a column with neither a header name nor values', () => {
     const sheet = `<row r="1">${text('A1', 'code')}${text('C1', 'name')}</row><row r="2">${text('A2', 'K1')}${text('C2', 'one')}${text('F2', 'a note')}</row>`;
     const table = readWorkbook(book(sheet), 'xlsx', NO_HINTS, DEFAULT_LIMITS);

@@ -1,6 +1,6 @@
 import { ParseError, type ParseLimits } from '../limits.ts';
 import { booleanCell, type CellRead, cellRef, errorCell, isoDateCell, numberCell, unsavedFormulaCell } from './cell-value.ts';
-import { parseMergeRange } from './merges.ts';
+import { type MergeRange, parseMergeRange } from './merges.ts';
 import { GENERAL, type NumberFormat } from './number-format.ts';
 import { RowFeeder } from './row-feeder.ts';
 import type { SheetTable } from './sheet-table.ts';
@@ -27,6 +27,14 @@ const CUT = -1;
 const STOP = -2;
 const VALUE = /<(?:[\w.-]+:)?v(?:\s[^>]*)?>([^<]*)<\/(?:[\w.-]+:)?v>/;
 const FORMULA = /<(?:[\w.-]+:)?f[\s/>]/;
+const FORMULA_TAG = /<(?:[\w.-]+:)?f(\s[^>]*)>/;
+
+/** The range an array formula's cell spans (`<f t="array" ref="C2:C4">`), or undefined. */
+function arrayRange(inner: string): MergeRange | undefined {
+  const tag = FORMULA_TAG.exec(inner)?.[1];
+  if (tag === undefined || attribute(tag, 't') !== 'array') return undefined;
+  return parseMergeRange(attribute(tag, 'ref') ?? '');
+}
 
 /** The 0-based column of a cell address (`C7` → 2), or -1. */
 function columnOf(ref: string): number {
@@ -93,6 +101,10 @@ export class SheetScanner {
   private column = -1;
   private inRow = false;
   private readonly maxPending: number;
+  /** The last row each column's array formulas span, for the columns read: their cells without a saved value are errors. */
+  private readonly arrays = new Map<number, number>();
+  /** The columns of the current row that held a cell, while array formulas span some. */
+  private readonly held = new Set<number>();
 
   constructor(
     private readonly table: SheetTable,
@@ -178,6 +190,7 @@ export class SheetScanner {
     const r = Number(attribute(attributes, 'r'));
     this.line = Number.isInteger(r) && r > 0 ? r : this.line + 1;
     this.column = -1;
+    this.held.clear();
     if (selfClosed) return;
     this.feeder.begin(this.line);
     this.inRow = true;
@@ -187,6 +200,7 @@ export class SheetScanner {
   private rowEnd(): boolean {
     if (!this.inRow) return true;
     this.inRow = false;
+    if (this.arrays.size > 0) this.unsavedArrayCells();
     return this.feeder.end();
   }
 
@@ -194,12 +208,44 @@ export class SheetScanner {
     const r = attribute(attributes, 'r');
     const column = r === undefined ? this.column + 1 : columnOf(r);
     this.column = column;
+    if (inner.includes('array')) this.arrayFormula(inner);
     if (column < 0 || !this.inRow || !this.feeder.wants(column)) return;
-    this.feeder.put(column, cellValue(attributes, inner, column, this.line, this.context));
+    let value = cellValue(attributes, inner, column, this.line, this.context);
+    if (this.arrays.size > 0) {
+      this.held.add(column);
+      const type = attribute(attributes, 't');
+      if (value === '' && type !== 'str' && type !== 'inlineStr' && this.inArray(column))
+        value = unsavedFormulaCell(cellRef(column, this.line));
+    }
+    this.feeder.put(column, value);
+  }
+
+  /** Notes the range an array formula spans, for the columns read. */
+  private arrayFormula(inner: string): void {
+    const range = arrayRange(inner);
+    if (!range) return;
+    const right = Math.min(range.right, range.left + this.context.limits.maxColumns);
+    for (let column = range.left; column <= right; column++) {
+      if (this.feeder.wants(column)) this.arrays.set(column, Math.max(this.arrays.get(column) ?? 0, range.bottom));
+    }
+  }
+
+  private inArray(column: number): boolean {
+    return (this.arrays.get(column) ?? 0) >= this.line;
+  }
+
+  /** The cells of the row an array formula spans but the sheet left out: a formula with no saved value each. */
+  private unsavedArrayCells(): void {
+    for (const [column, bottom] of this.arrays) {
+      if (bottom < this.line) this.arrays.delete(column);
+      else if (!this.held.has(column) && this.feeder.wants(column)) {
+        this.feeder.put(column, unsavedFormulaCell(cellRef(column, this.line)));
+      }
+    }
   }
 
   /** Ends the sheet; a last row left open by a cut file still counts. */
   end(): void {
-    if (this.inRow) this.feeder.end();
+    if (this.inRow) this.rowEnd();
   }
 }
