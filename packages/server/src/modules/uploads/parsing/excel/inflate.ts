@@ -15,14 +15,14 @@ const OUTPUT_PIECE = 64 * 1024;
 /** What pako's inflater reports when its stream ends whole (`inflateEnd`'s Z_OK). */
 const Z_OK = 0;
 /** The ratio limit applies beyond this many inflated bytes, which any small workbook may reach. */
-const RATIO_FLOOR = 8 * 1024 * 1024;
+const RATIO_FLOOR = 16 * 1024 * 1024;
 
 const mib = (bytes: number) => Math.round(bytes / (1024 * 1024));
 const kib = (bytes: number) => Math.ceil(bytes / 1024);
 
 /**
  * What the entries of one workbook may produce once inflated, all entries together: at most
- * `maxInflatedBytes`, and, beyond the first 8 MiB, at most `maxInflateRatio` times the compressed
+ * `maxInflatedBytes`, and, beyond the first 16 MiB, at most `maxInflateRatio` times the compressed
  * bytes read so far. The ratio is checked as the bytes come, so a compression bomb (deflate reaches
  * ~1,000:1) is refused after a few MiB, long before the total limit.
  */

@@ -88,15 +88,17 @@ export function parseWorkbook(xml: string, relationships: Map<string, Relationsh
 }
 
 const ROOT = /<(?:([\w.-]+):)?workbook[\s>/]/;
-const EXTENSIONS = /<((?:[\w.-]+:)?)extLst[\s>][\s\S]*?<\/\1extLst>/g;
+const EXTENSIONS = /<(?:[\w.-]+:)?extLst[\s>/]/;
 
 /**
  * The attributes of the workbook's own `workbookPr`: the one in the root element's namespace
- * outside the extension list, never an extension's (Excel 2010 and later add `x15:workbookPr`
- * under `<extLst>`, without `date1904`).
+ * before the extension list (the workbook's last child), never an extension's (Excel 2010 and
+ * later add an `x15:workbookPr` without `date1904` under `<extLst>`).
  */
 function mainWorkbookPr(xml: string): string | undefined {
   const prefix = ROOT.exec(xml)?.[1];
-  const pattern = new RegExp(`<${prefix ? `${prefix}:` : ''}workbookPr(\\s[^>]*)?\\/?>`);
-  return pattern.exec(xml.replace(EXTENSIONS, ''))?.[1];
+  const extensions = xml.search(EXTENSIONS);
+  const own = extensions < 0 ? xml : xml.slice(0, extensions);
+  const pattern = new RegExp(`<${prefix ? `${prefix}:` : ''}workbookPr(\\s[^<>]*)?\\/?>`);
+  return pattern.exec(own)?.[1];
 }
