@@ -115,4 +115,13 @@ describe('values read the same way in every format', () => {
       { row: 4, message: 'Row 4: time must match format "time"' },
     ]);
   });
+
+  it('takes null in a JSON field as no value, as an empty cell: passed when optional, reported when required', () => {
+    const json = '[{"code":"AB","qty":null,"mail":null,"day":null,"ok":null},{"code":null,"qty":1}]';
+    const out = parseFile({ bytes: enc(json), group: 'json', dataModel: model });
+    expect(out.problems).toEqual([{ row: 2, message: 'Row 2: code is required' }]);
+    const valid = parseFile({ bytes: enc('[{"code":"AB","qty":null}]'), group: 'json', dataModel: model });
+    expect(rowsOfStored(valid.rowsJson ?? '')).toEqual([{ code: 'AB', qty: null }]);
+  });
 });
+
