@@ -124,4 +124,3 @@ describe('values read the same way in every format', () => {
     expect(rowsOfStored(valid.rowsJson ?? '')).toEqual([{ code: 'AB', qty: null }]);
   });
 });
-
