@@ -27,12 +27,14 @@ function firstChar(sample: string): string {
   return /[^ \t\r\n\uFEFF]/.exec(sample)?.[0] ?? '';
 }
 
-/** True when the sample looks like text: no NUL and few control characters. */
+/**
+ * True when the sample looks like text: few control characters, NUL among them (a text with a
+ * stray NUL is read as text, and its reader names the NUL).
+ */
 function looksLikeText(sample: string): boolean {
   let control = 0;
   for (let i = 0; i < sample.length; i++) {
     const c = sample.charCodeAt(i);
-    if (c === 0) return false;
     if (c < 0x09 || (c > 0x0d && c < 0x20)) control++;
   }
   return control <= sample.length / 100;

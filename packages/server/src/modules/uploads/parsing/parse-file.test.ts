@@ -7,6 +7,7 @@ import { checkRows } from './check-rows.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { parseFile } from './parse-file.ts';
 import { readCsv, rowsOf } from './read-csv.ts';
+import { NO_HINTS } from './table.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const model = {
@@ -121,7 +122,7 @@ describe('parseFile: checks against the data model', () => {
       [csv, null],
       ['a,2\nx,3\n', indexed],
     ] as const) {
-      const read = rowsOf(readCsv(text, DEFAULT_LIMITS));
+      const read = rowsOf(readCsv(text, NO_HINTS, DEFAULT_LIMITS));
       const checked = checkRows({ rows: read, lines: read.map((_, i) => i + 2), rowProblems: [] }, dataModel, 10);
       expect(checked.invalidRows).toBe(0);
       const { rows } = checked;
@@ -181,6 +182,13 @@ describe('parseFile: hostile files', () => {
     expect(out.status).toBe('invalid');
     expect(out.summary).toBe("The file content does not match the data source's type (.csv, .txt expected).");
     expect(parseFile({ bytes: enc('a,b\n1,2'), group: 'excel', dataModel: null }).status).toBe('invalid');
+  });
+
+  it("names the NUL bytes of a CSV source's file: UTF-16 without its byte order mark", () => {
+    const utf16 = new Uint8Array(Buffer.from('code,name\r\nA1,one\r\n', 'utf16le'));
+    expect(parseFile({ bytes: utf16, group: 'csv', dataModel: null }).summary).toBe(
+      'The file holds NUL bytes (the first at byte 2), which no CSV text holds: it may be UTF-16 text without its byte order mark, or not a CSV file.',
+    );
   });
 
   it('refuses binary noise and empty files', () => {

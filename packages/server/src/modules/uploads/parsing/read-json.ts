@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { errorMessage } from '../../../platform/error-message.ts';
 import { refuseRepeatedKeys } from './json-keys.ts';
 import { ParseError, type ParseLimits } from './limits.ts';
+import { refuseWithoutModelFields } from './model-fields.ts';
 import { BigJsonInteger, type Note, type ReadHints, type ReadTable, type Row } from './table.ts';
 import { decodeText } from './text-encoding.ts';
 
@@ -165,7 +166,9 @@ export function readJson(text: string, hints: ReadHints, limits: ParseLimits): R
   if (depthOf(items, limits.maxDepth + 2) > limits.maxDepth + 1) {
     throw new ParseError(`The JSON is nested deeper than ${limits.maxDepth} levels.`);
   }
-  return { ...tableOf(items, lines, limits, 'Item'), notes };
+  const table = tableOf(items, lines, limits, 'Item');
+  refuseWithoutModelFields(table.fields, hints, "The JSON file's objects hold");
+  return { ...table, notes };
 }
 
 /** A JSON file's bytes read in their encoding, the log told which. */
