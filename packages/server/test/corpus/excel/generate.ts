@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import * as XLSX from '@e965/xlsx';
 import ExcelJS from 'exceljs';
 
 const here = import.meta.dirname;
@@ -225,6 +226,23 @@ function convert(source: string, format: 'xlsx' | 'xls', target: string): void {
   fs.rmSync(out, { recursive: true });
 }
 
+/**
+ * The formats before Excel 97, which are not read, as SheetJS writes them: Excel 2.0–4.0 (BIFF2–4,
+ * bare record streams) and Excel 5.0/95 (BIFF5, in a container; LibreOffice no longer saves it).
+ */
+function writeOldFormats(): void {
+  const rows = [
+    ['code', 'name'],
+    ['O1', 'old'],
+  ];
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Data');
+  for (const biff of ['biff2', 'biff3', 'biff4', 'biff5'] as const) {
+    fs.writeFileSync(path.join(here, `old-${biff}.xls`), new Uint8Array(XLSX.write(book, { type: 'array', bookType: biff })));
+  }
+  console.log('old formats: written');
+}
+
 // The cases named on the command line, or all of them (when run, not when a test reads longText).
 if (process.argv[1] === import.meta.filename) {
   const wanted = process.argv.slice(2);
@@ -240,4 +258,5 @@ if (process.argv[1] === import.meta.filename) {
     }
     console.log(`${name}: written`);
   }
+  if (wanted.length === 0 || wanted.includes('old-formats')) writeOldFormats();
 }

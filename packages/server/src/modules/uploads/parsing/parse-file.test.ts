@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
@@ -189,6 +191,22 @@ describe('parseFile: hostile files', () => {
     expect(parseFile({ bytes: utf16, group: 'csv', dataModel: null }).summary).toBe(
       'The file holds NUL bytes (the first at byte 2), which no CSV text holds: it may be UTF-16 text without its byte order mark, or not a CSV file.',
     );
+  });
+
+  it('names the Excel formats before Excel 97 (BIFF2–5) as not read, not as another type', () => {
+    const corpus = path.join(import.meta.dirname, '../../../../test/corpus/excel');
+    const expected: Record<string, string> = {
+      biff2: 'an Excel 2.0 file (BIFF2)',
+      biff3: 'an Excel 3.0 file (BIFF3)',
+      biff4: 'an Excel 4.0 file (BIFF4)',
+      biff5: 'an Excel 5.0/95 file (BIFF5)',
+    };
+    for (const [biff, what] of Object.entries(expected)) {
+      const bytes = new Uint8Array(fs.readFileSync(path.join(corpus, `old-${biff}.xls`)));
+      expect(parseFile({ bytes, group: 'excel', dataModel: null }).summary, biff).toBe(
+        `The workbook is ${what}, an old Excel format, which is not read: open it in Excel or LibreOffice and save it as an Excel workbook (.xlsx).`,
+      );
+    }
   });
 
   it('refuses binary noise and empty files', () => {
