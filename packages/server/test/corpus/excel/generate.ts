@@ -227,8 +227,9 @@ function convert(source: string, format: 'xlsx' | 'xls', target: string): void {
 }
 
 /**
- * The formats before Excel 97, which are not read, as SheetJS writes them: Excel 2.0–4.0 (BIFF2–4,
- * bare record streams) and Excel 5.0/95 (BIFF5, in a container; LibreOffice no longer saves it).
+ * The formats before Excel 97, which are not read, as SheetJS writes them: Excel 2.0 (BIFF2, a
+ * bare record stream, as BIFF3–4 are) and Excel 5.0/95 (BIFF5, in a container; LibreOffice no
+ * longer saves it).
  */
 function writeOldFormats(): void {
   const rows = [
@@ -237,7 +238,7 @@ function writeOldFormats(): void {
   ];
   const book = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Data');
-  for (const biff of ['biff2', 'biff3', 'biff4', 'biff5'] as const) {
+  for (const biff of ['biff2', 'biff5'] as const) {
     fs.writeFileSync(path.join(here, `old-${biff}.xls`), new Uint8Array(XLSX.write(book, { type: 'array', bookType: biff })));
   }
   console.log('old formats: written');
