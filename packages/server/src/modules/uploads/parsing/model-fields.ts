@@ -7,7 +7,7 @@ export function fieldList(hints: ReadHints): string {
 }
 
 /** Whether a file's names (a header, its objects' keys) hold none of the data model's fields: it holds other data. */
-export function holdsNoModelField(names: Iterable<string>, hints: ReadHints): boolean {
+function holdsNoModelField(names: Iterable<string>, hints: ReadHints): boolean {
   if (hints.fields.length === 0) return false;
   const held = new Set(names);
   return !hints.fields.some((field) => held.has(field));

@@ -48,19 +48,24 @@ export class SharedStringsReader {
   }
 
   private scan(xml: string): void {
+    this.kept.keep(xml, this.items(xml));
+  }
+
+  /** Reads the items of a text; answers where an item the text cuts starts (its length when none). */
+  private items(xml: string): number {
     let pos = 0;
     for (;;) {
       const open = xml.indexOf('<', pos);
-      if (open < 0) break;
+      if (open < 0) return xml.length;
       const prefix = itemPrefix(xml, open);
       if (prefix === undefined) {
         // Another element, or a name the text cuts: kept when it may still be an item.
-        if (xml.length - open <= MAX_NAME + 1 && !xml.includes('>', open)) return this.kept.keep(xml, open);
+        if (xml.length - open <= MAX_NAME + 1 && !xml.includes('>', open)) return open;
         pos = open + 1;
         continue;
       }
       const close = xml.indexOf('>', open);
-      if (close < 0) return this.kept.keep(xml, open);
+      if (close < 0) return open;
       if (xml.charCodeAt(close - 1) === SLASH) {
         this.strings.push('');
         pos = close + 1;
@@ -68,11 +73,10 @@ export class SharedStringsReader {
       }
       const endTag = `</${prefix}si>`;
       const end = xml.indexOf(endTag, close + 1);
-      if (end < 0) return this.kept.keep(xml, open);
+      if (end < 0) return open;
       this.add(runsText(xml.slice(close + 1, end)));
       pos = end + endTag.length;
     }
-    this.kept.keep(xml, xml.length);
   }
 
   private add(text: string): void {
