@@ -78,6 +78,16 @@ describe('archives that lie about their sizes', () => {
     expectCheap(cost);
   });
 
+  it('refuses a part read whole (the workbook part, its styles) past 32 MiB, whatever its ratio', () => {
+    const bytes = zipArchive([
+      { name: 'xl/workbook.xml', content: `<workbook>${' '.repeat(33 * MiB)}</workbook>` },
+      { name: 'xl/worksheets/sheet1.xml', content: `${SHEET_START}${SHEET_END}` },
+    ]);
+    const cost = measureRead(bytes, 'xlsx', HINTS, { maxInflateRatio: 1e6 });
+    expect(cost.refused).toBe('The workbook is refused: its part xl/workbook.xml holds more than 32 MiB.');
+    expectCheap(cost);
+  });
+
   it('reads a sparse sheet (a cell at XFD1048576 and 100,000 rows) by its cells', () => {
     const content = `${SHEET_START}${rowsXml(100_000)}<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>${SHEET_END}`;
     const cost = measureRead(workbook({ content }), 'xlsx', HINTS);

@@ -135,11 +135,17 @@ function completeLength(bytes: Uint8Array): number {
   return bytes.length - start < needs ? start : bytes.length;
 }
 
-/** An entry's whole text (for the small parts: workbook, relationships, styles). */
+/** The most a part read whole may hold: a workbook's styles run to a few MiB at most. */
+const MAX_WHOLE_PART = 32 * 1024 * 1024;
+
+/** An entry's whole text (for the small parts: workbook, relationships, styles), refused past 32 MiB. */
 export function entryText(bytes: Uint8Array, entry: ZipEntry, budget: InflateBudget): string {
   let text = '';
   streamEntryText(bytes, entry, budget, (piece) => {
     text += piece;
+    if (text.length > MAX_WHOLE_PART) {
+      throw new ParseError(`The workbook is refused: its part ${entry.name} holds more than ${mib(MAX_WHOLE_PART)} MiB.`);
+    }
     return true;
   });
   return text;
