@@ -1,9 +1,11 @@
+import { duplicateKey } from '../../../platform/json-duplicates.ts';
 import { ParseError } from './limits.ts';
 import { BigJsonInteger } from './table.ts';
 
 // JSON.parse keeps the last of an object's keys named twice: such a text is refused, as a CSV or
 // sheet header naming a field twice is. The keys written are counted against the keys the parsed
-// objects hold; only when they differ is the text walked again to name the key and its item.
+// objects hold; only when they differ is the text walked again (platform/json-duplicates.ts) to
+// name the key and its item.
 
 /**
  * What a walk of the text looks at: strings, and the brackets that open and close objects and
@@ -46,38 +48,16 @@ function colonAfter(text: string, at: number): boolean {
   return text.charAt(i) === ':';
 }
 
-/** The first key an object of a (valid) JSON text names twice, with the item of the top array it is in (1-based). */
-function firstRepeated(text: string): { key: string; item: number | undefined } | undefined {
-  const objects: (Set<string> | null)[] = [];
-  let inArray = false;
-  let item = 0;
-  TOKEN.lastIndex = 0;
-  for (let match = TOKEN.exec(text); match; match = TOKEN.exec(text)) {
-    const token = match[0];
-    if (token === '{' || token === '[') {
-      if (objects.length === 0) inArray = token === '[';
-      else if (objects.length === 1 && inArray) item++;
-      objects.push(token === '{' ? new Set() : null);
-    } else if (token === '}' || token === ']') objects.pop();
-    else {
-      const keys = objects.at(-1);
-      if (!keys || !colonAfter(text, TOKEN.lastIndex)) continue;
-      const key = String(JSON.parse(token));
-      if (keys.has(key)) return { key, item: inArray ? item : undefined };
-      keys.add(key);
-    }
-  }
-  return undefined;
-}
-
 /**
  * Refuses a JSON text, already parsed as `value`, an object of which names a key twice; `where`
  * names the text (`Line 3`), else its item in the top array.
  */
 export function refuseRepeatedKeys(text: string, value: unknown, where?: string): void {
   if (writtenKeys(text) === heldKeys(value)) return;
-  const repeated = firstRepeated(text);
+  const repeated = duplicateKey(text);
   if (!repeated) return;
-  const place = where ?? (repeated.item === undefined ? 'An object of the file' : `Item ${repeated.item}`);
+  // In a top array, the object's path starts with its item's index.
+  const index = text.startsWith('[') ? Number(repeated.path.split('.')[0]) : Number.NaN;
+  const place = where ?? (Number.isInteger(index) && repeated.path !== '' ? `Item ${index + 1}` : 'An object of the file');
   throw new ParseError(`${place} names "${repeated.key}" more than once.`);
 }
