@@ -16,6 +16,7 @@ import { csvBytesOfTable, csvRecords } from '../../packages/server/src/modules/i
 import { checkColumns } from '../../packages/server/src/modules/uploads/parsing/check-columns.ts';
 import { DEFAULT_LIMITS } from '../../packages/server/src/modules/uploads/parsing/limits.ts';
 import { readCsv } from '../../packages/server/src/modules/uploads/parsing/read-csv.ts';
+import { NO_HINTS } from '../../packages/server/src/modules/uploads/parsing/table.ts';
 import { decodeText } from '../../packages/server/src/modules/uploads/parsing/text-encoding.ts';
 import { loadConfig } from '../../packages/server/src/platform/config.ts';
 import {
@@ -341,7 +342,7 @@ const timed = <T>(name: string, f: () => T): T => {
   return value;
 };
 const decoded = timed('decode', () => decodeText(bytes).text);
-const read = timed('read CSV', () => readCsv(decoded, DEFAULT_LIMITS));
+const read = timed('read CSV', () => readCsv(decoded, NO_HINTS, DEFAULT_LIMITS));
 if (!read.columns) throw new Error('the fast reader did not read the file');
 const { fields, columns } = read;
 const data = timed('check columns', () => checkColumns(fields, columns, DATA_MODEL));

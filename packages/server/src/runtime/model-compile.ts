@@ -1,11 +1,10 @@
 import { _, Ajv } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import addFormatsModule from 'ajv-formats';
+import { addDataModelFormats, FORMATS_MODULE } from '../platform/data-model-formats.ts';
 import { errorMessage } from '../platform/error-message.ts';
 import { linearRegExp } from '../platform/linear-regexp.ts';
 
-// Both packages are CommonJS with a `default` export; under ESM the namespace may wrap it once more.
-const addFormats = 'default' in addFormatsModule ? (addFormatsModule.default as typeof addFormatsModule) : addFormatsModule;
+// The package is CommonJS with a `default` export; under ESM the namespace may wrap it once more.
 const standaloneCode = 'default' in standaloneModule ? (standaloneModule.default as typeof standaloneModule) : standaloneModule;
 
 /** One data model to compile, with every data model it references (each schema with its `$id`). */
@@ -34,9 +33,9 @@ export function compileModel(request: CompileRequest): CompileAnswer {
     strict: false,
     allErrors: false,
     inlineRefs: false,
-    code: { source: true, lines: true, formats: _`require("ajv-formats/dist/formats").fullFormats`, regExp: linearRegExp },
+    code: { source: true, lines: true, formats: _`require(${FORMATS_MODULE})`, regExp: linearRegExp },
   });
-  addFormats(ajv);
+  addDataModelFormats(ajv);
   for (const { id, schema } of request.schemas) {
     try {
       ajv.addSchema(schema, id);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
+import { FORMATS_MODULE, FORMATS_MODULE_SOURCE } from '../platform/data-model-formats.ts';
 import type { Problem } from './checks.ts';
 import { schemaRefs } from './graph.ts';
 import type { CompileFailure, CompileRequest } from './model-compile.ts';
@@ -22,6 +23,7 @@ const moduleSources = new Map<string, string>();
 
 /** The source of an allowed module, read once from node_modules. */
 function moduleSource(name: string): string | undefined {
+  if (name === FORMATS_MODULE) return FORMATS_MODULE_SOURCE;
   if (!(ALLOWED_MODULES as readonly string[]).includes(name)) return undefined;
   let text = moduleSources.get(name);
   if (text === undefined) {

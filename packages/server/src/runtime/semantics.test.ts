@@ -518,4 +518,31 @@ describe('data model checks', () => {
       'input port "p": the value does not match data model "Person" v1 at /mail: must match format "email"',
     );
   });
+
+  test('a date-time and a time without a zone pass their formats, as a sheet gives them; an hour past 23 does not', async () => {
+    const when = add(
+      schema('When', {
+        type: 'object',
+        properties: { at: { type: 'string', format: 'date-time' }, time: { type: 'string', format: 'time' } },
+      }),
+    );
+    const c = add(
+      component({
+        name: 'Clock',
+        kind: 'instruction',
+        inputs: [{ name: 'w', schema: when._id }],
+        outputs: ['ok'],
+        jsCode: 'ctx.output.ok = true;',
+      }),
+    );
+    for (const w of [
+      { at: '2026-03-01T14:30:15', time: '14:30:15' },
+      { at: '2026-03-01T14:30:15+01:00', time: '14:30:15Z' },
+    ]) {
+      expect((await run(rt, c, { w })).output, JSON.stringify(w)).toEqual({ ok: true });
+    }
+    await expect(run(rt, c, { w: { at: '2026-03-01T14:30:15', time: '36:00:00' } })).rejects.toThrow(
+      'input port "w": the value does not match data model "When" v1 at /time: must match format "time"',
+    );
+  });
 });

@@ -1,16 +1,16 @@
-import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { fitsFormat } from '../../platform/data-model-formats.ts';
 
 // A data model inferred from an example file's rows (docs/product.md §18.2): each field's type is
 // what every one of its values fits, by the rules the upload check converts values with: a row's
 // text (CSV, XML, sheet text, JSON strings) may spell an integer, a number or a boolean; values
 // nested in a JSON or XML field keep their JSON type. A string field takes the format date,
-// date-time or email when every value fits it as the upload check's formats read it. A field is
+// date-time, time or email when every value fits it as the upload check's formats read it. A field is
 // required where no row leaves it empty. Integers a double cannot hold exactly stay text (the
 // upload check keeps them as their digits).
 
 type Kind = 'integer' | 'number' | 'boolean' | 'string' | 'object' | 'array' | 'null';
 
-const FORMATS = ['date', 'date-time', 'email'] as const;
+const FORMATS = ['date', 'date-time', 'time', 'email'] as const;
 type Format = (typeof FORMATS)[number];
 
 /** What a field's values have shown so far. */
@@ -26,16 +26,9 @@ interface Shape {
 
 const newShape = (): Shape => ({ kinds: new Set(), formats: new Set(FORMATS), objects: 0, properties: new Map(), items: null });
 
-function fits(format: Format, text: string): boolean {
-  const check: unknown = fullFormats[format];
-  if (check instanceof RegExp) return check.test(text);
-  const validate = (check as { validate?: unknown }).validate;
-  return typeof validate === 'function' && validate(text) === true;
-}
-
 function addString(shape: Shape, text: string): void {
   shape.kinds.add('string');
-  for (const format of shape.formats) if (!fits(format, text)) shape.formats.delete(format);
+  for (const format of shape.formats) if (!fitsFormat(format, text)) shape.formats.delete(format);
 }
 
 const INTEGER = /^\s*[+-]?\d+\s*$/;

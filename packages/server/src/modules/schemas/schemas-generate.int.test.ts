@@ -89,8 +89,11 @@ describe('POST /schemas/generate', () => {
     expect((await generated('booleans.xls', corpus('excel/booleans.xls'))).properties.active).toEqual({ type: 'boolean' });
     const dates = await generated('dates.xlsx', corpus('excel/dates.xlsx'));
     expect(dates.properties.day).toEqual({ type: 'string', format: 'date' });
-    // A date and time without a zone is no RFC 3339 date-time.
-    expect(dates.properties.at).toEqual({ type: 'string' });
+    // A sheet's date-times and times carry no zone: the formats take them as the author wrote them.
+    expect(dates.properties.at).toEqual({ type: 'string', format: 'date-time' });
+    expect(dates.properties.time).toEqual({ type: 'string', format: 'time' });
+    // A duration past 24 hours (36:00:00) is no time of day.
+    expect(dates.properties.duration).toEqual({ type: 'string' });
     expect(dates.required).toContain('day');
   });
 

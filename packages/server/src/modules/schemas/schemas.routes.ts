@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { requireAuth } from '../../platform/auth/access-control.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { badRequest, invalid } from '../../platform/http/errors.ts';
-import { duplicateKey } from './json-duplicates.ts';
+import { duplicateKey } from '../../platform/json-duplicates.ts';
 import { generateFromRequest, type IntakeBudget, MAX_EXAMPLE_FILES } from './schema-generate.ts';
 import type { SchemasService } from './schemas.service.ts';
 

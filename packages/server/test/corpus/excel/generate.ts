@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import * as XLSX from '@e965/xlsx';
 import ExcelJS from 'exceljs';
 
 const here = import.meta.dirname;
@@ -29,11 +30,31 @@ function dates(book: ExcelJS.Workbook): void {
   sheet.getColumn(5).numFmt = '[h]:mm:ss';
 }
 
+/** The long text of the long-texts case's row `i` (the corpus test makes the same). */
+export const longText = (i: number) => `${'These terms apply to every dealer of the network. '.repeat(80)}(row ${i})`;
+export const LONG_TEXT_ROWS = 3000;
+/** Cases about the XLSX archive alone, with no XLS copy (an XLS is not compressed; this one would weigh 12 MB). */
+const XLSX_ONLY = new Set(['long-texts']);
+
 const CASES: Record<string, Build> = {
   dates,
   'dates-1904': (book) => {
     book.properties.date1904 = true;
     dates(book);
+  },
+  // The same, its workbook part then given the extension list Excel 2010 and later write (see EDITS).
+  'dates-1904-extension': (book) => {
+    book.properties.date1904 = true;
+    dates(book);
+  },
+  // Numbers no date can be made of under date and time formats: a sheet shows them as ####.
+  'hash-dates': (book) => {
+    const sheet = book.addWorksheet('Data');
+    sheet.addRow(['code', 'day', 'time']);
+    sheet.addRow(['H1', -1, -0.25]);
+    sheet.addRow(['H2', 46_082, 0.5]);
+    sheet.getColumn(2).numFmt = 'yyyy-mm-dd';
+    sheet.getColumn(3).numFmt = 'hh:mm:ss';
   },
   numbers: (book) => {
     const sheet = book.addWorksheet('Data');
@@ -106,6 +127,30 @@ const CASES: Record<string, Build> = {
     sheet.addRow(['E1', { formula: '1/0', result: { error: '#DIV/0!' } }, { formula: 'B2*2' }]);
     sheet.addRow(['E2', { error: '#N/A' }, 5]);
   },
+  // An array formula over three rows, saved without its values (LibreOffice computes them when it saves).
+  'array-formula': (book) => {
+    const sheet = book.addWorksheet('Data');
+    sheet.addRows([
+      ['code', 'qty', 'double'],
+      ['F1', 1],
+      ['F2', 2],
+      ['F3', 3],
+    ]);
+    // ExcelJS writes an array formula from these two fields, which its types leave out.
+    const formula: ExcelJS.CellFormulaValue & { shareType: 'array'; ref: string } = {
+      formula: 'B2:B4*2',
+      shareType: 'array',
+      ref: 'C2:C4',
+    };
+    sheet.getCell('C2').value = formula;
+  },
+  // Long texts that repeat but for their end, as terms pasted on every row: the sheet's parts
+  // inflate to far more than 100 times their size, within a small total.
+  'long-texts': (book) => {
+    const sheet = book.addWorksheet('Data');
+    sheet.addRow(['code', 'name']);
+    for (let i = 1; i <= LONG_TEXT_ROWS; i++) sheet.addRow([`L${i}`, longText(i)]);
+  },
   'blank-rows': (book) => {
     const sheet = book.addWorksheet('Data');
     sheet.getRow(1).values = ['code', 'name'];
@@ -153,6 +198,26 @@ const CASES: Record<string, Build> = {
   },
 };
 
+/** Excel's extension list as Excel 2016 writes it: an `x15:workbookPr` without `date1904` among others. */
+const EXCEL_EXTENSIONS =
+  '<extLst><ext uri="{140A7094-0E35-4892-8432-C4D2E57EDEB5}" xmlns:x15="http://schemas.microsoft.com/office/spreadsheetml/2010/11/main"><x15:workbookPr chartTrackingRefBase="1"/></ext><ext uri="{B58B0392-4F1F-4190-BB64-5DF3571DCE5F}" xmlns:xcalcf="http://schemas.microsoft.com/office/spreadsheetml/2018/calcfeatures"><xcalcf:calcFeatures><xcalcf:feature name="microsoft.com:RD"/></xcalcf:calcFeatures></ext></extLst>';
+
+/** Replaces a part of a written workbook with what `edit` makes of it (with Info-ZIP's zip and unzip). */
+function editPart(file: string, part: string, edit: (xml: string) => string): void {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'corpus-'));
+  const xml = execFileSync('unzip', ['-p', file, part], { encoding: 'utf8' });
+  fs.mkdirSync(path.join(dir, path.dirname(part)), { recursive: true });
+  fs.writeFileSync(path.join(dir, part), edit(xml));
+  execFileSync('zip', ['-q', file, part], { cwd: dir });
+  fs.rmSync(dir, { recursive: true });
+}
+
+/** What is written by hand into a case's file after ExcelJS, before LibreOffice saves it again. */
+const EDITS: Record<string, (file: string) => void> = {
+  'dates-1904-extension': (file) =>
+    editPart(file, 'xl/workbook.xml', (xml) => xml.replace('</workbook>', `${EXCEL_EXTENSIONS}</workbook>`)),
+};
+
 /** LibreOffice's copy of a workbook in another format, written to `target`. */
 function convert(source: string, format: 'xlsx' | 'xls', target: string): void {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'corpus-'));
@@ -161,16 +226,38 @@ function convert(source: string, format: 'xlsx' | 'xls', target: string): void {
   fs.rmSync(out, { recursive: true });
 }
 
-// The cases named on the command line, or all of them.
-const wanted = process.argv.slice(2);
-for (const [name, build] of Object.entries(CASES).filter(([n]) => wanted.length === 0 || wanted.includes(n))) {
-  const book = new ExcelJS.Workbook();
-  build(book);
-  const file = path.join(here, `${name}.xlsx`);
-  fs.writeFileSync(file, new Uint8Array(await book.xlsx.writeBuffer()));
-  if (fs.existsSync(SOFFICE)) {
-    convert(file, 'xls', path.join(here, `${name}.xls`));
-    convert(file, 'xlsx', path.join(here, `lo-${name}.xlsx`));
+/**
+ * The formats before Excel 97, which are not read, as SheetJS writes them: Excel 2.0 (BIFF2, a
+ * bare record stream, as BIFF3–4 are) and Excel 5.0/95 (BIFF5, in a container; LibreOffice no
+ * longer saves it).
+ */
+function writeOldFormats(): void {
+  const rows = [
+    ['code', 'name'],
+    ['O1', 'old'],
+  ];
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Data');
+  for (const biff of ['biff2', 'biff5'] as const) {
+    fs.writeFileSync(path.join(here, `old-${biff}.xls`), new Uint8Array(XLSX.write(book, { type: 'array', bookType: biff })));
   }
-  console.log(`${name}: written`);
+  console.log('old formats: written');
+}
+
+// The cases named on the command line, or all of them (when run, not when a test reads longText).
+if (process.argv[1] === import.meta.filename) {
+  const wanted = process.argv.slice(2);
+  for (const [name, build] of Object.entries(CASES).filter(([n]) => wanted.length === 0 || wanted.includes(n))) {
+    const book = new ExcelJS.Workbook();
+    build(book);
+    const file = path.join(here, `${name}.xlsx`);
+    fs.writeFileSync(file, new Uint8Array(await book.xlsx.writeBuffer()));
+    EDITS[name]?.(file);
+    if (fs.existsSync(SOFFICE)) {
+      if (!XLSX_ONLY.has(name)) convert(file, 'xls', path.join(here, `${name}.xls`));
+      convert(file, 'xlsx', path.join(here, `lo-${name}.xlsx`));
+    }
+    console.log(`${name}: written`);
+  }
+  if (wanted.length === 0 || wanted.includes('old-formats')) writeOldFormats();
 }

@@ -1,6 +1,6 @@
 import { isRecord } from '@gdb/shared/values/is-record';
 import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { addDataModelFormats } from '../../../platform/data-model-formats.ts';
 import { CODE_SHARE, type CodedColumn } from '../../../platform/files/row-tables.ts';
 import { linearRegExp } from '../../../platform/linear-regexp.ts';
 import { booleanOfText, type FieldType, isBlankText, isUnsafeIntegerText, numberOfText } from './convert.ts';
@@ -12,9 +12,6 @@ import { rowSchemaOf } from './row-schema.ts';
 // (check-rows.ts) would pass, with the same values after coercion; for anything else — a keyword
 // it does not know, a value it does not pass — it answers null, and the rows are checked one by one
 // by the row check, which words the problems.
-
-// ajv-formats is published as CommonJS with a default export.
-const addFormats = 'default' in addFormatsModule ? addFormatsModule.default : addFormatsModule;
 
 /** The keywords of the row schema this check knows (annotations included). */
 const ROW_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'title', 'description', '$comment']);
@@ -84,7 +81,7 @@ function fieldChecks(dataModel: Record<string, unknown>): Map<string, FieldCheck
     inlineRefs: false,
     code: { regExp: linearRegExp },
   });
-  addFormats(ajv);
+  addDataModelFormats(ajv);
   const checks = new Map<string, FieldCheck>();
   for (const [name, field] of Object.entries(properties)) {
     if (!isRecord(field) || !Object.keys(field).every((k) => FIELD_KEYWORDS.has(k))) return null;

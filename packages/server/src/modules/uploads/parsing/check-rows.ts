@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { addDataModelFormats } from '../../../platform/data-model-formats.ts';
 import { linearRegExp } from '../../../platform/linear-regexp.ts';
 import { convertRows, fieldTypesOf } from './convert.ts';
 import { rowSchemaOf } from './row-schema.ts';
@@ -24,9 +24,6 @@ export interface RowsRead {
   rowProblems: readonly RowProblem[];
 }
 
-// ajv-formats is published as CommonJS with a default export.
-const addFormats = 'default' in addFormatsModule ? addFormatsModule.default : addFormatsModule;
-
 function describe(e: ErrorObject): string {
   const where = e.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : '';
   if (e.keyword === 'required') return `${String(e.params.missingProperty)} is required`;
@@ -50,7 +47,7 @@ function rowValidator(dataModel: Record<string, unknown>) {
     inlineRefs: false,
     code: { regExp: linearRegExp },
   });
-  addFormats(ajv);
+  addDataModelFormats(ajv);
   return ajv.compile(rowSchemaOf(dataModel));
 }
 

@@ -110,9 +110,9 @@ function convertCell(cell: SheetValue, type: FieldType, field: string): Converte
   }
 }
 
-/** A value as read converted to its field's type. */
+/** A value as read converted to its field's type; JSON's `null` is no value, as an empty cell is. */
 export function convertValue(value: unknown, type: FieldType, field: string): Converted {
-  if (value === undefined) return ABSENT;
+  if (value === undefined || value === null) return ABSENT;
   if (typeof value === 'string') return convertText(value, type, field);
   if (value instanceof Cell) return convertCell(value.value, type, field);
   if (value instanceof BigJsonInteger) {

@@ -1,7 +1,7 @@
 import { storedRowsBytes } from '../../../platform/files/row-tables.ts';
 import type { CheckResult, Problem } from './check-rows.ts';
 import { DEFAULT_LIMITS, type ParseLimits } from './limits.ts';
-import { checkRead, invalid, type PooledOutcome, pooled, summaryOf } from './parse-file.ts';
+import { checkRead, hintsOf, invalid, type PooledOutcome, pooled, summaryOf } from './parse-file.ts';
 import { type CsvRead, readCsvFile } from './read-csv.ts';
 import type { Note } from './table.ts';
 
@@ -35,7 +35,7 @@ export function parseCsvPart(request: CsvPartRequest): PartOutcome {
   const limits = { ...DEFAULT_LIMITS, ...request.limits };
   let read: CsvRead;
   try {
-    read = readCsvFile(request.bytes, limits);
+    read = readCsvFile(request.bytes, hintsOf(request.dataModel), limits);
   } catch {
     // A limit, or a cut inside quoted text (an unclosed quote): the whole file is parsed for its message.
     const none = { rowCount: 0, rowsBytes: null, invalidRows: 0, problems: [], problemCount: 0 };

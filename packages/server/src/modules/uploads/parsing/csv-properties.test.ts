@@ -4,6 +4,7 @@ import { seededRandom } from '../../../../test/seeded-random.ts';
 import { countBreaks } from './fast-csv.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { readCsvFile, rowsOf } from './read-csv.ts';
+import { NO_HINTS } from './table.ts';
 
 // CSV files written by another library (papaparse's writer), in the encodings spreadsheet programs
 // save, read back: every value comes back as written, a row of the wrong length is a problem of
@@ -102,7 +103,7 @@ describe('CSV written by another library, read back', () => {
         void r;
         return at;
       });
-      const read = readCsvFile(encode(text, encoding), DEFAULT_LIMITS);
+      const read = readCsvFile(encode(text, encoding), NO_HINTS, DEFAULT_LIMITS);
       expect(read.fields, what).toEqual(fields);
       expect(read.lines, what).toEqual(lines);
       expect(

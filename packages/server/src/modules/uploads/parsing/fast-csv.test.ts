@@ -5,11 +5,12 @@ import { errorMessage } from '../../../platform/error-message.ts';
 import { readCsvBody, recordAt, rowsOfColumns } from './fast-csv.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { readCsv, rowsOf } from './read-csv.ts';
+import { NO_HINTS } from './table.ts';
 
 /** What the reader makes of a text, in the reference's terms; or the message it refused it with. */
 function read(text: string, maxRows = DEFAULT_LIMITS.maxRows) {
   try {
-    const r = readCsv(text, { ...DEFAULT_LIMITS, maxRows });
+    const r = readCsv(text, NO_HINTS, { ...DEFAULT_LIMITS, maxRows });
     return {
       fields: r.fields,
       rows: rowsOf(r),

@@ -6,7 +6,7 @@ export interface ParseLimits {
   maxDepth: number;
   /** Largest total size the entries of an XLSX archive may produce once inflated (counted as they are). */
   maxInflatedBytes: number;
-  /** Largest ratio of an XLSX archive's inflated bytes to the compressed bytes they come from (beyond its first 8 MiB). */
+  /** Largest ratio of an XLSX archive's inflated bytes to the compressed bytes they come from (beyond its first 16 MiB). */
   maxInflateRatio: number;
   /** Problems reported one by one; the rest are counted in the summary. */
   maxProblems: number;

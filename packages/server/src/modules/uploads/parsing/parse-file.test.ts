@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +9,7 @@ import { checkRows } from './check-rows.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { parseFile } from './parse-file.ts';
 import { readCsv, rowsOf } from './read-csv.ts';
+import { NO_HINTS } from './table.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const model = {
@@ -121,7 +124,7 @@ describe('parseFile: checks against the data model', () => {
       [csv, null],
       ['a,2\nx,3\n', indexed],
     ] as const) {
-      const read = rowsOf(readCsv(text, DEFAULT_LIMITS));
+      const read = rowsOf(readCsv(text, NO_HINTS, DEFAULT_LIMITS));
       const checked = checkRows({ rows: read, lines: read.map((_, i) => i + 2), rowProblems: [] }, dataModel, 10);
       expect(checked.invalidRows).toBe(0);
       const { rows } = checked;
@@ -181,6 +184,37 @@ describe('parseFile: hostile files', () => {
     expect(out.status).toBe('invalid');
     expect(out.summary).toBe("The file content does not match the data source's type (.csv, .txt expected).");
     expect(parseFile({ bytes: enc('a,b\n1,2'), group: 'excel', dataModel: null }).status).toBe('invalid');
+  });
+
+  it("names the NUL bytes of a CSV source's file: UTF-16 without its byte order mark", () => {
+    const utf16 = new Uint8Array(Buffer.from('code,name\r\nA1,one\r\n', 'utf16le'));
+    expect(parseFile({ bytes: utf16, group: 'csv', dataModel: null }).summary).toBe(
+      'The file holds NUL bytes (the first at byte 2), which no CSV text holds: it may be UTF-16 text without its byte order mark, or not a CSV file.',
+    );
+  });
+
+  it('names the Excel formats before Excel 97 (BIFF2–5) as not read, not as another type', () => {
+    const corpus = path.join(import.meta.dirname, '../../../../test/corpus/excel');
+    const expected: Record<string, string> = {
+      biff2: 'an Excel 2.0 file (BIFF2)',
+      biff5: 'an Excel 5.0/95 file (BIFF5)',
+    };
+    for (const [biff, what] of Object.entries(expected)) {
+      const bytes = new Uint8Array(fs.readFileSync(path.join(corpus, `old-${biff}.xls`)));
+      expect(parseFile({ bytes, group: 'excel', dataModel: null }).summary, biff).toBe(
+        `The workbook is ${what}, an old Excel format, which is not read: open it in Excel or LibreOffice and save it as an Excel workbook (.xlsx).`,
+      );
+    }
+    // Excel 3.0 and 4.0 start with their own BOF record (type 0x0209, 0x0409; 6 bytes).
+    for (const [second, version] of [
+      [0x02, 3],
+      [0x04, 4],
+    ]) {
+      const bytes = Uint8Array.from([0x09, second ?? 0, 0x06, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00]);
+      expect(parseFile({ bytes, group: 'excel', dataModel: null }).summary).toMatch(
+        `an Excel ${version}.0 file (BIFF${version})`,
+      );
+    }
   });
 
   it('refuses binary noise and empty files', () => {

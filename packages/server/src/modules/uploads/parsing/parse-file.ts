@@ -62,7 +62,7 @@ export function invalid(format: DetectedFormat, message: string): ParseOutcome {
 }
 
 /** What a reader may know of the data model: its field names and the fields it requires. */
-function hintsOf(dataModel: Record<string, unknown> | null): ReadHints {
+export function hintsOf(dataModel: Record<string, unknown> | null): ReadHints {
   if (!dataModel) return { fields: [], required: [] };
   const schema = rowSchemaOf(dataModel);
   const fields = isRecord(schema.properties) ? Object.keys(schema.properties) : [];
@@ -135,15 +135,22 @@ export function summaryOf(rowCount: number, check: CheckResult): string {
   return `${rowCount} rows read, ${check.invalidRows} invalid (${check.problemCount} problems${listed}).`;
 }
 
+/** Why a file's content is not of its data source's type: a CSV source's file of NUL bytes names them. */
+function mismatchMessage(request: ParseRequest, format: DetectedFormat): string {
+  const nul = request.bytes.indexOf(0);
+  if (request.group === 'csv' && format === 'binary' && nul >= 0) {
+    return `The file holds NUL bytes (the first at byte ${nul + 1}), which no CSV text holds: it may be UTF-16 text without its byte order mark, or not a CSV file.`;
+  }
+  const expected = MIME_GROUPS[request.group].extensions.join(', ');
+  return `The file content does not match the data source's type (${expected} expected).`;
+}
+
 /** Detects, parses and checks one uploaded file; never throws for a bad file, it answers invalid. */
 export function parseFile(request: ParseRequest): ParseOutcome {
   const limits = { ...DEFAULT_LIMITS, ...request.limits };
   const format = detectFormat(request.bytes);
   if (request.bytes.length === 0) return invalid(format, 'The file is empty.');
-  if (!formatsOf(request.group).includes(format)) {
-    const expected = MIME_GROUPS[request.group].extensions.join(', ');
-    return invalid(format, `The file content does not match the data source's type (${expected} expected).`);
-  }
+  if (!formatsOf(request.group).includes(format)) return invalid(format, mismatchMessage(request, format));
   let read: ReadTable | CsvRead;
   try {
     read = readTable(request.bytes, format, hintsOf(request.dataModel), limits);

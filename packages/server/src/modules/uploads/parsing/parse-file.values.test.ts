@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { rowsOfStored } from '../../../platform/files/row-tables.ts';
@@ -88,5 +90,37 @@ describe('values read the same way in every format', () => {
       dataModel: { type: 'object', properties: { code: { type: 'string' }, id: { type: 'string' } } },
     });
     expect(rowsOfStored(kept.rowsJson ?? '')).toEqual([{ code: 'AB', id: '12345678901234567890' }]);
+  });
+
+  it('takes a date-time and a time without a zone for the formats date-time and time, as a sheet gives them', () => {
+    const when = {
+      type: 'object',
+      properties: {
+        day: { type: 'string', format: 'date' },
+        at: { type: 'string', format: 'date-time' },
+        time: { type: 'string', format: 'time' },
+      },
+    };
+    const corpus = path.join(import.meta.dirname, '../../../../test/corpus/excel');
+    for (const file of ['dates.xlsx', 'lo-dates.xlsx', 'dates.xls', 'dates-1904-extension.xlsx']) {
+      const out = parseFile({ bytes: new Uint8Array(fs.readFileSync(path.join(corpus, file))), group: 'excel', dataModel: when });
+      expect(out.problems, file).toEqual([]);
+      expect(rowsOfStored(out.rowsJson ?? '')[0], file).toMatchObject({ at: '2026-03-01T14:30:00', time: '14:30:00' });
+    }
+    const csv =
+      'day,at,time\n2026-03-01,2026-03-01T14:30:15,14:30:15\n2026-03-01,2026-03-01T14:30:15+01:00,14:30:15Z\n2026-03-01,2026-03-01T25:00:00,24:00:00\n';
+    const out = parseFile({ bytes: enc(csv), group: 'csv', dataModel: when });
+    expect(out.problems).toEqual([
+      { row: 4, message: 'Row 4: at must match format "date-time"' },
+      { row: 4, message: 'Row 4: time must match format "time"' },
+    ]);
+  });
+
+  it('takes null in a JSON field as no value, as an empty cell: passed when optional, reported when required', () => {
+    const json = '[{"code":"AB","qty":null,"mail":null,"day":null,"ok":null},{"code":null,"qty":1}]';
+    const out = parseFile({ bytes: enc(json), group: 'json', dataModel: model });
+    expect(out.problems).toEqual([{ row: 2, message: 'Row 2: code is required' }]);
+    const valid = parseFile({ bytes: enc('[{"code":"AB","qty":null}]'), group: 'json', dataModel: model });
+    expect(rowsOfStored(valid.rowsJson ?? '')).toEqual([{ code: 'AB', qty: null }]);
   });
 });

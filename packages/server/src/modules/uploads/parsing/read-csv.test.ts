@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { readCsv, rowsOf } from './read-csv.ts';
+import { NO_HINTS } from './table.ts';
 
-const read = (text: string, limits = {}) => readCsv(text, { ...DEFAULT_LIMITS, ...limits });
+const read = (text: string, limits = {}) => readCsv(text, NO_HINTS, { ...DEFAULT_LIMITS, ...limits });
 
 describe('readCsv', () => {
   it('detects the delimiter the header and the next rows agree on, and reads a one-column file as one column', () => {

@@ -1,6 +1,7 @@
 import { type CsvBody, countBreaks, isBlankRecord, readCsvBody, recordAt, rowsOfColumns } from './fast-csv.ts';
 import { ParseError, type ParseLimits } from './limits.ts';
-import type { Note, Row, RowProblem } from './table.ts';
+import { refuseWithoutModelFields } from './model-fields.ts';
+import type { Note, ReadHints, Row, RowProblem } from './table.ts';
 import { decodeText } from './text-encoding.ts';
 
 /**
@@ -134,11 +135,22 @@ function checkLengths(
   });
 }
 
+/** Refuses a text holding a NUL character, naming its line: no CSV text holds one (UTF-16 without its byte order mark does). */
+function refuseNul(text: string): void {
+  const at = text.indexOf('\0');
+  if (at < 0) return;
+  const line = countBreaks(text, 0, at) + 1;
+  throw new ParseError(
+    `Line ${line} holds a NUL character, which no CSV text holds: the file may be UTF-16 text without its byte order mark, or not a CSV file.`,
+  );
+}
+
 /**
  * CSV text with a header line, read as written: the delimiter (comma, semicolon, tab or pipe) set
  * by a `sep=` first line or detected, any line break (CR LF, LF, CR, mixed), RFC 4180 quotes.
  */
-export function readCsv(text: string, limits: ParseLimits): CsvRead {
+export function readCsv(text: string, hints: ReadHints, limits: ParseLimits): CsvRead {
+  refuseNul(text);
   const start = preambleOf(text);
   if (start.pos >= text.length) throw new ParseError('The file has no header line: it holds only blank lines.');
   const delimiter = start.delimiter ?? guessDelimiter(text, start.pos);
@@ -146,6 +158,7 @@ export function readCsv(text: string, limits: ParseLimits): CsvRead {
   if (!header) throw new ParseError('The header line has a quoted name that is never closed.');
   const names = header.values.map((name) => name.trim());
   checkNames(names, limits);
+  refuseWithoutModelFields(names, hints, 'The header line holds');
   const bodyLine = start.line + countBreaks(text, start.pos, header.end) + 1;
   const body = readCsvBody(text, header.next, bodyLine, delimiter, names.length, limits.maxRows);
   if (body.lines.length === 0) throw new ParseError('The file has a header line but no rows.');
@@ -156,8 +169,8 @@ export function readCsv(text: string, limits: ParseLimits): CsvRead {
 }
 
 /** A CSV file's bytes read in their encoding (see {@link decodeText}), the log told which. */
-export function readCsvFile(bytes: Uint8Array, limits: ParseLimits): CsvRead {
+export function readCsvFile(bytes: Uint8Array, hints: ReadHints, limits: ParseLimits): CsvRead {
   const { text, note } = decodeText(bytes);
-  const read = readCsv(text, limits);
+  const read = readCsv(text, hints, limits);
   return { ...read, notes: [note, ...read.notes] };
 }

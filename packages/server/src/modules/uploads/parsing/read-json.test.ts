@@ -46,4 +46,14 @@ describe('readJson', () => {
     const deep = `[${'['.repeat(100_000)}12345678901234567890${']'.repeat(100_000)}]`;
     expect(() => read(deep)).toThrow(`The JSON is nested deeper than ${DEFAULT_LIMITS.maxDepth} levels.`);
   });
+
+  it('refuses an object naming a key twice, as a header naming a field twice, naming the key and its item or line', () => {
+    expect(() => read('[{"code":"A"},{"code":"B","name":"x","code":"C"}]')).toThrow('Item 2 names "code" more than once.');
+    expect(() => read('{"code":"A"}\n{"code":"B","code":"C"}\n')).toThrow('Line 2 names "code" more than once.');
+    expect(() => read('[{"code":"A","lines":[{"n":1,"n":2}]}]')).toThrow('Item 1 names "n" more than once.');
+    expect(() => read('{"data":[{"code":"A","code":"B"}]}')).toThrow('An object of the file names "code" more than once.');
+    // The same key in two objects, and texts that look like keys inside strings, are no repetition.
+    const fine = read('[{"code":"A","note":"say \\"code\\": 1"},{"code":"B","inner":{"code":"C"}}]');
+    expect(fine.rows).toHaveLength(2);
+  });
 });

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { errorMessage } from '../../../platform/error-message.ts';
+import { refuseRepeatedKeys } from './json-keys.ts';
 import { ParseError, type ParseLimits } from './limits.ts';
+import { refuseWithoutModelFields } from './model-fields.ts';
 import { BigJsonInteger, type Note, type ReadHints, type ReadTable, type Row } from './table.ts';
 import { decodeText } from './text-encoding.ts';
 
@@ -97,6 +99,7 @@ function itemsOf(text: string, hints: ReadHints): { items: unknown[]; lines: num
     if (!trimmed.startsWith('{')) throw new ParseError(`The JSON file cannot be read: ${errorMessage(error)}`);
     return jsonLines(text);
   }
+  refuseRepeatedKeys(trimmed, value);
   if (Array.isArray(value)) return { items: value, lines: value.map((_, i) => i + 1), notes: [] };
   const key = isObject(value) ? recordsProperty(value, hints) : undefined;
   const items = isObject(value) && key !== undefined ? value[key] : undefined;
@@ -116,11 +119,14 @@ function jsonLines(text: string): { items: unknown[]; lines: number[]; notes: No
   const lines: number[] = [];
   text.split(/\r\n|\n|\r/).forEach((line, i) => {
     if (line.trim() === '') return;
+    let item: unknown;
     try {
-      items.push(parseExact(line));
+      item = parseExact(line);
     } catch {
       throw new ParseError(`Line ${i + 1} is not valid JSON.`);
     }
+    refuseRepeatedKeys(line, item, `Line ${i + 1}`);
+    items.push(item);
     lines.push(i + 1);
   });
   return { items, lines, notes: [] };
@@ -160,7 +166,9 @@ export function readJson(text: string, hints: ReadHints, limits: ParseLimits): R
   if (depthOf(items, limits.maxDepth + 2) > limits.maxDepth + 1) {
     throw new ParseError(`The JSON is nested deeper than ${limits.maxDepth} levels.`);
   }
-  return { ...tableOf(items, lines, limits, 'Item'), notes };
+  const table = tableOf(items, lines, limits, 'Item');
+  refuseWithoutModelFields(table.fields, hints, "The JSON file's objects hold");
+  return { ...table, notes };
 }
 
 /** A JSON file's bytes read in their encoding, the log told which. */

@@ -13,5 +13,5 @@ export function readTextFormat(
 ): ReadTable | CsvRead {
   if (format === 'json') return readJsonFile(bytes, hints, limits);
   if (format === 'xml') return readXmlFile(bytes, hints, limits);
-  return readCsvFile(bytes, limits);
+  return readCsvFile(bytes, hints, limits);
 }

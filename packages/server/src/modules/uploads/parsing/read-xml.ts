@@ -1,6 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { errorMessage } from '../../../platform/error-message.ts';
 import { ParseError, type ParseLimits } from './limits.ts';
+import { fieldList } from './model-fields.ts';
 import { depthOf, tableOf } from './read-json.ts';
 import type { ReadHints, ReadTable } from './table.ts';
 import { decodeText } from './text-encoding.ts';
@@ -75,16 +76,31 @@ function mostRepeated(groups: readonly Group[]): Group | undefined {
 }
 
 /**
- * The records: the elements naming the data model's fields; without a match, the most repeated
- * record-like element; without one, the root's only record-like child, or the root itself.
+ * The records: the elements naming the data model's fields (a file where none does is refused);
+ * without a data model, the most repeated record-like element, else the root's only record-like
+ * child, or the root itself.
  */
-function recordsOf(doc: Element, hints: ReadHints): Group | undefined {
+function recordsOf(doc: Element, hints: ReadHints, text: string): Group | undefined {
   const groups = groupsOf(doc);
-  const found = byFields(groups, new Set(hints.fields)) ?? mostRepeated(groups);
+  if (hints.fields.length > 0) return byFields(groups, new Set(hints.fields)) ?? refuseWithoutRecords(hints, text);
+  const found = mostRepeated(groups);
   if (found) return found;
   const root = groups.find((g) => g.depth === 0);
   const children = root ? groups.filter((g) => g.depth === 1) : [];
   return children.length === 1 ? children[0] : root;
+}
+
+/** Excel's "XML Spreadsheet 2003" (cells as `<Row><Cell><Data>`), told by its namespace. */
+const SPREADSHEET_2003 = /urn:schemas-microsoft-com:office:spreadsheet/;
+
+function refuseWithoutRecords(hints: ReadHints, text: string): never {
+  const why = `No element of the XML file holds the data model's fields (${fieldList(hints)}) as its children or attributes`;
+  if (SPREADSHEET_2003.test(text.slice(0, 4096))) {
+    throw new ParseError(
+      `${why}: it is an Excel "XML Spreadsheet 2003" file, whose cells are not read as records; save it as an Excel workbook (.xlsx) and upload that.`,
+    );
+  }
+  throw new ParseError(`${why}.`);
 }
 
 /** An element's value: its text ('' when empty), or for a nested element its fields. */
@@ -134,7 +150,7 @@ export function readXml(text: string, hints: ReadHints, limits: ParseLimits): Re
   if (depthOf(doc, limits.maxDepth + 2) > limits.maxDepth + 1) {
     throw new ParseError(`The XML is nested deeper than ${limits.maxDepth} levels.`);
   }
-  const group = isElement(doc) ? recordsOf(doc, hints) : undefined;
+  const group = isElement(doc) ? recordsOf(doc, hints, text) : undefined;
   if (!group) throw new ParseError('The XML file holds no list of records.');
   const rows = group.items.filter(isElement).map(rowOf);
   const table = tableOf(

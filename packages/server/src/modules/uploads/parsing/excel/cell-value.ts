@@ -48,11 +48,9 @@ function showing(raw: string, value: number, format: NumberFormat, date1904: boo
   const known = cache?.get(raw);
   if (known) return known;
   const { kind } = format;
-  const dated = kind === 'date' || kind === 'datetime' || kind === 'time' || kind === 'elapsed';
-  const iso = dated ? isoOfSerial(value, kind, date1904) : undefined;
-  // A number no date can be made of (negative) is shown as it is, not as the `####` a sheet shows.
-  const plain = kind === 'general' || (dated && iso === undefined);
-  const shown = plain ? generalText(value, raw) : formatted(format.code, value);
+  const iso = isDated(kind) ? isoOfSerial(value, kind, date1904) : undefined;
+  const shown =
+    kind === 'general' || (isDated(kind) && iso === undefined) ? generalText(value, raw) : formatted(format.code, value);
   const made = { iso, shown };
   if (!cache) {
     cache = new Map();
@@ -62,12 +60,27 @@ function showing(raw: string, value: number, format: NumberFormat, date1904: boo
   return made;
 }
 
-/** A number cell: a date, date-time, time or duration when its format says so, else a number with its shown text. */
+function isDated(kind: NumberFormat['kind']): kind is 'date' | 'datetime' | 'time' | 'elapsed' {
+  return kind === 'date' || kind === 'datetime' || kind === 'time' || kind === 'elapsed';
+}
+
+/**
+ * A number cell: a date, date-time, time or duration when its format says so, else a number with
+ * its shown text; under a date format, a number no date can be made of (negative, or past
+ * 9999-12-31) is an error of its row, as the `####` a sheet shows for it.
+ */
 export function numberCell(raw: string, format: NumberFormat, date1904: boolean, ref: string): Cell {
   const value = Number(raw);
   if (format.kind === 'general') return new Cell({ kind: 'number', value, shown: generalText(value, raw), raw, ref });
   const { iso, shown } = showing(raw, value, format, date1904);
   if (iso !== undefined) return new Cell({ kind: 'date', iso, shown, ref });
+  if (isDated(format.kind)) {
+    return new Cell({
+      kind: 'error',
+      problem: `${ref} holds ${shown}, which its date or time format cannot show (a sheet shows ####)`,
+      ref,
+    });
+  }
   return new Cell({ kind: 'number', value, shown, raw, ref });
 }
 
@@ -91,13 +104,23 @@ export function unsavedFormulaCell(ref: string): Cell {
   return new Cell({ kind: 'error', problem: `${ref} is a formula with no saved value`, ref });
 }
 
-/** A cell saved as an ISO date (`t="d"`): its date, or its date and time when the time is not midnight. */
+/**
+ * A cell saved as an ISO date (`t="d"`) as its format shows it: the date under a date format, the
+ * time under a time format, both under a date-time format; else its date, with its time when the
+ * time is not midnight.
+ */
 export function isoDateCell(text: string, format: NumberFormat, ref: string): Cell {
   const match = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}:\d{2}))?/.exec(text.trim());
   if (!match) return errorCell(`"${text}" (not a date)`, ref);
   const [, day = '', time] = match;
-  const iso = format.kind === 'time' ? (time ?? '00:00:00') : time && time !== '00:00:00' ? `${day}T${time}` : day;
+  const iso = isoOfKind(format.kind, day, time ?? '00:00:00');
   return new Cell({ kind: 'date', iso, shown: iso, ref });
+}
+
+function isoOfKind(kind: NumberFormat['kind'], day: string, time: string): string {
+  if (kind === 'date') return day;
+  if (kind === 'time') return time;
+  return kind === 'datetime' || time !== '00:00:00' ? `${day}T${time}` : day;
 }
 
 /** The text a read cell shows, for finding the header row. */

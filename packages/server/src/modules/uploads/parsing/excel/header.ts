@@ -54,6 +54,8 @@ export function lackedFields(names: Iterable<string>, hints: ReadHints): string[
 /** The header's fields and what becomes of each column: its field's position, {@link UNNAMED} or {@link OUTSIDE}. */
 export interface Header {
   fields: string[];
+  /** The named columns, ascending. */
+  columns: number[];
   slotOf: (column: number) => number;
 }
 
@@ -84,5 +86,9 @@ export function headerOf(names: Map<number, string>, sheet: string, limits: Pars
   if (fields.length > limits.maxColumns) {
     throw new ParseError(`The header of sheet "${sheet}" has more than ${limits.maxColumns} columns.`);
   }
-  return { fields, slotOf: (column) => (column < first || column > last ? OUTSIDE : (slots[column - first] ?? OUTSIDE)) };
+  return {
+    fields,
+    columns,
+    slotOf: (column) => (column < first || column > last ? OUTSIDE : (slots[column - first] ?? OUTSIDE)),
+  };
 }

@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import { Inflate } from 'fflate';
+import { Inflate } from 'pako';
 import { errorMessage } from '../../../../platform/error-message.ts';
 import { ParseError, type ParseLimits } from '../limits.ts';
 import type { ZipEntry } from './zip.ts';
@@ -8,20 +8,21 @@ import type { ZipEntry } from './zip.ts';
 // is counted against one budget for the whole workbook: what the headers claim plays no part, so
 // faked sizes, streamed entries (sizes 0 and a data descriptor) and stored entries are bounded alike.
 
-/**
- * Compressed bytes given to the inflater at once: a deflate stream makes at most ~1,032 times as
- * much (16 MiB); fewer, larger pieces spare the inflater's buffers, which it grows anew for each.
- */
+/** Compressed bytes given to the inflater at once: a deflate stream makes at most ~1,032 times as much (16 MiB). */
 const INPUT_PIECE = 16 * 1024;
+/** Inflated bytes handed on at once: each piece is scanned and dropped before the next is made. */
+const OUTPUT_PIECE = 64 * 1024;
+/** What pako's inflater reports when its stream ends whole (`inflateEnd`'s Z_OK). */
+const Z_OK = 0;
 /** The ratio limit applies beyond this many inflated bytes, which any small workbook may reach. */
-const RATIO_FLOOR = 8 * 1024 * 1024;
+const RATIO_FLOOR = 16 * 1024 * 1024;
 
 const mib = (bytes: number) => Math.round(bytes / (1024 * 1024));
 const kib = (bytes: number) => Math.ceil(bytes / 1024);
 
 /**
  * What the entries of one workbook may produce once inflated, all entries together: at most
- * `maxInflatedBytes`, and, beyond the first 8 MiB, at most `maxInflateRatio` times the compressed
+ * `maxInflatedBytes`, and, beyond the first 16 MiB, at most `maxInflateRatio` times the compressed
  * bytes read so far. The ratio is checked as the bytes come, so a compression bomb (deflate reaches
  * ~1,000:1) is refused after a few MiB, long before the total limit.
  */
@@ -51,12 +52,6 @@ export class InflateBudget {
   }
 }
 
-/** Whether fflate's inflater has read its stream's last block (its state, which it does not otherwise tell). */
-function streamEnded(inflater: Inflate): boolean {
-  const state: unknown = Reflect.get(inflater, 's');
-  return typeof state === 'object' && state !== null && Boolean(Reflect.get(state, 'f')) && !Reflect.get(state, 'l');
-}
-
 function damaged(entry: ZipEntry, error: unknown): ParseError {
   if (error instanceof ParseError) return error;
   const why = errorMessage(error);
@@ -74,22 +69,28 @@ function inflateEntry(bytes: Uint8Array, entry: ZipEntry, budget: InflateBudget,
   }
   if (entry.method !== 8) throw new ParseError(`The workbook's part ${entry.name} uses a compression this reader does not know.`);
   let going = true;
-  const inflater = new Inflate((piece) => {
-    if (!going || piece.length === 0) return;
+  // The inflater says when its stream ends, whole or not: the bytes after it (a data descriptor) are not read.
+  let ended: 'whole' | 'broken' | undefined;
+  const inflater = new Inflate({ raw: true, chunkSize: OUTPUT_PIECE });
+  inflater.onData = (piece) => {
+    if (!going || !(piece instanceof Uint8Array) || piece.length === 0) return;
     budget.spend(piece.length);
     going = onPiece(piece);
-  });
+  };
+  inflater.onEnd = (status) => {
+    ended = status === Z_OK ? 'whole' : 'broken';
+  };
   try {
-    for (let at = entry.start; going && at < entry.end && !streamEnded(inflater); at += INPUT_PIECE) {
+    for (let at = entry.start; going && ended === undefined && at < entry.end; at += INPUT_PIECE) {
       const piece = bytes.subarray(at, Math.min(at + INPUT_PIECE, entry.end));
       budget.read(piece.length);
-      inflater.push(piece);
+      inflater.push(piece, false);
     }
-    if (going && !streamEnded(inflater)) inflater.push(new Uint8Array(0), true);
   } catch (error) {
     throw damaged(entry, error);
   }
-  if (going && !streamEnded(inflater)) throw damaged(entry, new Error('its data ends early'));
+  if (ended === 'broken') throw damaged(entry, new Error(inflater.msg || 'its data is not deflate'));
+  if (going && ended === undefined) throw damaged(entry, new Error('its data ends early'));
 }
 
 function storedEntry(bytes: Uint8Array, entry: ZipEntry, budget: InflateBudget, onPiece: (piece: Uint8Array) => boolean) {
@@ -134,11 +135,17 @@ function completeLength(bytes: Uint8Array): number {
   return bytes.length - start < needs ? start : bytes.length;
 }
 
-/** An entry's whole text (for the small parts: workbook, relationships, styles). */
+/** The most a part read whole may hold: a workbook's styles run to a few MiB at most. */
+const MAX_WHOLE_PART = 32 * 1024 * 1024;
+
+/** An entry's whole text (for the small parts: workbook, relationships, styles), refused past 32 MiB. */
 export function entryText(bytes: Uint8Array, entry: ZipEntry, budget: InflateBudget): string {
   let text = '';
   streamEntryText(bytes, entry, budget, (piece) => {
     text += piece;
+    if (text.length > MAX_WHOLE_PART) {
+      throw new ParseError(`The workbook is refused: its part ${entry.name} holds more than ${mib(MAX_WHOLE_PART)} MiB.`);
+    }
     return true;
   });
   return text;

@@ -40,7 +40,7 @@ export interface ReadRows {
 }
 
 /** The index of the first line at or after `line` in an ascending list. */
-function firstAtOrAfter(sorted: number[], line: number): number {
+export function firstAtOrAfter(sorted: readonly number[], line: number): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {

@@ -1,6 +1,7 @@
 import { ParseError, type ParseLimits } from '../limits.ts';
 import { booleanCell, type CellRead, cellRef, errorCell, isoDateCell, numberCell, unsavedFormulaCell } from './cell-value.ts';
-import { parseMergeRange } from './merges.ts';
+import { KeptText } from './kept-text.ts';
+import { firstAtOrAfter, type MergeRange, parseMergeRange } from './merges.ts';
 import { GENERAL, type NumberFormat } from './number-format.ts';
 import { RowFeeder } from './row-feeder.ts';
 import type { SheetTable } from './sheet-table.ts';
@@ -19,14 +20,30 @@ export interface WorkbookContext {
 }
 
 const SLASH = 0x2f;
+const COLON = 0x3a;
 const LETTER_C = 0x63;
 /** Characters that end an element's name: blanks, `/` and `>`. */
 const NAME_END = new Set([0x20, 0x09, 0x0a, 0x0d, SLASH, 0x3e]);
 /** What {@link SheetScanner} answers for an element not whole yet, and for a sheet not to read further. */
 const CUT = -1;
 const STOP = -2;
-const VALUE = /<(?:[\w.-]+:)?v(?:\s[^>]*)?>([^<]*)<\/(?:[\w.-]+:)?v>/;
+// Attribute texts stop at `<` as well as `>`: a search from each `<` ends at the next one.
+const VALUE = /<(?:[\w.-]+:)?v(?:\s[^<>]*)?>([^<]*)<\/(?:[\w.-]+:)?v>/;
 const FORMULA = /<(?:[\w.-]+:)?f[\s/>]/;
+const FORMULA_TAG = /<(?:[\w.-]+:)?f(\s[^<>]*)>/;
+
+/** The range an array formula's cell spans (`<f t="array" ref="C2:C4">`), or undefined. */
+function arrayRange(inner: string): MergeRange | undefined {
+  const tag = FORMULA_TAG.exec(inner)?.[1];
+  if (tag === undefined || attribute(tag, 't') !== 'array') return undefined;
+  return parseMergeRange(attribute(tag, 'ref') ?? '');
+}
+
+/** Where an element's local name starts: after its prefix's colon, looked for within the name only. */
+function localNameStart(xml: string, nameStart: number, nameEnd: number): number {
+  for (let i = nameStart; i < nameEnd; i++) if (xml.charCodeAt(i) === COLON) return i + 1;
+  return nameStart;
+}
 
 /** The 0-based column of a cell address (`C7` → 2), or -1. */
 function columnOf(ref: string): number {
@@ -87,23 +104,35 @@ function checked(text: string, column: number, line: number, context: WorkbookCo
 
 /** Reads a sheet's XML given piece by piece; `push` returns false once the sheet need not be read further. */
 export class SheetScanner {
-  private pending = '';
+  private readonly kept: KeptText;
   private readonly feeder: RowFeeder;
   private line = 0;
   private column = -1;
   private inRow = false;
-  private readonly maxPending: number;
+  /** The last row each column's array formulas span, for the columns read: their cells without a saved value are errors. */
+  private readonly arrays = new Map<number, number>();
+  /** The columns of the current row that held a cell, while array formulas span some. */
+  private readonly held = new Set<number>();
 
   constructor(
     private readonly table: SheetTable,
     private readonly context: WorkbookContext,
   ) {
     this.feeder = new RowFeeder(table);
-    this.maxPending = context.limits.maxCellChars * 8 + 1024 * 1024;
+    const { maxCellChars } = context.limits;
+    this.kept = new KeptText(
+      maxCellChars * 8 + 1024 * 1024,
+      () => new ParseError(`Sheet "${table.sheet}" holds a cell longer than ${maxCellChars} characters.`),
+    );
   }
 
   push(text: string): boolean {
-    const xml = this.pending + text;
+    const xml = this.kept.take(text);
+    return xml === undefined || this.scan(xml);
+  }
+
+  /** Reads the elements of a text; false once the sheet need not be read further. */
+  private scan(xml: string): boolean {
     let pos = 0;
     let keepFrom = xml.length;
     for (;;) {
@@ -115,22 +144,14 @@ export class SheetScanner {
         break;
       }
       const next = this.element(xml, open, close);
-      if (next === STOP) {
-        this.pending = '';
-        return false;
-      }
+      if (next === STOP) return false;
       if (next === CUT) {
         keepFrom = open;
         break;
       }
       pos = next;
     }
-    this.pending = xml.slice(keepFrom);
-    if (this.pending.length > this.maxPending) {
-      throw new ParseError(
-        `Sheet "${this.table.sheet}" holds a cell longer than ${this.context.limits.maxCellChars} characters.`,
-      );
-    }
+    this.kept.keep(xml, keepFrom);
     return true;
   }
 
@@ -144,8 +165,7 @@ export class SheetScanner {
     const nameStart = closing ? open + 2 : open + 1;
     let nameEnd = nameStart;
     while (nameEnd < close && !NAME_END.has(xml.charCodeAt(nameEnd))) nameEnd++;
-    const colon = xml.indexOf(':', nameStart);
-    const local = colon >= 0 && colon < nameEnd ? colon + 1 : nameStart;
+    const local = localNameStart(xml, nameStart, nameEnd);
     const selfClosed = xml.charCodeAt(close - 1) === SLASH;
     if (nameEnd - local === 1 && xml.charCodeAt(local) === LETTER_C && !closing) {
       const attributes = xml.slice(nameEnd, selfClosed ? close - 1 : close);
@@ -174,10 +194,15 @@ export class SheetScanner {
     return close + 1;
   }
 
+  /** Starts a row; rows come in ascending order, as every writer lists them (a crafted sheet repeats one). */
   private rowStart(attributes: string, selfClosed: boolean): void {
     const r = Number(attribute(attributes, 'r'));
+    if (Number.isInteger(r) && r > 0 && r <= this.line) {
+      throw new ParseError(`Sheet "${this.table.sheet}" is damaged: it lists row ${r} after row ${this.line}.`);
+    }
     this.line = Number.isInteger(r) && r > 0 ? r : this.line + 1;
     this.column = -1;
+    this.held.clear();
     if (selfClosed) return;
     this.feeder.begin(this.line);
     this.inRow = true;
@@ -187,6 +212,7 @@ export class SheetScanner {
   private rowEnd(): boolean {
     if (!this.inRow) return true;
     this.inRow = false;
+    if (this.arrays.size > 0) this.unsavedArrayCells();
     return this.feeder.end();
   }
 
@@ -194,12 +220,48 @@ export class SheetScanner {
     const r = attribute(attributes, 'r');
     const column = r === undefined ? this.column + 1 : columnOf(r);
     this.column = column;
+    if (inner.includes('array')) this.arrayFormula(inner);
     if (column < 0 || !this.inRow || !this.feeder.wants(column)) return;
-    this.feeder.put(column, cellValue(attributes, inner, column, this.line, this.context));
+    let value = cellValue(attributes, inner, column, this.line, this.context);
+    if (this.arrays.size > 0) {
+      this.held.add(column);
+      const type = attribute(attributes, 't');
+      if (value === '' && type !== 'str' && type !== 'inlineStr' && this.inArray(column))
+        value = unsavedFormulaCell(cellRef(column, this.line));
+    }
+    this.feeder.put(column, value);
   }
 
-  /** Ends the sheet; a last row left open by a cut file still counts. */
+  /** Notes the range an array formula under the header spans, for the header's columns within it. */
+  private arrayFormula(inner: string): void {
+    const range = arrayRange(inner);
+    const columns = this.table.headerColumns;
+    if (!range) return;
+    for (let i = firstAtOrAfter(columns, range.left); i < columns.length; i++) {
+      const column = columns[i] ?? 0;
+      if (column > range.right) break;
+      this.arrays.set(column, Math.max(this.arrays.get(column) ?? 0, range.bottom));
+    }
+  }
+
+  private inArray(column: number): boolean {
+    return (this.arrays.get(column) ?? 0) >= this.line;
+  }
+
+  /** The cells of the row an array formula spans but the sheet left out: a formula with no saved value each. */
+  private unsavedArrayCells(): void {
+    for (const [column, bottom] of this.arrays) {
+      if (bottom < this.line) this.arrays.delete(column);
+      else if (!this.held.has(column) && this.feeder.wants(column)) {
+        this.feeder.put(column, unsavedFormulaCell(cellRef(column, this.line)));
+      }
+    }
+  }
+
+  /** Ends the sheet: what was kept is read, and a last row left open by a cut file still counts. */
   end(): void {
-    if (this.inRow) this.feeder.end();
+    const xml = this.kept.take('', true);
+    if (xml !== undefined && !this.scan(xml)) return;
+    if (this.inRow) this.rowEnd();
   }
 }

@@ -76,6 +76,11 @@ export class SheetTable {
     return this.header !== undefined;
   }
 
+  /** The header's named columns, ascending, once it is known. */
+  get headerColumns(): readonly number[] {
+    return this.header ? this.header.columns : [];
+  }
+
   get fieldCount(): number {
     return this.header ? this.header.fields.length : 0;
   }

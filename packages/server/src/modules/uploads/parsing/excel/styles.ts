@@ -4,7 +4,17 @@ import { attribute, startTags } from './xml.ts';
 // The styles part as far as values need it: the number format of each cell style (`<cellXfs>`),
 // by the style index a cell's `s` attribute names.
 
-const CELL_XFS = /<(?:[\w.-]+:)?cellXfs\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?cellXfs>/;
+const CELL_XFS_START = /<(?:[\w.-]+:)?cellXfs\b[^<>]*>/;
+const CELL_XFS_END = /<\/(?:[\w.-]+:)?cellXfs>/;
+
+/** The content of the first `<cellXfs>`, its end searched once from its start. */
+function cellXfs(xml: string): string {
+  const start = CELL_XFS_START.exec(xml);
+  if (!start) return '';
+  const from = start.index + start[0].length;
+  const end = CELL_XFS_END.exec(xml.slice(from));
+  return end ? xml.slice(from, from + end.index) : '';
+}
 
 /** The number format of each cell style, in the order the cells' `s` attribute counts them. */
 export function parseStyles(xml: string | undefined): NumberFormat[] {
@@ -15,7 +25,7 @@ export function parseStyles(xml: string | undefined): NumberFormat[] {
     const code = attribute(tag, 'formatCode');
     if (Number.isInteger(id) && code !== undefined) custom.set(id, code);
   }
-  const xfs = CELL_XFS.exec(xml)?.[1] ?? '';
+  const xfs = cellXfs(xml);
   const formats: NumberFormat[] = [];
   for (const tag of startTags(xfs, 'xf')) {
     const id = Number(attribute(tag, 'numFmtId') ?? 0);

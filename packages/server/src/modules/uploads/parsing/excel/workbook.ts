@@ -83,10 +83,22 @@ export function parseWorkbook(xml: string, relationships: Map<string, Relationsh
     const part = rel && /\/worksheet$/.test(rel.type) ? rel.target : undefined;
     sheets.push({ name, visibility: visibilityOf(attribute(tag, 'state')), part });
   }
-  let date1904 = false;
-  for (const tag of startTags(xml, 'workbookPr')) {
-    const value = attribute(tag, 'date1904');
-    date1904 = value === '1' || value === 'true';
-  }
-  return { sheets, date1904 };
+  const value = attribute(mainWorkbookPr(xml) ?? '', 'date1904');
+  return { sheets, date1904: value === '1' || value === 'true' };
+}
+
+const ROOT = /<(?:([\w.-]+):)?workbook[\s>/]/;
+const EXTENSIONS = /<(?:[\w.-]+:)?extLst[\s>/]/;
+
+/**
+ * The attributes of the workbook's own `workbookPr`: the one in the root element's namespace
+ * before the extension list (the workbook's last child), never an extension's (Excel 2010 and
+ * later add an `x15:workbookPr` without `date1904` under `<extLst>`).
+ */
+function mainWorkbookPr(xml: string): string | undefined {
+  const prefix = ROOT.exec(xml)?.[1];
+  const extensions = xml.search(EXTENSIONS);
+  const own = extensions < 0 ? xml : xml.slice(0, extensions);
+  const pattern = new RegExp(`<${prefix ? `${prefix}:` : ''}workbookPr(\\s[^<>]*)?\\/?>`);
+  return pattern.exec(own)?.[1];
 }

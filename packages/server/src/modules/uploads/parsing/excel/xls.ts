@@ -1,6 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import { isRecord } from '@gdb/shared/values/is-record';
 import { errorMessage } from '../../../../platform/error-message.ts';
+import { oldBiffVersion } from '../detect.ts';
 import { ParseError, type ParseLimits } from '../limits.ts';
 import type { ReadHints, ReadTable } from '../table.ts';
 import { booleanCell, type CellRead, cellRef, errorCell, shownNumberCell } from './cell-value.ts';
@@ -80,8 +81,31 @@ function visibilityOf(hidden: number | undefined): Visibility {
   return hidden === 1 ? 'hidden' : hidden === 2 ? 'veryHidden' : 'visible';
 }
 
+const OLD_FORMAT =
+  'an old Excel format, which is not read: open it in Excel or LibreOffice and save it as an Excel workbook (.xlsx).';
+
+/**
+ * Refuses the Excel formats before Excel 97 (BIFF2–5): a bare Excel 2.0–4.0 stream, or an Excel
+ * 5.0/95 container, whose workbook stream is named `Book` (`Workbook` from Excel 97 on).
+ */
+function refuseOldFormats(bytes: Uint8Array): void {
+  const biff = oldBiffVersion(bytes);
+  if (biff !== undefined) throw new ParseError(`The workbook is an Excel ${biff}.0 file (BIFF${biff}), ${OLD_FORMAT}`);
+  let paths: unknown;
+  try {
+    paths = XLSX.CFB.read(bytes, { type: 'array' }).FullPaths;
+  } catch {
+    return; // not a container: the reader below says why
+  }
+  const streams = Array.isArray(paths) ? paths.map((p) => String(p).split('/').at(-1) ?? '') : [];
+  if (streams.includes('Book') && !streams.includes('Workbook')) {
+    throw new ParseError(`The workbook is an Excel 5.0/95 file (BIFF5), ${OLD_FORMAT}`);
+  }
+}
+
 /** Reads an XLS workbook's sheet that holds the data model's fields. */
 export function readXls(bytes: Uint8Array, hints: ReadHints, limits: ParseLimits): ReadTable {
+  refuseOldFormats(bytes);
   let book: XLSX.WorkBook;
   try {
     book = XLSX.read(bytes, { type: 'array', dense: false, cellNF: true, cellDates: false, cellFormula: false, cellHTML: false });

@@ -34,6 +34,7 @@ function sharedStringsOf(archive: Archive, part: string | undefined, limits: Par
   if (!entry) return [];
   const reader = new SharedStringsReader(limits);
   streamEntryText(archive.bytes, entry, archive.budget, (text) => reader.push(text));
+  reader.end();
   return reader.strings;
 }
 

@@ -57,14 +57,34 @@ export function attribute(attributes: string, name: string): string | undefined 
   return decodeEntities(match[1] ?? match[2] ?? '');
 }
 
-/** The start tags of elements with a local name (any namespace prefix), with their attribute text. */
+/**
+ * The start tags of elements with a local name (any namespace prefix), with their attribute text.
+ * Attribute texts stop at `<` as well as `>`, so that a search from each `<` ends at the next one.
+ */
 export function* startTags(xml: string, localName: string): Generator<string> {
-  const pattern = new RegExp(`<(?:[\\w.-]+:)?${localName}(\\s[^>]*)?\\/?>`, 'g');
+  const pattern = new RegExp(`<(?:[\\w.-]+:)?${localName}(\\s[^<>]*)?\\/?>`, 'g');
   for (const match of xml.matchAll(pattern)) yield match[1] ?? '';
 }
 
-const TEXT_RUN = /<(?:[\w.-]+:)?t(?:\s[^>]*)?(?:\/>|>([^<]*)<\/(?:[\w.-]+:)?t>)/g;
-const PHONETIC = /<(?:[\w.-]+:)?rPh\b[\s\S]*?<\/(?:[\w.-]+:)?rPh>/g;
+const TEXT_RUN = /<(?:[\w.-]+:)?t(?:\s[^<>]*)?(?:\/>|>([^<]*)<\/(?:[\w.-]+:)?t>)/g;
+const PHONETIC_START = /<(?:[\w.-]+:)?rPh\b/g;
+const PHONETIC_END = /<\/(?:[\w.-]+:)?rPh>/g;
+
+/** A string item without its phonetic hints (`<rPh>`): each hint's end searched from its start, an unclosed hint dropped to the end. */
+function withoutPhonetic(inner: string): string {
+  let out = '';
+  let pos = 0;
+  for (;;) {
+    PHONETIC_START.lastIndex = pos;
+    const start = PHONETIC_START.exec(inner);
+    if (!start) return out + inner.slice(pos);
+    out += inner.slice(pos, start.index);
+    PHONETIC_END.lastIndex = start.index;
+    const end = PHONETIC_END.exec(inner);
+    if (!end) return out;
+    pos = end.index + end[0].length;
+  }
+}
 
 /** The text of a string item (`<si>`, `<is>`): its `<t>` runs joined, rich text included, phonetic hints left out. */
 export function runsText(inner: string): string {
@@ -72,7 +92,7 @@ export function runsText(inner: string): string {
   if (inner.startsWith('<t>') && inner.endsWith('</t>') && inner.indexOf('<', 3) === inner.length - 4) {
     return decodeText(inner.slice(3, -4));
   }
-  const body = inner.includes('rPh') ? inner.replace(PHONETIC, '') : inner;
+  const body = inner.includes('rPh') ? withoutPhonetic(inner) : inner;
   let text = '';
   for (const match of body.matchAll(TEXT_RUN)) text += match[1] ?? '';
   return decodeText(text);
