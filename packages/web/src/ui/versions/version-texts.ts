@@ -18,6 +18,8 @@ export const VERSION_TEXTS = {
     dirty ? `Open version ${n} ? The modifications not saved would be lost.` : `Open version ${n} ?`,
   upToDate: 'Every dependency is on its newest version.',
   updateJobs: 'Move the jobs to the new version',
+  updateCountries: 'Update the country pipelines too',
+  bulkError: (e: { name: string; version: number | null }, error: string) => `${e.name}, version ${e.version ?? ''} : ${error}`,
 } as const;
 
 const KIND_WORDS: Record<VersionKind, string> = {
