@@ -131,6 +131,25 @@ export interface NewPipeline {
   createdBy?: string | null;
 }
 
+/** Managers, admins and super-admins see every version; a user only production versions. */
+const seesEveryVersion = (auth: AuthContext) => hasAnyRole(auth.roles, ['manager', 'admin', 'super-admin']);
+
+/** What the caller may see of these pipelines: badges for everyone, assignments and dealer kind for the role user. */
+function pipelineVisibility(users: UsersService, access: DocumentAccess) {
+  return async (auth: AuthContext, views: PipelineView[]): Promise<PipelineView[]> => {
+    if (auth.roles.includes('super-admin')) return views;
+    // Read with the caller's session (and kept with it in the session cache) when it carries it.
+    const user = await users.callerProfile(auth);
+    if (!user) return [];
+    const readable = await (await access(auth)).filter('read', 'pipeline', views, (p) => ({ folder: p.folder, tags: p.tags }));
+    if (seesEveryVersion(auth)) return readable;
+    const families = new Set(user.assignedFamilies);
+    const assigned = readable.filter((p) => families.has(p.familyId) && !p.isHidden);
+    const allowed = user.unrestrictedUpload ? assigned : assigned.filter((p) => p.datakind?.isDealer === true);
+    return productionVersions(allowed);
+  };
+}
+
 /** Stores a pipeline version as given. */
 async function insertPipeline(repo: ReturnType<typeof pipelinesRepo>, input: NewPipeline): Promise<string> {
   const row = await repo.insert({
@@ -178,19 +197,9 @@ export function pipelinesService(
     return rows.map((r) => toView(r, ref));
   };
 
-  /** What the caller may see of these pipelines: badges for everyone, assignments and dealer kind for the role user. */
-  async function visibleTo(auth: AuthContext, views: PipelineView[]): Promise<PipelineView[]> {
-    if (auth.roles.includes('super-admin')) return views;
-    // Read with the caller's session (and kept with it in the session cache) when it carries it.
-    const user = await deps.users.callerProfile(auth);
-    if (!user) return [];
-    const readable = await (await access(auth)).filter('read', 'pipeline', views, (p) => ({ folder: p.folder, tags: p.tags }));
-    if (hasAnyRole(auth.roles, ['manager', 'admin'])) return readable;
-    const families = new Set(user.assignedFamilies);
-    const assigned = readable.filter((p) => families.has(p.familyId) && !p.isHidden);
-    const allowed = user.unrestrictedUpload ? assigned : assigned.filter((p) => p.datakind?.isDealer === true);
-    return productionVersions(allowed);
-  }
+  const visibleTo = pipelineVisibility(deps.users, access);
+  /** A user's pipelines: the production version of each assigned family (docs/decisions.md), whatever version was asked. */
+  const production = async (auth: AuthContext) => visibleTo(auth, await views(await repo.all()));
 
   return {
     /** The read rule of a live collection whose documents belong to pipelines (`pipelinesOf` finds those a filter reaches). */
@@ -232,12 +241,22 @@ export function pipelinesService(
       if (!view) throw forbidden('You may not read this pipeline.');
       return view;
     },
+    /** The masters the caller may see; a user sees the production version of each. */
     async masters(auth: AuthContext): Promise<PipelineView[]> {
+      if (!seesEveryVersion(auth)) return sortPipelines((await production(auth)).filter((p) => p.isMaster));
       return sortPipelines(await visibleTo(auth, await views(await repo.masters())));
     },
+    /**
+     * The country pipelines of a master version; a user sees the production version of each
+     * country whose master is any version of that master's family, as the masters move on.
+     */
     async countriesOf(auth: AuthContext, masterId: string): Promise<PipelineView[]> {
       if (!isUuid(masterId)) throw notFound('Pipeline not found.');
-      return sortPipelines(await visibleTo(auth, await views(await repo.countriesOf(masterId))));
+      if (seesEveryVersion(auth)) return sortPipelines(await visibleTo(auth, await views(await repo.countriesOf(masterId))));
+      const [master] = await repo.familiesOfIds([masterId]);
+      const countries = (await production(auth)).filter((p) => !p.isMaster && p.masterPipeline !== null);
+      const familyOf = familyMap(await repo.familiesOfIds(countries.flatMap((p) => p.masterPipeline ?? [])));
+      return sortPipelines(countries.filter((p) => master && familyOf.get(p.masterPipeline ?? '') === master.family_id));
     },
     /** The import screens' start-up data: reference lists and the pipelines the caller may use. */
     async forUser(auth: AuthContext) {
