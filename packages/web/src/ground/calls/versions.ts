@@ -30,8 +30,9 @@ export function versionCalls(path: VersionPath) {
     /** GET …/version: the family's versions, by version number. */
     graph: (id: string, signal?: AbortSignal) =>
       api.get(`${path}/version`, z.array(versionRecordSchema), { query: { id }, ...(signal ? { signal } : {}) }),
-    /** POST …/version/lock; `force` locks the drafts it depends on too. */
-    lock: (id: string, force: boolean) => api.post(`${path}/version/lock`, { id, force }, lockAnswerSchema),
+    /** POST …/version/lock; `force` locks the drafts it depends on too, `country` (pipelines) a master's country pipelines. */
+    lock: (id: string, force: boolean, country = false) =>
+      api.post(`${path}/version/lock`, path === '/pipelines' ? { id, force, country } : { id, force }, lockAnswerSchema),
     /** POST …/version/new: a draft copy as the next number. */
     create: (id: string) => api.post(`${path}/version/new`, { id }, versionDocSchema),
     /** POST …/version/delete: answers the version to open next. */

@@ -11,6 +11,7 @@ export const VERSION_TEXTS = {
   unsavedBeforeLock: 'Some modifications are not saved before lock, do you want to continue ?',
   confirmLock: (n: number) => `Lock version ${n} ?`,
   force: 'Also lock the drafts it depends on',
+  country: 'Also lock its country pipelines',
   confirmNew: (n: number) => `Create a new version from version ${n} ?`,
   confirmUnlock: (n: number) => `Unlock version ${n} ? A new draft version is created from it.`,
   confirmDelete: (n: number) => `Delete version ${n} ?`,
