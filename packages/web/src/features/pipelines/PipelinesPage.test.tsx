@@ -43,7 +43,9 @@ const country = (over: Record<string, unknown> = {}) =>
     ...over,
   });
 
-async function open(id: string, routes: Record<string, Handler> = {}, docs = { [MASTER]: master(), [COUNTRY]: country() }) {
+type Docs = Record<string, ReturnType<typeof master>>;
+
+async function open(id: string, routes: Record<string, Handler> = {}, docs: Docs = { [MASTER]: master(), [COUNTRY]: country() }) {
   const server = signedInAs(['manager'], {
     'GET /folders/tree': () => ok([]),
     'GET /schemas/byname': () => ok({ _id: MADE, name: 'rt-pipeline', version: 1, jsonSchema: FORM_SCHEMA }),

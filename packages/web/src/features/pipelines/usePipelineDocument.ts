@@ -83,5 +83,3 @@ export function usePipelineDocument() {
     save,
   };
 }
-
-export type PipelineDocumentState = ReturnType<typeof usePipelineDocument>;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { api } from '../request/api.ts';
 import { CALL_FAILURES } from '../request/call-failures.ts';
 
-export const pipelineKeys = {
+const pipelineKeys = {
   all: ['pipelines'] as const,
   mine: ['pipelines', 'mine'] as const,
   masters: ['pipelines', 'masters'] as const,
@@ -20,7 +20,7 @@ export function useUserPipelines() {
 }
 
 /** GET /pipelines/masters: the master pipelines the caller may work on. */
-export const masterPipelines = (signal?: AbortSignal) => api.get('/pipelines/masters', z.array(pipelineViewSchema), { signal });
+const masterPipelines = (signal?: AbortSignal) => api.get('/pipelines/masters', z.array(pipelineViewSchema), { signal });
 
 /** The master pipelines, for the pipeline selector. */
 export function useMasterPipelines() {

@@ -8,7 +8,7 @@ const EDITORS: Readonly<Record<PickedKind, string>> = {
 };
 
 /** Where a document's editor opens it (ComponentEditor, the SDK editor, ManagePipeline: query id). */
-export const editorAddress = (kind: PickedKind, id: string) => `${EDITORS[kind]}?id=${encodeURIComponent(id)}`;
+const editorAddress = (kind: PickedKind, id: string) => `${EDITORS[kind]}?id=${encodeURIComponent(id)}`;
 
 /** Opens the document in its editor, in a new tab. */
 export const openInNewTab = (kind: PickedKind, id: string) => window.open(editorAddress(kind, id), '_blank', 'noopener');
