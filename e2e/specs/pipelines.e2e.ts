@@ -4,6 +4,7 @@
 // and both locked together from the master's version bar.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { levelOneHeadings, seriousViolations } from '../support/axe.ts';
 import { closePage, launchBrowser, newPage, signIn, type TestPage } from '../support/browser.ts';
 import { USERS } from '../support/users.ts';
 
@@ -129,6 +130,9 @@ describe('the Pipelines screen', () => {
       brand: master.brand,
       locale: master.locale,
     });
+    // The screen with its form, pickers and version bar has no serious accessibility violation.
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await levelOneHeadings(page)).toBe(1);
     expect(t.problems.errors).toEqual([]);
     expect(t.problems.csp).toEqual([]);
   });
