@@ -5,11 +5,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startCheckService } from './support/check-service.ts';
 import { startSpecServer } from './support/server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The URL prefix of the check service the forms' ajax rules may ask (FORM_CHECK_URLS). */
+    checkUrl: string;
   }
 }
 
@@ -30,11 +33,14 @@ export default async function setup(project: TestProject) {
   // The server reads its own copy of the build, so a rebuild during the run changes nothing.
   const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-e2e-web-'));
   fs.cpSync(built, webDist, { recursive: true });
-  const server = await startSpecServer({ TFA_REQUIRED: 'none', WEB_DIST: webDist });
+  const checks = await startCheckService();
+  const server = await startSpecServer({ TFA_REQUIRED: 'none', WEB_DIST: webDist, FORM_CHECK_URLS: checks.prefix });
   project.provide('baseUrl', server.baseUrl);
+  project.provide('checkUrl', checks.prefix);
 
   return async () => {
     await server.stop();
+    await checks.stop();
     fs.rmSync(webDist, { recursive: true, force: true });
   };
 }

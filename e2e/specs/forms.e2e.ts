@@ -1,8 +1,9 @@
 // The dynamic forms as an author of data models meets them: the Data Models page's "Show UI"
 // drawer draws a data model as its form, with Validate and Reset.
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePage, launchBrowser, newPage, signIn, type TestPage } from '../support/browser.ts';
+import { HOSTILE_SCHEMA, MALLORY, STORED_HOSTILE_MODEL } from '../support/models.ts';
 import { USERS } from '../support/users.ts';
 
 let browser: Browser;
@@ -21,6 +22,18 @@ afterEach(async ({ task }) => {
 
 /** Calls the API from the page with the signed-in user's token; answers the envelope's data. */
 async function call(page: Page, method: string, path: string, body?: unknown): Promise<unknown> {
+  const answer = await attempt(page, method, path, body);
+  if (answer.code !== 20000) throw new Error(`${method} ${path}: ${answer.message}`);
+  return answer.data;
+}
+
+/** Calls the API from the page with the signed-in user's token; answers the whole envelope. */
+async function attempt(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ code: number; message: string; data: unknown }> {
   return page.evaluate(
     async ({ method, path, body }) => {
       const res = await fetch(`/gdb-importer/v1${path}`, {
@@ -31,9 +44,7 @@ async function call(page: Page, method: string, path: string, body?: unknown): P
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-      const answer = (await res.json()) as { code: number; message: string; data: unknown };
-      if (answer.code !== 20000) throw new Error(`${method} ${path}: ${answer.message}`);
-      return answer.data;
+      return (await res.json()) as { code: number; message: string; data: unknown };
     },
     { method, path, body },
   );
@@ -117,7 +128,8 @@ describe('the form of a data model, in the Show UI drawer', () => {
     await expect.poll(() => subKinds.count()).toBe(0);
   });
 
-  it('an ajax rule waits with its message, and a new edit cancels the pending check', async () => {
+  it('an ajax rule asks the listed check service, waits with its message, and a new edit cancels the pending check', async () => {
+    const checks = inject('checkUrl');
     t = await newPage(browser);
     await signIn(t.page, USERS.superAdmin);
     const name = await saveModel(t.page, `Form ajax ${Date.now()}`, {
@@ -125,11 +137,11 @@ describe('the form of a data model, in the Show UI drawer', () => {
       properties: {
         model: {
           type: 'string',
-          title: 'Existing data model',
+          title: 'Dealer code',
           rules: {
             ajax: {
-              value: { remoteUrl: '/schemas/byname', paramName: 'name', resField: 'name' },
-              options: { delay: 1500, delayMsg: 'Looking the data model up…' },
+              value: { remoteUrl: `${checks}free`, paramName: 'name', resField: 'free' },
+              options: { delay: 1500, delayMsg: 'Looking the code up…' },
             },
           },
         },
@@ -137,25 +149,57 @@ describe('the form of a data model, in the Show UI drawer', () => {
     });
     await t.context.close();
     const { page, drawer } = await showUi(name);
-    const asked: string[] = [];
+    const asked: { name: string; token: string | undefined }[] = [];
     page.on('request', (r) => {
-      const url = new URL(r.url());
-      if (url.pathname.endsWith('/schemas/byname') && url.searchParams.get('name') !== name)
-        asked.push(url.searchParams.get('name') ?? '');
+      if (!r.url().startsWith(checks)) return;
+      asked.push({ name: new URL(r.url()).searchParams.get('name') ?? '', token: r.headers()['x-token'] });
     });
     const field = drawer.locator('[data-field-path="model"]');
-    const input = drawer.getByLabel('Existing data model');
-    await input.fill('rt-pipeline');
-    await field.getByText('Looking the data model up…').waitFor();
-    await input.fill('no-such-model');
-    await field.getByText('Looking the data model up…').waitFor();
+    const input = drawer.getByLabel('Dealer code');
+    await input.fill('taken-1');
+    await field.getByText('Looking the code up…').waitFor();
+    await input.fill('taken-2');
+    await field.getByText('Looking the code up…').waitFor();
     await field.getByText('Ajax validation failed').waitFor({ timeout: 10_000 });
-    expect(asked).toEqual(['no-such-model']);
-    await input.fill('rt-component');
-    await field.getByText('Looking the data model up…').waitFor();
-    await field.getByText('Looking the data model up…').waitFor({ state: 'detached', timeout: 10_000 });
+    expect(asked).toEqual([{ name: 'taken-2', token: undefined }]);
+    await input.fill('FR-0042');
+    await field.getByText('Looking the code up…').waitFor();
+    await field.getByText('Looking the code up…').waitFor({ state: 'detached', timeout: 10_000 });
     expect(await field.getAttribute('data-field-status')).toBe('valid');
-    expect(asked).toEqual(['no-such-model', 'rt-component']);
+    expect(asked.map((a) => a.name)).toEqual(['taken-2', 'FR-0042']);
+    expect(t?.problems.csp).toEqual([]);
+  });
+
+  it("a manager's data model cannot create a super-admin with the rights of the super-admin who opens it", async () => {
+    // The manager saves the escalating rule: refused, the rule's path named.
+    t = await newPage(browser);
+    await signIn(t.page, USERS.manager);
+    const refused = await attempt(t.page, 'POST', '/schemas', {
+      name: `Dealer contact ${Date.now()}`,
+      folder: null,
+      jsonSchema: HOSTILE_SCHEMA,
+    });
+    expect(refused.message).toBe('The ajax rule at properties.contact.rules.ajax: An ajax rule is sent only as GET, not post');
+    await t.context.close();
+
+    // A super-admin opens the one stored before, in Show UI, and types.
+    const { page, drawer } = await showUi(STORED_HOSTILE_MODEL);
+    const sent: { method: string; url: string; token: string | undefined }[] = [];
+    page.on('request', (r) => sent.push({ method: r.method(), url: r.url(), token: r.headers()['x-token'] }));
+    expect(await drawer.getByRole('alert').textContent()).toBe(
+      'Ajax validation not run: The ajax rule at properties.contact.rules.ajax: An ajax rule is sent only as GET, not post',
+    );
+    const field = drawer.locator('[data-field-path="contact"]');
+    await drawer.getByLabel('Contact last name').fill('Escalated');
+    const notRun = 'Ajax validation not run: An ajax rule is sent only as GET, not post';
+    await field.getByText(notRun).waitFor();
+    await drawer.getByRole('button', { name: 'Validate' }).click();
+    await field.getByText(notRun).waitFor();
+    expect(await field.getAttribute('data-field-status')).toBe('invalid');
+    expect(sent.filter((r) => r.method !== 'GET' || new URL(r.url).pathname.includes('/users'))).toEqual([]);
+
+    const users = (await call(page, 'GET', '/users')) as { email: string; firstName: string }[];
+    expect(users.filter((u) => u.email === MALLORY.email || u.firstName === MALLORY.firstName)).toEqual([]);
   });
 
   it('every stored data model of the editors draws as a form with no error', async () => {

@@ -8,6 +8,7 @@ import { seedDemo } from '../../packages/server/src/modules/demo/demo.seed.ts';
 import { loadConfig } from '../../packages/server/src/platform/config.ts';
 import { openDb } from '../../packages/server/src/platform/db/index.ts';
 import { createTestDb } from '../../packages/server/test/test-db.ts';
+import { HOSTILE_SCHEMA, STORED_HOSTILE_MODEL } from './models.ts';
 import { COUNTRY_PIPELINE, SLOW_PIPELINE, SLOW_RUN_MS } from './pipelines.ts';
 import { E2E_PASSWORD, USERS } from './users.ts';
 
@@ -62,6 +63,27 @@ ctx.log.info('Checked ' + ctx.input.dealers.length + ' dealers slowly.');`,
     .execute();
 }
 
+/**
+ * The manager's data model with an escalating ajax rule, written as a row: the server refuses to
+ * save it now, but one stored before must still not run in a viewer's browser.
+ */
+async function seedStoredHostileModel(built: Awaited<ReturnType<typeof buildApp>>, managerId: string): Promise<void> {
+  const id = crypto.randomUUID();
+  await built.ctx.db.kysely
+    .insertInto('schemas')
+    .values({
+      id,
+      family_id: id,
+      version: 1,
+      folder_id: null,
+      name: STORED_HOSTILE_MODEL,
+      json_schema: JSON.stringify(HOSTILE_SCHEMA),
+      created_by: managerId,
+      updated_by: managerId,
+    })
+    .execute();
+}
+
 async function seed(): Promise<void> {
   const fresh = process.env.DATABASE_URL ? await createTestDb() : undefined;
   const config = loadConfig({ ...process.env, DATABASE_URL: fresh?.url, LOG_LEVEL: 'warn' });
@@ -79,6 +101,7 @@ async function seed(): Promise<void> {
     ids[key] = created.id;
   }
   await seedPipelines(built, ids.user ?? '');
+  await seedStoredHostileModel(built, ids.manager ?? '');
   await built.app.close();
   await fresh?.db.close();
   process.stdout.write(`\n${JSON.stringify({ databaseUrl: fresh?.url ?? null })}\n`);

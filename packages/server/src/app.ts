@@ -289,7 +289,8 @@ async function registerHeadersAndDocs(app: FastifyInstance, config: Config): Pro
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        // A form's ajax rule asks the listed check services (docs/decisions.md, "A form's ajax rule asks only listed check services").
+        connectSrc: ["'self'", ...config.formCheckUrls],
         workerSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],

@@ -2,11 +2,15 @@
 import { vi } from 'vitest';
 
 export interface Recorded {
+  /** The whole address asked (its origin included). */
+  href: string;
   method: string;
   path: string;
   search: string;
   headers: Record<string, string>;
   body: unknown;
+  /** The request's credentials mode, when the caller set one. */
+  credentials: RequestCredentials | undefined;
 }
 
 export type Handler = (call: Recorded) => Response | Promise<Response>;
@@ -22,7 +26,10 @@ export function envelope(code: number, message: string, data: unknown, status = 
 export const ok = (data: unknown) => envelope(20000, 'success', data);
 
 /** A user info answer for these roles. */
-export function userInfo(roles: string[], fields: Partial<{ firstName: string; lastName: string }> = {}) {
+export function userInfo(
+  roles: string[],
+  fields: Partial<{ firstName: string; lastName: string; formCheckUrls: string[] }> = {},
+) {
   return {
     user: {
       _id: 'u1',
@@ -38,6 +45,7 @@ export function userInfo(roles: string[], fields: Partial<{ firstName: string; l
       isNoCode: false,
     },
     mimetypes: { csv: ['text/csv'] },
+    formCheckUrls: fields.formCheckUrls ?? [],
   };
 }
 
@@ -61,11 +69,13 @@ export function fakeApi(routes: Record<string, Handler>) {
     const method = init?.method ?? 'GET';
     const text = typeof init?.body === 'string' ? init.body : undefined;
     const call: Recorded = {
+      href: url.href,
       method,
       path,
       search: url.search,
       headers: headersOf(init),
       body: text ? JSON.parse(text) : undefined,
+      credentials: init?.credentials,
     };
     calls.push(call);
     const handler = routes[`${method} ${path}`];

@@ -1,10 +1,48 @@
 import os from 'node:os';
 import path from 'node:path';
+import { FORM_CHECK_SETTING, formCheckPrefixProblem, parseFormCheckUrls } from '@gdb/shared/schemas/form-checks';
 import { z } from 'zod';
+import { parseRange } from './cidr.ts';
 import { DEFAULT_POOL_SIZE } from './db/index.ts';
 import { type TrustProxy, trustProxySetting } from './http/trust-proxy.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** A comma-separated list of URL prefixes, each checked on its own. */
+const urlPrefixes = z.string().superRefine((text, check) => {
+  for (const entry of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const problem = formCheckPrefixProblem(entry);
+    if (problem) check.addIssue({ code: 'custom', message: `${FORM_CHECK_SETTING}: ${problem}` });
+  }
+});
+
+const listOf = (text: string | undefined) =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** Host names (no scheme, port or path), compared in lower case. */
+const hostNames = z.string().superRefine((text, check) => {
+  for (const entry of listOf(text)) {
+    if (!/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/i.test(entry)) {
+      check.addIssue({
+        code: 'custom',
+        message: `${entry} is not a host name (no scheme, port or path; an IPv6 address in brackets)`,
+      });
+    }
+  }
+});
+
+/** CIDR ranges (`10.20.0.0/16`). */
+const addressRanges = z.string().superRefine((text, check) => {
+  for (const entry of listOf(text)) {
+    if (!parseRange(entry)) check.addIssue({ code: 'custom', message: `${entry} is not an address range such as 10.20.0.0/16` });
+  }
+});
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -80,6 +118,9 @@ const envSchema = z.object({
   RUNTIME_MAX_OUTPUT_MIB: z.coerce.number().int().min(1).max(1024).default(64),
   RUNTIME_MAX_LOG_ENTRIES: z.coerce.number().int().min(1).default(1000),
   RUNTIME_MAX_LOG_KIB: z.coerce.number().int().min(1).default(1024),
+  FORM_CHECK_URLS: urlPrefixes.optional(),
+  REALTIME_SOURCE_HOSTS: hostNames.optional(),
+  REALTIME_SOURCE_PRIVATE_RANGES: addressRanges.optional(),
 });
 
 export type Config = {
@@ -158,6 +199,10 @@ export type Config = {
     maxLogEntries: number;
     maxLogChars: number;
   };
+  /** URL prefixes of the check services a form's ajax rule may ask (GET only, no token); none by default. */
+  formCheckUrls: string[];
+  /** Where real-time sources are fetched from: these host names only (none by default), and internal addresses only in these ranges. */
+  realtimeSources: { hosts: string[]; privateRanges: string[] };
 };
 
 /** Reads the configuration from the environment, failing with every problem at once. */
@@ -224,6 +269,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxOutputChars: e.RUNTIME_MAX_OUTPUT_MIB * 1024 * 1024,
       maxLogEntries: e.RUNTIME_MAX_LOG_ENTRIES,
       maxLogChars: e.RUNTIME_MAX_LOG_KIB * 1024,
+    },
+    formCheckUrls: parseFormCheckUrls(e.FORM_CHECK_URLS),
+    realtimeSources: {
+      hosts: listOf(e.REALTIME_SOURCE_HOSTS).map((h) => h.toLowerCase()),
+      privateRanges: listOf(e.REALTIME_SOURCE_PRIVATE_RANGES),
     },
     ...overrides,
   };

@@ -14,7 +14,11 @@ interface TestLane {
     signal: AbortSignal;
   }) => Promise<{ outputJson: string; rtContextJson: string; logs: RunLogEntry[] }>;
   /** Runs an SDK function version in the test lane on an argument array given as JSON text. */
-  runSdkFunction: (fn: SdkFunction, argsJson: string) => Promise<{ outputJson: string; logs: RunLogEntry[] }>;
+  runSdkFunction: (
+    fn: SdkFunction,
+    argsJson: string,
+    signal?: AbortSignal,
+  ) => Promise<{ outputJson: string; logs: RunLogEntry[] }>;
 }
 
 /** Test runs from the component and SDK editors, in the callers' places, each stoppable by its caller. */
@@ -25,12 +29,19 @@ export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane
   return {
     /**
      * A test run from the component editor: payload and rt_context in, the run result out; the
-     * caller can stop it with `stopTest`, also while it waits for one of the caller's places.
-     * Failures read 'Execute error : {detail}'.
+     * caller can stop it with `stopTest`, also while it waits for one of the caller's places; so
+     * does `gone` (the caller's request closed). Failures read 'Execute error : {detail}'.
      */
-    async testComponent(userId: string, componentId: string, payload: object, rtContext: object): Promise<RunResult> {
+    async testComponent(
+      userId: string,
+      componentId: string,
+      payload: object,
+      rtContext: object,
+      gone?: AbortSignal,
+    ): Promise<RunResult> {
       const key = testKey(userId, componentId);
       const controller = new AbortController();
+      gone?.addEventListener('abort', () => controller.abort(), { once: true });
       const running = tests.get(key) ?? new Set<AbortController>();
       running.add(controller);
       tests.set(key, running);
@@ -64,11 +75,19 @@ export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane
       return true;
     },
 
-    /** Runs an SDK function for its editor's test area, in the caller's places; failures read 'Execute error : {detail}'. */
-    async testSdkFunction(userId: string, fn: SdkFunction, args: unknown[]): Promise<{ output: unknown; logs: RunLogEntry[] }> {
+    /**
+     * Runs an SDK function for its editor's test area, in the caller's places, cancelled when `gone`
+     * aborts (the caller's request closed); failures read 'Execute error : {detail}'.
+     */
+    async testSdkFunction(
+      userId: string,
+      fn: SdkFunction,
+      args: unknown[],
+      gone?: AbortSignal,
+    ): Promise<{ output: unknown; logs: RunLogEntry[] }> {
       try {
-        const leave = await testGate.enter(userId);
-        const outcome = await runSdkFunction(fn, JSON.stringify(args)).finally(leave);
+        const leave = await testGate.enter(userId, gone);
+        const outcome = await runSdkFunction(fn, JSON.stringify(args), gone).finally(leave);
         return { output: JSON.parse(outcome.outputJson), logs: outcome.logs };
       } catch (error) {
         if (error instanceof RunFailure) throw error.withPrefix('Execute error : ');

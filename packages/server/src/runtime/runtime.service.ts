@@ -77,6 +77,10 @@ function limitsOf(settings: Config['runtime'], given: Partial<RunLimits> = {}): 
   };
 }
 
+/** Test runs one user may have going: the setting, but never every isolate of the test lane when it has more than one. */
+const testRunsPerCaller = (settings: Pick<Config['runtime'], 'testRunsPerUser' | 'testPoolSize'>) =>
+  Math.min(settings.testRunsPerUser, Math.max(1, settings.testPoolSize - 1));
+
 /**
  * The component runtime (docs/product.md §16): builds a component version into one program, keeps isolates
  * warm and runs programs in them with limits, cancel and bounded logs. See runtime/README.md.
@@ -102,7 +106,8 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
     onCatastrophicError,
     threadsMade,
   });
-  const testGate = new CallerGate({ running: settings.testRunsPerUser, waiting: settings.testQueuePerUser });
+  // One user never holds every test isolate: another user's test run finds one free whatever the first runs.
+  const testGate = new CallerGate({ running: testRunsPerCaller(settings), waiting: settings.testQueuePerUser });
   // Syntax checks only compile (no user code runs), so one isolate of their own serves both lanes without making either wait.
   const syntaxPool = new IsolatePool({ size: 1, queueLimit: settings.queueLimit, onCatastrophicError, threadsMade });
   const { program, sdkProgram } = programBuilds({ settings, source, syntaxPool });
@@ -166,7 +171,7 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
     ...editorTests({
       testGate,
       runComponent: (request) => runIn(testPool, request),
-      runSdkFunction: (fn, argsJson) => runSdkFunction(fn, argsJson, { lane: testPool }),
+      runSdkFunction: (fn, argsJson, signal) => runSdkFunction(fn, argsJson, { lane: testPool, ...(signal ? { signal } : {}) }),
     }),
 
     /** Isolates alive, idle and runs waiting: of import runs, and of test runs under `tests`. */

@@ -55,6 +55,9 @@ export const userInfoSchema = z.object({
   mimetypes: z
     .record(z.string(), z.array(z.string()))
     .describe("Each content type group (csv, excel, xml, json) and its MIME types; a data source's contentType names a group."),
+  formCheckUrls: z
+    .array(z.string())
+    .describe("URL prefixes of the check services a form's ajax rule may ask (with a GET, without the token); none by default."),
 });
 
 export type LoginBody = z.infer<typeof loginBodySchema>;

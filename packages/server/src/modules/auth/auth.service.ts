@@ -14,8 +14,8 @@ import type { ThrottleService } from './throttle.service.ts';
 
 export type { ClientInfo } from './sign-in.ts';
 
-/** The signed-in user as the web shell needs it. */
-function userInfo(user: User): UserInfo {
+/** The signed-in user as the web shell needs it, with the check services its forms may ask. */
+function userInfo(user: User, formCheckUrls: string[]): UserInfo {
   return {
     user: {
       _id: user.id,
@@ -31,6 +31,7 @@ function userInfo(user: User): UserInfo {
       isNoCode: user.is_no_code,
     },
     mimetypes: mimetypesMap(),
+    formCheckUrls,
   };
 }
 
@@ -57,7 +58,7 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
     if (row.revoked_at) throw unauthorized(CODES.revoked, 'Your session has been revoked.');
     if (!user.is_active) throw unauthorized(CODES.badToken, 'Your account is disabled.');
     const access = await users.profileOf(user);
-    const info = userInfo(user);
+    const info = userInfo(user, ctx.config.formCheckUrls);
     return { userId: user.id, sessionId: row.session_id, userName: user.user_name, roles: user.roles, access, info };
   }
 
@@ -120,7 +121,7 @@ export function authService(ctx: AppContext, users: UsersService, throttle: Thro
       if (auth.info) return auth.info;
       const user = await users.byId(auth.userId);
       if (!user) throw notFound('User not found.');
-      return userInfo(user);
+      return userInfo(user, ctx.config.formCheckUrls);
     },
   };
 }

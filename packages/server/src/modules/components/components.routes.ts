@@ -14,6 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth/access-control.ts';
 import { ok } from '../../platform/http/envelope.ts';
+import { longAnswer } from '../../platform/http/long-answer.ts';
 import type { RuntimeService } from '../../runtime/runtime.service.ts';
 import type { SdkService } from '../sdk/sdk.service.ts';
 import type { ComponentsService } from './components.service.ts';
@@ -71,11 +72,14 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
     app.post(
       '/components/:id/execute',
       { schema: { tags, params: idParamsSchema, body: executeBodySchema, response: { 200: envelope(runResultSchema) } } },
-      async (req) => {
+      async (req, reply) => {
         const auth = requireAuth(req);
         // A component the caller's badges do not open is refused before it runs.
         await components.find(req.params.id, auth);
-        return ok(await runtime.testComponent(auth.userId, req.params.id, req.body.payload ?? {}, req.body.rt_context ?? {}));
+        const gone = longAnswer(req, reply);
+        return ok(
+          await runtime.testComponent(auth.userId, req.params.id, req.body.payload ?? {}, req.body.rt_context ?? {}, gone),
+        );
       },
     );
     app.post(

@@ -18,6 +18,8 @@ import { type Db, openDb } from '../../platform/db/index.ts';
 // (`IMPORT_LEASE_S`, 30 by default) so the take-over comes within seconds.
 
 const LEASE_S = '3';
+/** The real-time source the test controls listens on this machine: its host listed, its loopback range opened. */
+const SOURCE_SETTINGS = { REALTIME_SOURCE_HOSTS: '127.0.0.1', REALTIME_SOURCE_PRIVATE_RANGES: '127.0.0.1/32' };
 /** The lease, a look by the instance left (every second here) and that instance's start, with room for a slow machine. */
 const TAKE_OVER_MS = 20_000;
 
@@ -44,7 +46,7 @@ async function openTheDb(): Promise<Db> {
 async function start(): Promise<BuiltApp> {
   const db = await openTheDb();
   const config = loadConfig(
-    { DATA_DIR: dataDir, LOG_LEVEL: 'silent', FILE_STORE: 'database', IMPORT_LEASE_S: LEASE_S },
+    { DATA_DIR: dataDir, LOG_LEVEL: 'silent', FILE_STORE: 'database', IMPORT_LEASE_S: LEASE_S, ...SOURCE_SETTINGS },
     { tfaRequired: 'none' },
   );
   const built = await buildApp(config, { db, web: false });
@@ -76,6 +78,7 @@ async function spawnWorker(): Promise<ChildProcess> {
     FILE_STORE: 'database',
     IMPORT_CONCURRENCY: '1',
     IMPORT_LEASE_S: LEASE_S,
+    ...SOURCE_SETTINGS,
   };
   if (dbUrl) env.DATABASE_URL = dbUrl;
   else delete env.DATABASE_URL;

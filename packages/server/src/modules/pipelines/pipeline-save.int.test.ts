@@ -234,27 +234,27 @@ describe('POST /pipelines and the documents it names', () => {
     expect(all.map((p) => p.name)).not.toEqual(expect.arrayContaining(['Ghost component']));
   });
 
-  it('refuses a component, data model or master the caller may not read, naming it', async () => {
+  it('refuses a component, data model or master the caller may not read, by the id sent, never by its name', async () => {
     const { model, component } = await componentAndModel();
     await badge(component._id, 'component', [[secret]]);
     const hiddenComponent = await save({ name: 'Secret component', isMaster: true, component: component._id }, outsider);
     expect([hiddenComponent.status, hiddenComponent.body.message]).toEqual([
       403,
-      `You are not allowed to read the component ${component.name} (v.1 - Draft).`,
+      `You are not allowed to read the component ${component._id}.`,
     ]);
     expect((await save({ name: 'Secret component', isMaster: true, component: component._id }, insider)).status).toBe(200);
     await badge(model._id, 'schema', [[secret]]);
     const hiddenModel = await save({ name: 'Secret model', isMaster: true, pipelineSchema: model._id }, outsider);
     expect([hiddenModel.status, hiddenModel.body.message]).toEqual([
       403,
-      `You are not allowed to read the data model ${model.name} (v.1 - Draft).`,
+      `You are not allowed to read the data model ${model._id}.`,
     ]);
     const secretMaster = (await save({ name: 'Secret master', isMaster: true }, boss)).body.data._id as string;
     await badge(secretMaster, 'pipeline', [[secret]]);
     const hiddenMaster = await save({ name: 'Under a secret', isMaster: false, masterPipeline: secretMaster }, outsider);
     expect([hiddenMaster.status, hiddenMaster.body.message]).toEqual([
       403,
-      'You are not allowed to read the master pipeline Secret master (v.1 - Draft).',
+      `You are not allowed to read the master pipeline ${secretMaster}.`,
     ]);
   });
 });

@@ -45,8 +45,6 @@ interface Columns {
   datakind: string | null;
 }
 
-const named = (d: NamedVersion) => `${d.name} ${versionLabel(d)}`;
-
 function columnsOf(body: PipelineSaveBody): Columns {
   return {
     name: body.name,
@@ -103,16 +101,20 @@ async function assertReferenceValues(reference: ReferenceService, c: Columns): P
   }
 }
 
-/** Refuses a document named that does not exist (400) or that the caller may not read (403), naming it. */
+/**
+ * Refuses a document named that does not exist (400) or that the caller may not read (403), by the
+ * id the caller sent: a closed document's name is not told (docs/decisions.md, "Answers name only
+ * what the caller reads").
+ */
 async function assertReadable(what: string, ids: readonly string[], documentsOf: DocumentsOf, auth: AuthContext) {
   const asked = [...new Set(ids)];
   if (asked.length === 0) return;
-  const existing = await documentsOf(asked);
-  const missing = asked.find((id) => !existing.some((d) => d._id === id));
+  const existing = new Set((await documentsOf(asked)).map((d) => d._id));
+  const missing = asked.find((id) => !existing.has(id));
   if (missing) throw badRequest(`The ${what} ${missing} does not exist.`);
   const readable = new Set((await documentsOf(asked, auth)).map((d) => d._id));
-  const closed = existing.find((d) => !readable.has(d._id));
-  if (closed) throw forbidden(`You are not allowed to read the ${what} ${named(closed)}.`);
+  const closed = asked.find((id) => !readable.has(id));
+  if (closed) throw forbidden(`You are not allowed to read the ${what} ${closed}.`);
 }
 
 /**
@@ -128,10 +130,10 @@ export function pipelineSave(repo: Repo, versions: SaveVersions, access: Documen
     const master = await repo.byId(id);
     if (!master) throw badRequest(`The master pipeline ${id} does not exist.`);
     if (master.family_id === familyId) throw badRequest(PIPELINE_SAVE_MESSAGES.ownMaster);
-    const doc = { _id: master.id, name: master.name, version: master.version, vLocked: master.v_locked };
-    if (!master.is_master) throw badRequest(`The pipeline ${named(doc)} is not a master pipeline.`);
     const may = await (await access(auth)).may('read', 'pipeline', { folder: master.folder_id, tags: master.tags });
-    if (!may) throw forbidden(`You are not allowed to read the master pipeline ${named(doc)}.`);
+    if (!may) throw forbidden(`You are not allowed to read the master pipeline ${id}.`);
+    const doc = { name: master.name, version: master.version, vLocked: master.v_locked };
+    if (!master.is_master) throw badRequest(`The pipeline ${doc.name} ${versionLabel(doc)} is not a master pipeline.`);
     return master;
   }
 

@@ -19,10 +19,11 @@ export function schemasRepo(k: Kysely<Database>) {
         .limit(1)
         .executeTakeFirst(),
     /** Whether a data model of another family has this name. */
+    /** A version of another family with this name ignoring case (its folder and badges, for the read check), if any. */
     otherFamilyNamed: async (name: string, familyId: string | null) => {
-      let q = k.selectFrom('schemas').select('id').where(sql`lower(name)`, '=', name.toLowerCase());
+      let q = k.selectFrom('schemas').select(['id', 'folder_id', 'tags']).where(sql`lower(name)`, '=', name.toLowerCase());
       if (familyId) q = q.where('family_id', '<>', familyId);
-      return (await q.limit(1).executeTakeFirst()) !== undefined;
+      return q.limit(1).executeTakeFirst();
     },
     /** Every version for pickers, by name ignoring case, then version. */
     list: () =>

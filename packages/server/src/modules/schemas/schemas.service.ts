@@ -1,3 +1,4 @@
+import { ajaxRuleIssue } from '@gdb/shared/schemas/form-checks';
 import { schemaRuleIssue } from '@gdb/shared/schemas/schema-check';
 import type { SchemaByName, SchemaDocument, SchemaListEntry, SchemaSaveBody } from '@gdb/shared/schemas/schemas.schemas';
 import { isSystemSchemaName } from '@gdb/shared/schemas/system-schemas';
@@ -28,9 +29,12 @@ const cannotLoad = (what: string) => notFound(`Cannot load schema ${what} from s
 /** A data model as the document access check sees it: its folder and badges. */
 const accessed = (row: { folder_id: string | null; tags: SchemaRow['tags'] }) => ({ folder: row.folder_id, tags: row.tags });
 
-/** Refuses (400, the rule's message) a JSON schema that breaks a node rule of the editor, where it does in `issues`. */
-function assertNodeRules(jsonSchema: Record<string, unknown>): void {
-  const issue = schemaRuleIssue(jsonSchema);
+/**
+ * Refuses (400, the rule's message) a JSON schema that breaks a node rule of the editor, or whose
+ * form `ajax` rule asks anything but a listed check service with a GET; `issues` says where.
+ */
+function assertNodeRules(jsonSchema: Record<string, unknown>, formCheckUrls: readonly string[]): void {
+  const issue = schemaRuleIssue(jsonSchema) ?? ajaxRuleIssue(jsonSchema, formCheckUrls);
   if (issue) throw badRequest(issue.message, [issue]);
 }
 
@@ -52,8 +56,12 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
   const repo = schemasRepo(ctx.db.kysely);
   const cache = lockedSchemaCache();
 
-  async function assertNameFree(name: string, familyId: string | null): Promise<void> {
-    if (await repo.otherFamilyNamed(name, familyId)) throw conflict(`A data model named ${name} already exists.`);
+  /** Refuses a name another family has; a family the caller may not read is not named (docs/decisions.md, "Answers name only what the caller reads"). */
+  async function assertNameFree(auth: AuthContext, name: string, familyId: string | null): Promise<void> {
+    const other = await repo.otherFamilyNamed(name, familyId);
+    if (!other) return;
+    const readable = await (await access(auth)).may('read', 'schema', accessed(other));
+    throw conflict(readable ? `A data model named ${name} already exists.` : 'A data model with this name already exists.');
   }
 
   /** Stores a new data model as version 1 of a new family (its JSON schema checked already). */
@@ -78,7 +86,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
     if (body.version === undefined) throw badRequest(VERSION_MESSAGES.missingVersion);
     if (body.sys_version === undefined) throw badRequest('Update : Missing sys_version in document');
     const current = await versions.load('schema', body._id);
-    await assertNameFree(body.name, current.family_id);
+    await assertNameFree(auth, body.name, current.family_id);
     if (body.folder !== undefined && body.folder !== current.folder_id) {
       await (await access(auth)).assert('write', 'schema', { folder: body.folder, tags: null }, ACCESS_MESSAGES.write);
     }
@@ -93,7 +101,7 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
   return {
     /** Stores a new data model as version 1 of a new family, if its JSON schema keeps the node rules. */
     async create(input: NewSchema) {
-      assertNodeRules(input.jsonSchema);
+      assertNodeRules(input.jsonSchema, ctx.config.formCheckUrls);
       return store(input);
     },
 
@@ -146,10 +154,10 @@ export function schemasService(ctx: AppContext, versions: VersionsService, acces
 
     /** Creates a data model (version 1), or saves a draft refusing a save made on an older copy (409). */
     async save(auth: AuthContext, body: SchemaSaveBody): Promise<SchemaDocument> {
-      assertNodeRules(body.jsonSchema);
+      assertNodeRules(body.jsonSchema, ctx.config.formCheckUrls);
       if (body._id) return saveDraft(auth, { ...body, _id: body._id });
       if (body.sys_version !== undefined) throw badRequest(VERSION_MESSAGES.missingId);
-      await assertNameFree(body.name, null);
+      await assertNameFree(auth, body.name, null);
       await (await access(auth)).assert('write', 'schema', { folder: body.folder ?? null, tags: null }, ACCESS_MESSAGES.write);
       return store({ name: body.name, jsonSchema: body.jsonSchema, folder: body.folder ?? null, userId: auth.userId });
     },

@@ -13,6 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth/access-control.ts';
 import { ok } from '../../platform/http/envelope.ts';
+import { longAnswer } from '../../platform/http/long-answer.ts';
 import type { RuntimeService } from '../../runtime/runtime.service.ts';
 import type { SdkService } from './sdk.service.ts';
 
@@ -57,8 +58,10 @@ export function sdkRoutes(sdk: SdkService, runtime: RuntimeService) {
           response: { 200: envelope(sdkExecuteResultSchema) },
         },
       },
-      async (req) =>
-        ok(await runtime.testSdkFunction(requireAuth(req).userId, await sdk.byName(req.params.name), req.body.payload ?? [])),
+      async (req, reply) => {
+        const fn = await sdk.byName(req.params.name);
+        return ok(await runtime.testSdkFunction(requireAuth(req).userId, fn, req.body.payload ?? [], longAnswer(req, reply)));
+      },
     );
   };
 }

@@ -17,6 +17,4 @@ export interface UploadsDeps {
   log: (lines: UploadLogLine[]) => Promise<void>;
   /** The JSON schema of a data model (schema version id), or null when there is none with that id. */
   loadDataModel: (id: string) => Promise<Record<string, unknown> | null>;
-  /** Hosts real-time sources may be fetched from (empty: any). */
-  realtimeHosts?: readonly string[];
 }

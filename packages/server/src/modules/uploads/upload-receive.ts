@@ -4,9 +4,9 @@ import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { errorMessage } from '../../platform/error-message.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { fetchRealtimeSource, type RealtimeSourcePolicy } from './realtime-fetch.ts';
 import { checkFile, type UploadChecks } from './upload-checks.ts';
 import type { UploadsDeps } from './upload-deps.ts';
 import { uploadsRepo } from './uploads.repo.ts';
@@ -130,43 +130,16 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
       for (const kind of dataSubKinds) {
         const source = pipeline.dataSources.find((s) => s.dataSubKind === kind);
         if (source?.connectorType !== 'real-time' || !source.url) throw invalid(`No real-time data source ${kind} in pipeline`);
-        files.push(await fetchSource(source.url, kind, deps.realtimeHosts ?? []));
+        files.push(await fetchSource(source.url, kind, ctx.config.realtimeSources));
       }
       return store(receiver, pipeline, auth, files);
     },
   };
 }
 
-/** Fetches a real-time source with a time limit and the upload size limit. */
-async function fetchSource(url: string, dataSubKind: string, hosts: readonly string[]): Promise<IncomingFile> {
-  const target = new URL(url);
-  if (target.protocol !== 'http:' && target.protocol !== 'https:')
-    throw invalid(`Real-time source ${dataSubKind}: only http and https are fetched.`);
-  if (hosts.length > 0 && !hosts.includes(target.hostname))
-    throw invalid(`Real-time source ${dataSubKind}: host ${target.hostname} is not allowed.`);
-  let res: Response;
-  try {
-    res = await fetch(target, { signal: AbortSignal.timeout(30_000), redirect: 'error' });
-  } catch (error) {
-    throw new AppError(502, CODES.badRequest, `Real-time source ${dataSubKind} could not be fetched: ${errorMessage(error)}`);
-  }
-  if (!res.ok) throw new AppError(502, CODES.badRequest, `Real-time source ${dataSubKind} answered ${res.status}.`);
-  const declared = Number(res.headers.get('content-length') ?? '0');
-  if (declared > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (res.body) {
-    for await (const chunk of res.body) {
-      size += chunk.length;
-      if (size > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
-      chunks.push(chunk);
-    }
-  }
+/** Fetches a real-time source the settings allow, as a file of its data source. */
+async function fetchSource(url: string, dataSubKind: string, policy: RealtimeSourcePolicy): Promise<IncomingFile> {
+  const { bytes, contentType, target } = await fetchRealtimeSource(url, dataSubKind, policy);
   const name = path.basename(target.pathname) || `${dataSubKind}.data`;
-  return {
-    dataSubKind,
-    filename: name,
-    mimetype: res.headers.get('content-type') ?? 'application/octet-stream',
-    bytes: Buffer.concat(chunks),
-  };
+  return { dataSubKind, filename: name, mimetype: contentType ?? 'application/octet-stream', bytes };
 }

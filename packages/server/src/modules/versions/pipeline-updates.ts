@@ -8,9 +8,10 @@ import { VERSION_MESSAGES } from '@gdb/shared/versions/versions.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { AppError, badRequest } from '../../platform/http/errors.ts';
+import { CLOSED_PIPELINE, cannotRead } from './closed-names.ts';
 import { newestPerFamily, type PipelineJobs } from './pipeline-reports.ts';
 import { pipelineVersionsRepo } from './pipeline-versions.repo.ts';
-import { type DependencyGraph, dependencyGraph, updateEntries } from './version-graph.ts';
+import { type DependencyGraph, dependencyGraph, docOf, updateEntries } from './version-graph.ts';
 import { applyUpdate, chosenMoves } from './version-update.ts';
 import type { VersionedRow, VersionsRepo } from './versions.repo.ts';
 import type { VersionsService } from './versions.service.ts';
@@ -67,17 +68,28 @@ export function pipelineUpdater({ db, repo, versions, jobs }: PipelineScope) {
     return named.length > 0 ? named : all;
   }
 
-  /** The countries' graphs, each checked against the master's planned moves; refused ones become errors. */
+  /**
+   * The countries' graphs, each checked against the master's planned moves; refused ones become
+   * errors, those the caller may not read unnamed.
+   */
   async function checkedCountries(auth: AuthContext, countries: VersionedRow[], planned: ReadonlyMap<string, string>) {
     const ready: DependencyGraph[] = [];
     const errors: BulkError[] = [];
+    const open = await versions.openIds(
+      auth,
+      countries.map((c) => docOf('pipeline', c)),
+    );
     for (const country of countries) {
       const graph = await dependencyGraph(repo, 'pipeline', country);
       try {
+        if (!open.has(country.id)) throw cannotRead('pipeline');
         await versions.checkUpdate(auth, graph, movesFor(graph, planned));
         ready.push(graph);
       } catch (error) {
-        errors.push(bulkError({ name: String(country.name), version: country.version }, error));
+        const named = open.has(country.id);
+        errors.push(
+          bulkError({ name: named ? String(country.name) : CLOSED_PIPELINE, version: named ? country.version : null }, error),
+        );
       }
     }
     return { ready, errors };

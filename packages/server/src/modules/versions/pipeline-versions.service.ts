@@ -87,14 +87,14 @@ export function pipelineVersionsService(ctx: AppContext, versions: VersionsServi
   const load = (id: string) => versions.load('pipeline', id);
   const update = pipelineUpdater(scope);
 
-  async function assertMasterLocked(row: VersionedRow): Promise<void> {
+  /** Refuses a country whose master is a draft, naming the master only to a caller who may read it. */
+  async function assertMasterLocked(auth: AuthContext, row: VersionedRow): Promise<void> {
     const masterId = typeof row.master_pipeline === 'string' ? row.master_pipeline : null;
     const master = masterId && row.is_master !== true ? await scope.repo.byId('pipelines', masterId) : undefined;
-    if (master && !master.v_locked) {
-      throw conflict(
-        `Its master pipeline ${docOf('pipeline', master).name} ${versionLabel({ version: master.version, vLocked: false })} is not locked: lock it first.`,
-      );
-    }
+    if (!master || master.v_locked) return;
+    const doc = docOf('pipeline', master);
+    const named = (await versions.openIds(auth, [doc])).has(master.id) ? ` ${doc.name} ${versionLabel(doc)}` : '';
+    throw conflict(`Its master pipeline${named} is not locked: lock it first.`);
   }
 
   return {
@@ -121,16 +121,17 @@ export function pipelineVersionsService(ctx: AppContext, versions: VersionsServi
 
     /**
      * Locks pipelines one after the other; each refusal is an error entry, the others go on. A
-     * country whose master is a draft is refused, with force too: the lock list offers it only once
-     * its master is locked (docs/product.md §18.6).
+     * pipeline the caller may not read is refused under the id they gave, unnamed. A country whose
+     * master is a draft is refused, with force too: the lock list offers it only once its master is
+     * locked (docs/product.md §18.6).
      */
     async massLock(auth: AuthContext, ids: readonly string[], force = false): Promise<MassLockAnswer> {
       const answer: MassLockAnswer = { success: [], errors: [] };
       for (const id of ids) {
         let row: VersionedRow | undefined;
         try {
-          row = await load(id);
-          await assertMasterLocked(row);
+          row = await versions.loadReadable(auth, 'pipeline', id);
+          await assertMasterLocked(auth, row);
           await versions.lockVersions('pipeline', auth, [row], force);
           answer.success.push({ name: String(row.name), version: row.version });
         } catch (error) {
@@ -150,7 +151,8 @@ export function pipelineVersionsService(ctx: AppContext, versions: VersionsServi
           answer.jobs.push(...done.jobs);
           answer.errors.push(...done.errors);
         } catch (error) {
-          const row = data.id ? await scope.repo.byId('pipelines', data.id) : undefined;
+          const found = data.id ? await scope.repo.byId('pipelines', data.id) : undefined;
+          const row = found && (await versions.openIds(auth, [docOf('pipeline', found)])).has(found.id) ? found : undefined;
           answer.errors.push(bulkError({ name: row ? String(row.name) : (data.id ?? ''), version: row?.version ?? null }, error));
         }
       }

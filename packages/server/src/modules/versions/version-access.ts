@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { assertWritable } from '../../platform/db/versioned-row.ts';
 import { conflict, forbidden, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { namesFor, readableIds } from './closed-names.ts';
 import { adapterOf, docOf } from './version-graph.ts';
 import { KINDS } from './version-kinds.ts';
 import { type VersionedRow, type VersionsRepo, versionsRepo } from './versions.repo.ts';
@@ -29,7 +30,7 @@ const readAll: BadgeReadFilter = async (_auth, _kind, rows) => [...rows];
 type WriteAction = 'edit' | 'delete' | 'lock' | 'version' | 'move' | 'badges';
 
 /** Documents named with their version labels, for messages. */
-export const plural = (docs: readonly VersionDoc[]) => docs.map((d) => `${d.name} ${versionLabel(d)}`).join(', ');
+const plural = (docs: readonly VersionDoc[]) => docs.map((d) => `${d.name} ${versionLabel(d)}`).join(', ');
 
 /** What every write of the version engine goes through: loading a version, the write check, who points at it, copying it. */
 export function versionAccess(ctx: AppContext, badgeWriteCheck: BadgeWriteCheck, badgeReadFilter: BadgeReadFilter = readAll) {
@@ -91,7 +92,21 @@ export function versionAccess(ctx: AppContext, badgeWriteCheck: BadgeWriteCheck,
     return row;
   }
 
-  return { db: ctx.db.kysely, repo, load, loadReadable, readable: badgeReadFilter, assertCanWrite, usedBy, copy };
+  const openIds = readableIds(repo, badgeReadFilter);
+  return {
+    db: ctx.db.kysely,
+    repo,
+    load,
+    loadReadable,
+    readable: badgeReadFilter,
+    /** Which of these documents the caller may read, by id. */
+    openIds,
+    /** Documents as a message names them for a caller: those it may not read counted, not named. */
+    namesFor: namesFor(openIds, plural),
+    assertCanWrite,
+    usedBy,
+    copy,
+  };
 }
 
 export type VersionAccess = ReturnType<typeof versionAccess>;

@@ -2,7 +2,7 @@ import { type DeleteAnswer, VERSION_MESSAGES, type VersionKind } from '@gdb/shar
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
-import { plural, type VersionAccess } from './version-access.ts';
+import type { VersionAccess } from './version-access.ts';
 import { adapterOf } from './version-graph.ts';
 import { type VersionedRow, versionsRepo } from './versions.repo.ts';
 
@@ -11,7 +11,7 @@ import { type VersionedRow, versionsRepo } from './versions.repo.ts';
  * (403); pointed at by a version not among them (409).
  */
 async function removableRows(
-  { load, assertCanWrite, usedBy }: VersionAccess,
+  { load, assertCanWrite, usedBy, namesFor }: VersionAccess,
   kind: VersionKind,
   auth: AuthContext,
   ids: readonly string[],
@@ -22,7 +22,7 @@ async function removableRows(
     const row = await load(kind, id);
     await assertCanWrite(auth, kind, row, 'delete');
     const users = (await usedBy(kind, id)).filter((u) => !going.has(u._id));
-    if (users.length > 0) throw conflict(`This ${adapterOf(kind).what} is used by ${plural(users)}.`);
+    if (users.length > 0) throw conflict(`This ${adapterOf(kind).what} is used by ${await namesFor(auth, users)}.`);
     rows.push(row);
   }
   return rows;

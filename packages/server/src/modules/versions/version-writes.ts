@@ -11,7 +11,7 @@ import { VERSION_MESSAGES } from '@gdb/shared/versions/versions.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { badRequest, conflict } from '../../platform/http/errors.ts';
-import { plural, type VersionAccess } from './version-access.ts';
+import type { VersionAccess } from './version-access.ts';
 import {
   adapterOf,
   type DependencyGraph,
@@ -28,7 +28,7 @@ import { type VersionedRow, versionsRepo } from './versions.repo.ts';
 
 /** Locking a version, its next version and deleting a draft. */
 export function familyWrites(access: VersionAccess) {
-  const { db, repo, load, assertCanWrite, copy } = access;
+  const { db, repo, load, assertCanWrite, copy, namesFor, openIds } = access;
 
   /**
    * Locks versions of a kind together (a master with its country pipelines): the drafts they
@@ -42,16 +42,20 @@ export function familyWrites(access: VersionAccess) {
     const order = postOrder(forest.nodes, forest.roots);
     const drafts = order.filter((n) => !asked.has(n.row.id) && !n.row.v_locked);
     if (drafts.length > 0 && !force) {
-      throw conflict(
-        `It depends on drafts; lock them first or lock with force: ${plural(drafts.map((n) => docOf(n.kind, n.row)))}`,
+      const names = await namesFor(
+        auth,
+        drafts.map((n) => docOf(n.kind, n.row)),
       );
+      throw conflict(`It depends on drafts; lock them first or lock with force: ${names}`);
     }
     for (const n of drafts) await assertCanWrite(auth, n.kind, n.row, 'lock');
     const locking = order.filter((n) => !n.row.v_locked);
     await inTransaction(db, async (trx) => {
       for (const n of locking) await versionsRepo(trx).lock(adapterOf(n.kind).table, [n.row.id]);
     });
-    return { locked: locking.map((n) => ({ ...docOf(n.kind, n.row), vLocked: true })) };
+    const locked = locking.map((n) => ({ ...docOf(n.kind, n.row), vLocked: true }));
+    const open = await openIds(auth, locked);
+    return { locked: locked.filter((d) => open.has(d._id)) };
   }
 
   return {

@@ -3,7 +3,7 @@ import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { conflict } from '../../platform/http/errors.ts';
-import { type BadgeReadFilter, type BadgeWriteCheck, plural, versionAccess } from './version-access.ts';
+import { type BadgeReadFilter, type BadgeWriteCheck, versionAccess } from './version-access.ts';
 import { type FolderedDocument, familiesOf } from './version-folders.ts';
 import { adapterOf } from './version-graph.ts';
 import { draftsRemoval } from './version-removal.ts';
@@ -23,12 +23,14 @@ export function versionsService(
   options: { badgeWriteCheck?: BadgeWriteCheck; badgeReadFilter?: BadgeReadFilter } = {},
 ) {
   const access = versionAccess(ctx, options.badgeWriteCheck ?? noBadgeCheckYet, options.badgeReadFilter);
-  const { repo, load, assertCanWrite, usedBy } = access;
+  const { repo, load, assertCanWrite, usedBy, namesFor, openIds } = access;
 
   return {
     load,
     assertCanWrite,
     usedBy,
+    namesFor,
+    openIds,
 
     /** Every document of a kind, one per family with its versions, for the explorer trees. */
     async documents(kind: VersionKind): Promise<FolderedDocument[]> {
@@ -78,7 +80,7 @@ export function versionsService(
       for (const row of rows) await assertCanWrite(auth, kind, row, 'delete');
       for (const row of rows) {
         const users = (await usedBy(kind, row.id)).filter((u) => !ids.has(u._id));
-        if (users.length > 0) throw conflict(`This ${adapterOf(kind).what} is used by ${plural(users)}.`);
+        if (users.length > 0) throw conflict(`This ${adapterOf(kind).what} is used by ${await namesFor(auth, users)}.`);
       }
       await inTransaction(ctx.db.kysely, async (trx) => {
         await versionsRepo(trx).removeIds(table, [...ids]);

@@ -38,6 +38,14 @@ export function useSessionUser(): SessionUser | undefined {
   return useQuery({ ...userInfoQuery(), enabled: signedIn }).data?.user;
 }
 
+const NO_CHECKS: readonly string[] = [];
+
+/** URL prefixes of the check services a form's ajax rule may ask, as the server lists them (none until known). */
+export function useFormCheckUrls(): readonly string[] {
+  const signedIn = useHasSession();
+  return useQuery({ ...userInfoQuery(), enabled: signedIn }).data?.formCheckUrls ?? NO_CHECKS;
+}
+
 /** Reloads the user info (after the user's own data changed). */
 export function reloadUserInfo(queryClient: QueryClient): Promise<void> {
   return queryClient.invalidateQueries({ queryKey: sessionKeys.info });

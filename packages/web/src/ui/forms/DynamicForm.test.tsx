@@ -2,7 +2,7 @@ import '../../../test/dom.ts';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, ok } from '../../../test/fake-api.ts';
+import { ok, signedInAs } from '../../../test/fake-api.ts';
 import { renderWidget } from '../../../test/render-widget.tsx';
 import { DynamicForm, type DynamicFormHandle } from './DynamicForm.tsx';
 import { FormPreview } from './FormPreview.tsx';
@@ -241,24 +241,61 @@ describe('DynamicForm', () => {
   });
 
   it('a delayed rule shows its waiting message in the field and a new edit cancels the pending check', async () => {
-    const api = fakeApi({ 'GET /names/free': (c) => ok(!new URLSearchParams(c.search).get('name')?.startsWith('taken')) });
+    const checks = 'https://checks.example.test/names/';
+    const api = signedInAs(
+      ['manager'],
+      { 'GET /names/free': (c) => ok(!new URLSearchParams(c.search).get('name')?.startsWith('taken')) },
+      {
+        formCheckUrls: [checks],
+      },
+    );
     const schema = {
       type: 'object',
       properties: {
         name: {
           type: 'string',
           title: 'Name',
-          rules: { ajax: { value: { remoteUrl: '/names/free' }, options: { delay: 200, delayMsg: 'Checking the name…' } } },
+          rules: {
+            ajax: {
+              value: { remoteUrl: `${checks}free`, resField: 'data' },
+              options: { delay: 200, delayMsg: 'Checking the name…' },
+            },
+          },
         },
       },
     };
     renderWidget(<DynamicForm schema={schema} />);
     await screen.findByLabelText('Name');
+    await waitFor(() => expect(api.count('GET /users/info')).toBe(1));
     type('Name', 'taken-1');
     expect(await screen.findByText('Checking the name…')).toBeTruthy();
     type('Name', 'taken-2');
     expect(await screen.findByText('Ajax validation failed')).toBeTruthy();
-    expect(api.calls.map((c) => new URLSearchParams(c.search).get('name'))).toEqual(['taken-2']);
+    const asked = api.calls.filter((c) => c.path === '/names/free');
+    expect(asked.map((c) => new URLSearchParams(c.search).get('name'))).toEqual(['taken-2']);
+    expect(asked.map((c) => c.headers['x-token'])).toEqual([undefined]);
+  });
+
+  it("a stored ajax rule that would act with the viewer's token is not run, and the field says so", async () => {
+    const api = signedInAs(['super-admin'], { 'POST /users/create': () => ok({ _id: 'mallory' }) });
+    const schema = {
+      type: 'object',
+      properties: {
+        name: {
+          type: 'string',
+          title: 'Name',
+          rules: { ajax: { value: { remoteUrl: '/users/create', method: 'post', otherParams: { roles: ['super-admin'] } } } },
+        },
+      },
+    };
+    renderWidget(<DynamicForm schema={schema} />);
+    await screen.findByLabelText('Name');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Ajax validation not run: The ajax rule at properties.name.rules.ajax: An ajax rule is sent only as GET, not post',
+    );
+    type('Name', 'mallory');
+    expect(await screen.findByText('Ajax validation not run: An ajax rule is sent only as GET, not post')).toBeTruthy();
+    expect(api.calls.filter((c) => c.path !== '/users/info')).toEqual([]);
   });
 
   it('array items: Add, Up, Down, Del and Delete All, deleting after a confirmation', async () => {

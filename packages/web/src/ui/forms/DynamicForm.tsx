@@ -1,5 +1,7 @@
+import { ajaxRuleIssue, FORM_CHECK_MESSAGES } from '@gdb/shared/schemas/form-checks';
 import { Alert, Form, Modal } from 'antd';
 import { type Ref, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { useFormCheckUrls } from '../../ground/session/session.ts';
 import { FormContext, type FormContextValue, type Widget } from './context.ts';
 import { Field } from './Field.tsx';
 import { claimFormName, DEFAULT_FORM_NAME, formLanguage, releaseFormName } from './form-names.ts';
@@ -91,8 +93,11 @@ function FormBody({
   disabled,
   ref,
 }: DynamicFormProps & { root: RootSchema }) {
+  const formCheckUrls = useFormCheckUrls();
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new schema starts a new form; the value reloads below
-  const store = useMemo(() => new FormStore(root, value), [root]);
+  const store = useMemo(() => new FormStore(root, formCheckUrls, value), [root, formCheckUrls]);
+  // A stored ajax rule that may not run is said at once, not only when its field is checked.
+  const refusedRule = useMemo(() => ajaxRuleIssue(root, formCheckUrls), [root, formCheckUrls]);
   const formName = useFormName(name ?? DEFAULT_FORM_NAME);
   const [modal, holder] = Modal.useModal();
   const element = useRef<HTMLFormElement>(null);
@@ -155,6 +160,9 @@ function FormBody({
           });
         }}
       >
+        {refusedRule ? (
+          <Alert type="warning" showIcon role="alert" title={FORM_CHECK_MESSAGES.notRun(refusedRule.message)} />
+        ) : null}
         <Form component={false} layout="vertical">
           <Field field={root} path={[]} />
         </Form>

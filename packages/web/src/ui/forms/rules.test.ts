@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { envelope, fakeApi, ok } from '../../../test/fake-api.ts';
+import { envelope, fakeApi, ok, signIn } from '../../../test/fake-api.ts';
 import {
   AJAX_MSG,
   CUSTOM_RULE_SHAPE_MSG,
@@ -15,7 +15,12 @@ import {
   validateValue,
 } from './rules.ts';
 
-const ctx = (over: Partial<ValidateContext> = {}): ValidateContext => ({ scope: { $root: {}, $const: {} }, ...over });
+const CHECKS = 'https://checks.example.test/names/';
+const ctx = (over: Partial<ValidateContext> = {}): ValidateContext => ({
+  scope: { $root: {}, $const: {} },
+  formCheckUrls: [],
+  ...over,
+});
 const check = (value: unknown, rules: Record<string, unknown>, over: Partial<ValidateContext> = {}) =>
   validateValue(value, rules, ctx(over)) as ValidationOutcome;
 const message = (value: unknown, rules: Record<string, unknown>) => check(value, rules).message;
@@ -132,24 +137,60 @@ describe('dynamic form rules', () => {
     expect(await validateValue('no', { later: true }, ctx())).toMatchObject({ valid: false, message: 'later validate error' });
   });
 
-  it('ajax: asks through the request layer (GET by default, paramName, otherParams, resField)', async () => {
+  it('ajax: asks a listed check service with a GET (paramName, otherParams, resField), never with the token', async () => {
+    signIn();
     const api = fakeApi({
       'GET /names/free': (call) => ok({ free: new URLSearchParams(call.search).get('name') !== 'taken' }),
-      'POST /names/check': (call) => ok((call.body as { code: string }).code === 'ok'),
       'GET /names/broken': () => envelope(50000, 'boom', null, 500),
     });
-    const free = { ajax: { value: { remoteUrl: '/names/free', resField: 'free', otherParams: { kind: 'pipeline' } } } };
-    expect(await validateValue('taken', free, ctx())).toMatchObject({ valid: false, message: AJAX_MSG });
+    const listed = ctx({ formCheckUrls: [CHECKS] });
+    const free = { ajax: { value: { remoteUrl: `${CHECKS}free`, resField: 'data.free', otherParams: { kind: 'pipeline' } } } };
+    expect(await validateValue('taken', free, listed)).toMatchObject({ valid: false, message: AJAX_MSG });
     expect(AJAX_MSG).toBe('Ajax validation failed');
-    expect(await validateValue('new', free, ctx())).toMatchObject({ valid: true });
-    expect(new URLSearchParams(api.calls.at(-1)?.search).get('kind')).toBe('pipeline');
-    const post = { ajax: { value: { remoteUrl: '/names/check', method: 'post', paramName: 'code' } } };
-    expect(await validateValue('ok', post, ctx())).toMatchObject({ valid: true });
-    expect(await validateValue('ko', post, ctx())).toMatchObject({ valid: false, message: AJAX_MSG });
-    expect(await validateValue('x', { ajax: { value: { remoteUrl: '/names/broken' } } }, ctx())).toMatchObject({
+    expect(await validateValue('new', free, listed)).toMatchObject({ valid: true });
+    expect(await validateValue('x', { ajax: { value: { remoteUrl: `${CHECKS}broken` } } }, listed)).toMatchObject({
       valid: false,
       message: AJAX_MSG,
     });
+    expect(api.calls.map((c) => [c.method, c.href])).toEqual([
+      ['GET', `${CHECKS}free?name=taken&kind=pipeline`],
+      ['GET', `${CHECKS}free?name=new&kind=pipeline`],
+      ['GET', `${CHECKS}broken?name=x`],
+    ]);
+    for (const call of api.calls) {
+      expect(call.headers['x-token']).toBeUndefined();
+      expect(call.credentials).toBe('omit');
+    }
+  });
+
+  it('ajax: a rule naming the API, another method or an unlisted service is not run, and says so', async () => {
+    signIn();
+    const api = fakeApi({ 'POST /users/create': () => ok({ _id: 'mallory' }), 'GET /users': () => ok([]) });
+    const listed = ctx({ formCheckUrls: [CHECKS] });
+    const escalating = {
+      ajax: {
+        value: { remoteUrl: '/users/create', method: 'post', paramName: 'userName', otherParams: { roles: ['super-admin'] } },
+      },
+    };
+    expect(await validateValue('mallory', escalating, listed)).toEqual({
+      valid: false,
+      message: 'Ajax validation not run: An ajax rule is sent only as GET, not post',
+      rule: 'ajax',
+    });
+    const notListed = (url: string) =>
+      `Ajax validation not run: An ajax rule may only ask a check service listed in FORM_CHECK_URLS: ${url} is not one`;
+    for (const remoteUrl of [
+      '/users',
+      'http://localhost/gdb-importer/v1/users',
+      `${CHECKS}../users`,
+      'https://checks.example.test.evil.test/names/',
+    ]) {
+      expect(await validateValue('mallory', { ajax: { remoteUrl } }, listed)).toMatchObject({ message: notListed(remoteUrl) });
+    }
+    expect(await validateValue('mallory', { ajax: { remoteUrl: `${CHECKS}free` } }, ctx())).toMatchObject({
+      message: notListed(`${CHECKS}free`),
+    });
+    expect(api.calls).toEqual([]);
   });
 
   it('a delayed rule shows its waiting message, then its result; a newer edit cancels it', async () => {

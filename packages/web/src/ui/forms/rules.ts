@@ -1,4 +1,4 @@
-import { request } from '../../ground/request/request.ts';
+import { FORM_CHECK_MESSAGES, formCheckOf, formCheckRequestUrl } from '@gdb/shared/schemas/form-checks';
 import { analyze, type ExpressionScope, safeRegExp } from './expression.ts';
 
 /**
@@ -25,6 +25,8 @@ const CUSTOM_RULE = 'customRule';
 
 interface RuleCheckContext {
   signal?: AbortSignal;
+  /** URL prefixes of the check services an ajax rule may ask (the server's FORM_CHECK_URLS); none: no ajax rule runs. */
+  formCheckUrls: readonly string[];
 }
 
 export interface Rule {
@@ -98,14 +100,6 @@ function isIpv6(v: string): boolean {
   return parts.length === groups && parts.every((p) => /^[0-9a-f]{1,4}$/i.test(p));
 }
 
-interface AjaxConfig {
-  remoteUrl?: string;
-  method?: string;
-  paramName?: string;
-  otherParams?: Record<string, unknown>;
-  resField?: string;
-}
-
 const readPath = (data: unknown, path: string): unknown =>
   path
     .replace(/\[(\d+)\]/g, '.$1')
@@ -116,23 +110,28 @@ const readPath = (data: unknown, path: string): unknown =>
       data,
     );
 
-/** Asks the server through the app's request layer; the answer (or its `resField`) must be truthy. */
+/**
+ * Asks a check service the operator listed, with a GET that carries no token, no cookie and no
+ * referrer, and follows no redirect: the answer (or its `resField`) must be truthy. A rule that
+ * names anything else is not run, and says so (docs/decisions.md, "A form's ajax rule asks only
+ * listed check services").
+ */
 async function ajaxCheck(value: unknown, rule: unknown, context: RuleCheckContext): Promise<boolean> {
-  const config = (rule && typeof rule === 'object' ? rule : {}) as AjaxConfig;
-  const method = (config.method ?? 'get').toUpperCase() === 'POST' ? 'POST' : 'GET';
-  const params: Record<string, unknown> = { [config.paramName || 'name']: value, ...(config.otherParams ?? {}) };
+  const allowed = formCheckOf(rule, context.formCheckUrls);
+  if ('problem' in allowed) throw new Error(FORM_CHECK_MESSAGES.notRun(allowed.problem));
+  const { check } = allowed;
   try {
-    const answer = await request({
-      method,
-      path: config.remoteUrl ?? '',
-      ...(method === 'POST'
-        ? { body: params }
-        : {
-            query: Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : v])),
-          }),
+    const res = await fetch(formCheckRequestUrl(check, value), {
+      method: 'GET',
+      credentials: 'omit',
+      redirect: 'error',
+      referrerPolicy: 'no-referrer',
+      headers: { accept: 'application/json' },
       ...(context.signal ? { signal: context.signal } : {}),
-    } as Parameters<typeof request>[0]);
-    return Boolean(config.resField ? readPath(answer, config.resField) : answer);
+    });
+    if (!res.ok) return false;
+    const answer: unknown = await res.json();
+    return Boolean(check.resField ? readPath(answer, check.resField) : answer);
   } catch (error) {
     if (context.signal?.aborted) throw error;
     return false;

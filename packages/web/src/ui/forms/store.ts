@@ -100,6 +100,8 @@ export class FormStore {
 
   constructor(
     readonly schema: RootSchema,
+    /** URL prefixes of the check services the ajax rule may ask (none: it runs nowhere). */
+    readonly formCheckUrls: readonly string[],
     value?: unknown,
   ) {
     this.value = initialValue(schema, value);
@@ -270,6 +272,7 @@ export class FormStore {
     const outcome = validateValue(value, field.rules, {
       scope: this.scope(path, value),
       messages: this.config.validationMsg,
+      formCheckUrls: this.formCheckUrls,
       signal: controller.signal,
       onPending: (message) => this.setResult(key, { status: 'validating', message }),
     });

@@ -1,0 +1,148 @@
+// Fetching a real-time source: only from the hosts an operator lists (REALTIME_SOURCE_HOSTS, none
+// by default), and never from a loopback, private, link-local or otherwise internal address unless
+// the operator opens that range (REALTIME_SOURCE_PRIVATE_RANGES): a pipeline's author must not make
+// the server reach what only it can reach (docs/decisions.md, "Real-time sources: listed hosts, public addresses").
+import dns, { type LookupAddress } from 'node:dns';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import { CODES } from '@gdb/shared/api/envelope';
+import { MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
+import { type AddressRange, parseRange } from '../../platform/cidr.ts';
+import { errorMessage } from '../../platform/error-message.ts';
+import { AppError, invalid } from '../../platform/http/errors.ts';
+
+/** Where real-time sources may be fetched from (the settings). */
+export interface RealtimeSourcePolicy {
+  /** Host names (lower case) a source's URL may name. */
+  hosts: readonly string[];
+  /** Internal ranges (CIDR) the operator opens; every other internal address is refused. */
+  privateRanges: readonly string[];
+}
+
+/** Addresses no source is fetched from unless opened: this host, private networks, link-local, shared, reserved. */
+const INTERNAL: readonly AddressRange[] = [
+  ['0.0.0.0', 8, 'ipv4'],
+  ['10.0.0.0', 8, 'ipv4'],
+  ['100.64.0.0', 10, 'ipv4'],
+  ['127.0.0.0', 8, 'ipv4'],
+  ['169.254.0.0', 16, 'ipv4'],
+  ['172.16.0.0', 12, 'ipv4'],
+  ['192.0.0.0', 24, 'ipv4'],
+  ['192.168.0.0', 16, 'ipv4'],
+  ['198.18.0.0', 15, 'ipv4'],
+  ['224.0.0.0', 3, 'ipv4'],
+  ['::', 128, 'ipv6'],
+  ['::1', 128, 'ipv6'],
+  ['64:ff9b::', 96, 'ipv6'],
+  ['100::', 64, 'ipv6'],
+  ['fc00::', 7, 'ipv6'],
+  ['fe80::', 10, 'ipv6'],
+  ['ff00::', 8, 'ipv6'],
+];
+
+const familyOf = (address: string) => (net.isIPv4(address) ? 'ipv4' : 'ipv6');
+
+function blockList(ranges: readonly AddressRange[]): net.BlockList {
+  const list = new net.BlockList();
+  for (const [address, prefix, family] of ranges) list.addSubnet(address, prefix, family);
+  return list;
+}
+
+const internal = blockList(INTERNAL);
+
+/** Whether a source may be fetched from this address: public, or in a range the operator opened. */
+function addressAllowed(address: string, opened: net.BlockList): boolean {
+  const family = familyOf(address);
+  return !internal.check(address, family) || opened.check(address, family);
+}
+
+const refusedAddress = (dataSubKind: string, host: string) =>
+  invalid(`Real-time source ${dataSubKind}: host ${host} is a loopback, private or internal address.`);
+
+/** What the lookup fails with for a name that resolves to an address not allowed. */
+class AddressRefused extends Error {}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** A DNS lookup that fails when the name resolves to an address not allowed: the connection goes to what was checked. */
+function checkedLookup(opened: net.BlockList) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const list = addresses as LookupAddress[];
+      if (list.length === 0 || list.some((a) => !addressAllowed(a.address, opened))) {
+        return callback(new AddressRefused(hostname), []);
+      }
+      if (options.all) return callback(null, list);
+      const [first] = list;
+      return callback(null, first?.address ?? '', first?.family);
+    });
+  };
+}
+
+/** The host of a source's URL if the policy allows it (its name listed, an address literal allowed); throws the refusal. */
+function assertHostAllowed(target: URL, dataSubKind: string, policy: RealtimeSourcePolicy, opened: net.BlockList): void {
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw invalid(`Real-time source ${dataSubKind}: only http and https are fetched.`);
+  }
+  const host = target.hostname.toLowerCase();
+  if (!policy.hosts.includes(host)) throw invalid(`Real-time source ${dataSubKind}: host ${target.hostname} is not allowed.`);
+  const literal = host.replace(/^\[|\]$/g, '');
+  if (net.isIP(literal) && !addressAllowed(literal, opened)) throw refusedAddress(dataSubKind, target.hostname);
+}
+
+/** One GET, no redirect followed, no connection kept; answers the response once its head arrived. */
+function get(target: URL, lookup: ReturnType<typeof checkedLookup>, signal: AbortSignal): Promise<IncomingMessage> {
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(target, { method: 'GET', agent: false, lookup, signal }, resolve);
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function bodyOf(res: IncomingMessage): Promise<Buffer> {
+  const declared = Number(res.headers['content-length'] ?? '0');
+  const tooLarge = () => new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
+  if (declared > MAX_FILE_BYTES) {
+    res.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res) {
+    const bytes: Buffer = chunk;
+    size += bytes.length;
+    if (size > MAX_FILE_BYTES) {
+      res.destroy();
+      throw tooLarge();
+    }
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Fetches a real-time source the policy allows, with a time limit and the upload size limit. */
+export async function fetchRealtimeSource(
+  url: string,
+  dataSubKind: string,
+  policy: RealtimeSourcePolicy,
+): Promise<{ bytes: Buffer; contentType: string | undefined; target: URL }> {
+  const target = new URL(url);
+  const opened = blockList(policy.privateRanges.map(parseRange).filter((r): r is AddressRange => r !== null));
+  assertHostAllowed(target, dataSubKind, policy, opened);
+  try {
+    const res = await get(target, checkedLookup(opened), AbortSignal.timeout(30_000));
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) {
+      res.destroy();
+      throw new AppError(502, CODES.badRequest, `Real-time source ${dataSubKind} answered ${status}.`);
+    }
+    return { bytes: await bodyOf(res), contentType: res.headers['content-type'], target };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (error instanceof AddressRefused) throw refusedAddress(dataSubKind, target.hostname);
+    throw new AppError(502, CODES.badRequest, `Real-time source ${dataSubKind} could not be fetched: ${errorMessage(error)}`);
+  }
+}
