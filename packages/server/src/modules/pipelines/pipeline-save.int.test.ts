@@ -256,5 +256,13 @@ describe('POST /pipelines and the documents it names', () => {
       403,
       `You are not allowed to read the master pipeline ${secretMaster}.`,
     ]);
+    // A closed pipeline that is no master is not told apart from a closed master, nor named.
+    const secretCountry = (await save({ name: 'Secret country', isMaster: false }, boss)).body.data._id as string;
+    await badge(secretCountry, 'pipeline', [[secret]]);
+    const probe = await save({ name: 'Probing', isMaster: false, masterPipeline: secretCountry }, outsider);
+    expect([probe.status, probe.body.message]).toEqual([
+      403,
+      `You are not allowed to read the master pipeline ${secretCountry}.`,
+    ]);
   });
 });
