@@ -87,7 +87,13 @@ async function family(n: number): Promise<{ master: string; schema: string }> {
   }
   await services.pipelineVersions.lock(auth, master, true, true);
   await services.versions.newVersion('schema', auth, schema._id);
-  await services.imports.create(auth, { pipelineId: master, kind: 'repeat', repeatPattern: 'H 2' });
+  await services.imports.create(auth, {
+    pipelineId: master,
+    kind: 'repeat',
+    repeatPattern: 'H 2',
+    restartOnError: false,
+    listPipelines: [],
+  });
   return { master, schema: schema._id };
 }
 

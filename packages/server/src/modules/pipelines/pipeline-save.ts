@@ -10,7 +10,7 @@ import type { VersionsService } from '../versions/versions.service.ts';
 import type { PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
 
 /** A document a pipeline names, as the save names it in a refusal. */
-export interface NamedVersion {
+interface NamedVersion {
   _id: string;
   name: string;
   version: number;
