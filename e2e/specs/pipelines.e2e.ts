@@ -23,13 +23,23 @@ afterEach(async ({ task }) => {
 });
 
 /** Calls the API from the page with the signed-in user's token; answers the envelope's data. */
-async function call<T>(page: Page, path: string): Promise<T> {
-  return page.evaluate(async (path) => {
-    const res = await fetch(`/gdb-importer/v1${path}`, { headers: { 'x-token': localStorage.getItem('gdb-token') ?? '' } });
-    const answer = (await res.json()) as { code: number; message: string; data: unknown };
-    if (answer.code !== 20000) throw new Error(`GET ${path}: ${answer.message}`);
-    return answer.data;
-  }, path) as Promise<T>;
+async function call<T>(page: Page, path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const res = await fetch(`/gdb-importer/v1${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: {
+          'x-token': localStorage.getItem('gdb-token') ?? '',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const answer = (await res.json()) as { code: number; message: string; data: unknown };
+      if (answer.code !== 20000) throw new Error(`${path}: ${answer.message}`);
+      return answer.data;
+    },
+    { path, body },
+  ) as Promise<T>;
 }
 
 interface Pipeline {
@@ -68,11 +78,22 @@ describe('the Pipelines screen', () => {
     t = await newPage(browser);
     const page = t.page;
     await signIn(page, USERS.manager);
-    // What the demo's master uses: its component, its source's data model and its reference values.
+    // A data model and a component of this test's own (the lock with force locks them), and the
+    // demo master's reference values.
     const demo = (await call<Pipeline[]>(page, '/pipelines/masters'))[0] as Pipeline;
-    const component = await call<{ name: string }>(page, `/components/find?id=${demo.component}`);
-    const source = demo.dataSources[0] as { dataSubKind: string; dataModel: string };
-    const model = await call<{ name: string; version: number; vLocked: boolean }>(page, `/schemas/find?id=${source.dataModel}`);
+    const model = await call<{ _id: string; name: string; version: number; vLocked: boolean }>(page, '/schemas', {
+      name: 'E2E dealer rows',
+      folder: null,
+      jsonSchema: { type: 'object', properties: { dealerCode: { type: 'string' } } },
+    });
+    const component = await call<{ _id: string; name: string }>(page, '/components', {
+      name: 'E2E map dealers',
+      kind: 'instruction',
+      inputs: [{ name: 'dealers', inputSchema: model._id }],
+      outputs: [{ name: 'dealers', outputSchema: model._id }],
+      jsCode: 'ctx.output.dealers = ctx.input.dealers;',
+    });
+    const source = { dataSubKind: 'dealers', dataModel: model._id };
 
     await page.goto('/manage/pipeline');
     await newPipeline(page, 'E2E master');
@@ -118,13 +139,13 @@ describe('the Pipelines screen', () => {
 
     const master = await call<Pipeline>(page, `/pipelines/id?id=${masterId}`);
     const country = await call<Pipeline>(page, `/pipelines/id?id=${countryId}`);
-    expect(master).toMatchObject({ isMaster: true, vLocked: true, component: demo.component });
+    expect(master).toMatchObject({ isMaster: true, vLocked: true, component: component._id });
     expect(master.dataSources).toMatchObject([{ dataSubKind: source.dataSubKind, dataModel: source.dataModel }]);
     expect(country).toMatchObject({
       isMaster: false,
       vLocked: true,
       masterPipeline: masterId,
-      component: demo.component,
+      component: component._id,
       dataSources: master.dataSources,
       dataSinks: master.dataSinks,
       brand: master.brand,
