@@ -10,7 +10,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { authService } from './modules/auth/auth.service.ts';
 import { throttleService } from './modules/auth/throttle.service.ts';
 import { componentsRoutes } from './modules/components/components.routes.ts';
-import { componentsService } from './modules/components/components.service.ts';
+import { type ComponentsService, componentsService } from './modules/components/components.service.ts';
 import { datastoreService } from './modules/datastore/datastore.service.ts';
 import { foldersRoutes } from './modules/folders/folders.routes.ts';
 import { foldersService } from './modules/folders/folders.service.ts';
@@ -27,7 +27,7 @@ import { pipelinesService } from './modules/pipelines/pipelines.service.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { referenceService } from './modules/reference/reference.service.ts';
 import { schemasRoutes } from './modules/schemas/schemas.routes.ts';
-import { schemasService } from './modules/schemas/schemas.service.ts';
+import { type SchemasService, schemasService } from './modules/schemas/schemas.service.ts';
 import { sdkRoutes } from './modules/sdk/sdk.routes.ts';
 import { sdkService } from './modules/sdk/sdk.service.ts';
 import { documentTagsService } from './modules/tags/document-tags.service.ts';
@@ -45,7 +45,7 @@ import { pipelineVersionRoutes } from './modules/versions/pipeline-versions.rout
 import { pipelineVersionsService } from './modules/versions/pipeline-versions.service.ts';
 import { versionRoutes } from './modules/versions/versions.routes.ts';
 import { versionsService } from './modules/versions/versions.service.ts';
-import { type RegisteredRoute, registerAccessControl } from './platform/auth/access-control.ts';
+import { type AuthContext, type RegisteredRoute, registerAccessControl } from './platform/auth/access-control.ts';
 import { loadSecrets } from './platform/auth/secrets.ts';
 import { followRevocations } from './platform/auth/session-cache.ts';
 import type { Config } from './platform/config.ts';
@@ -77,6 +77,18 @@ function jobsOf(imports: () => ImportsService): PipelineImports {
   return {
     assertIdle: (ids) => imports().pipelineRemoval.assertIdle(ids),
     release: (trx, ids) => imports().pipelineRemoval.release(trx, ids),
+  };
+}
+
+/** What the pipelines service reads of other modules: the documents a save names, and the imports of what a delete takes. */
+function pipelineNeighbours(components: ComponentsService, schemas: SchemasService, imports: () => ImportsService) {
+  return {
+    references: {
+      components: (ids: readonly string[], viewer?: AuthContext) =>
+        viewer ? components.many(ids, viewer) : components.byIds(ids),
+      dataModels: (ids: readonly string[], viewer?: AuthContext) => (viewer ? schemas.many(ids, viewer) : schemas.byIds(ids)),
+    },
+    imports: jobsOf(imports),
   };
 }
 
@@ -122,7 +134,8 @@ export function buildServices(ctx: AppContext) {
     },
   });
   const logs = logsService(ctx);
-  const pipelines = pipelinesService(ctx, { users, reference, versions, access: documentAccess, imports: jobsOf(() => imports) });
+  const neighbours = pipelineNeighbours(components, schemas, () => imports);
+  const pipelines = pipelinesService(ctx, { users, reference, versions, access: documentAccess, ...neighbours });
   const files = openFileStore(ctx.config.fileStore, ctx.db, ctx.config.dataDir, ctx.config.fileCacheBytes);
   const uploads = uploadsService(ctx, {
     pipelines,

@@ -24,6 +24,8 @@ export const pipeline = (id: string, name: string, fields: Record<string, unknow
   isMaster: false,
   masterPipeline: null,
   component: null,
+  pipelineSchema: null,
+  sys_version: 1,
   brand: ref('b1', 'Brand One'),
   locale: LOCALE,
   productLine: ref('pl1', 'Cars'),

@@ -102,6 +102,7 @@ export const API_ACCESS = {
   'GET /pipelines/id': ALL,
   'GET /pipelines/masters': ALL,
   'GET /pipelines/pipelinesOfMaster': ALL,
+  'POST /pipelines': AUTHORS,
   'DELETE /pipelines': AUTHORS,
   'GET /users/pipelines': ALL,
   // Pipeline versions: the pipelines screen and the update and lock screen (docs/product.md §18.6).

@@ -358,6 +358,12 @@ export const API_OPERATIONS = {
     returns: 'The country pipelines.',
     errors: [404],
   },
+  'POST /pipelines': {
+    operationId: 'savePipeline',
+    summary: 'Create a pipeline, or save a draft pipeline version read at its sys_version',
+    returns: 'The pipeline as saved.',
+    errors: [400, 403, 404, 409],
+  },
   'DELETE /pipelines': {
     operationId: 'deletePipeline',
     summary: 'Delete a draft pipeline version and, for a master, the country pipelines whose master it is',

@@ -67,6 +67,8 @@ export const pipelineViewSchema = z.object({
   isMaster: z.boolean().describe('True for a master pipeline, false for a country pipeline.'),
   masterPipeline: z.string().nullable().describe("A country pipeline's master (a version id); null for a master."),
   component: z.string().nullable().describe('Id of the component version the pipeline runs; null when none.'),
+  pipelineSchema: z.string().nullable().describe('Id of the data model (schema version) of the pipeline; null when none.'),
+  sys_version: z.number().describe('The save counter: a save must send the one it read.'),
   brand: refSchema.nullable().describe('Brand; null when unset (the pipeline cannot run).'),
   locale: localeSchema.nullable().describe('Locale; null when unset (the pipeline cannot run).'),
   productLine: refSchema.nullable().describe('Product line; null when unset (the pipeline cannot run).'),

@@ -7,6 +7,7 @@ import * as components from '../features/components/index.ts';
 import * as consult from '../features/consult/index.ts';
 import * as exporting from '../features/export/index.ts';
 import * as importing from '../features/import/index.ts';
+import * as pipelines from '../features/pipelines/index.ts';
 import * as schemas from '../features/schemas/index.ts';
 import * as testing from '../features/testing/index.ts';
 import * as users from '../features/users/index.ts';
@@ -26,6 +27,7 @@ const PAGES: Record<string, Lazy> = {
   ...consult.pages,
   ...exporting.pages,
   ...importing.pages,
+  ...pipelines.pages,
   ...schemas.pages,
   ...testing.pages,
   ...users.pages,

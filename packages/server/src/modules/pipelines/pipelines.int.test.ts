@@ -95,6 +95,33 @@ describe('pipelines for the import screens', () => {
     expect((await t.call('GET', '/pipelines', { token })).status).toBe(403);
   });
 
+  it("follows new versions for a user: each family's newest locked version, else its newest, under any version of its master", async () => {
+    const { user, token } = await t.signedIn(['user']);
+    const [masterFamily, franceFamily, spainFamily] = [newId(), newId(), newId()];
+    const m1 = await pipeline({ name: 'cars', isMaster: true, familyId: masterFamily, vLocked: true });
+    const m2 = await pipeline({ name: 'cars', isMaster: true, familyId: masterFamily, version: 2, vLocked: true });
+    await pipeline({ name: 'cars', isMaster: true, familyId: masterFamily, version: 3 });
+    const france1 = await pipeline({ name: 'cars FR', masterPipeline: m1, familyId: franceFamily, vLocked: true });
+    await pipeline({ name: 'cars FR', masterPipeline: m2, familyId: franceFamily, version: 2 });
+    await pipeline({ name: 'cars ES', masterPipeline: m1, familyId: spainFamily, vLocked: true });
+    const spain2 = await pipeline({ name: 'cars ES', masterPipeline: m2, familyId: spainFamily, version: 2, vLocked: true });
+    for (const id of [m1, france1, spain2]) await assign(user.id, id);
+
+    const ids = async (url: string) => (await t.call('GET', url, { token })).body.data.map((p: { _id: string }) => p._id);
+    expect(await ids('/pipelines/masters')).toEqual([m2]);
+    expect(await ids(`/pipelines/pipelinesOfMaster?id=${m2}`)).toEqual([spain2, france1]);
+    expect(await ids(`/pipelines/pipelinesOfMaster?id=${m1}`)).toEqual([spain2, france1]);
+    const mine = (await t.call('GET', '/users/pipelines', { token })).body.data.pipelines.map((p: { _id: string }) => p._id);
+    expect(mine).toEqual([m2, spain2, france1]);
+    // A manager sees the countries pointing at the version asked, every version of them.
+    const manager = await t.signedIn(['manager']);
+    const asManager = await t.call('GET', `/pipelines/pipelinesOfMaster?id=${m2}`, { token: manager.token });
+    expect(asManager.body.data.map((p: { name: string; version: number }) => [p.name, p.version])).toEqual([
+      ['cars ES', 2],
+      ['cars FR', 2],
+    ]);
+  });
+
   it('lifts the dealer-only rule for a user with unrestricted upload', async () => {
     const user = await t.createUser(['user'], { unrestrictedUpload: true });
     const token = await t.login(user.user_name);

@@ -1,5 +1,6 @@
 import { envelope } from '@gdb/shared/api/envelope';
 import { pipelineViewSchema, userPipelinesSchema } from '@gdb/shared/pipelines/pipeline.schemas';
+import { PIPELINE_SAVE_MESSAGES, pipelineSaveBodySchema } from '@gdb/shared/pipelines/pipeline-save.schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -32,6 +33,11 @@ export function pipelinesRoutes(pipelines: PipelinesService) {
     );
     app.get('/pipelines/pipelinesOfMaster', { schema: { tags, querystring: idQuery, response: { 200: list } } }, async (req) =>
       ok(await pipelines.countriesOf(requireAuth(req), req.query.id)),
+    );
+    app.post(
+      '/pipelines',
+      { schema: { tags, body: pipelineSaveBodySchema, response: { 200: envelope(pipelineViewSchema) } } },
+      async (req) => ok(await pipelines.save(requireAuth(req), req.body), PIPELINE_SAVE_MESSAGES.saved),
     );
     app.delete(
       '/pipelines',

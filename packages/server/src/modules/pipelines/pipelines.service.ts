@@ -7,6 +7,7 @@ import {
   type PipelineView,
   sortPipelines,
 } from '@gdb/shared/pipelines/pipeline.schemas';
+import type { PipelineSaveBody } from '@gdb/shared/pipelines/pipeline-save.schemas';
 import type { Brand, Datakind, Locale, ProductLine } from '@gdb/shared/reference/reference.schemas';
 import type { AssignablePipeline } from '@gdb/shared/users/users.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
@@ -18,6 +19,7 @@ import type { ReferenceService } from '../reference/reference.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 import { type FilterPipelines, pipelineBadges, pipelineReadRule } from './pipeline-access.ts';
 import { type PipelineImports, type PipelineVersions, pipelineDelete } from './pipeline-delete.ts';
+import { type PipelineReferences, pipelineSave, type SaveVersions } from './pipeline-save.ts';
 import { type FamilyRow, type PipelineFilter, type PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
 
 /** The reference data a pipeline names, by id. */
@@ -59,6 +61,8 @@ function toView(r: PipelineRow, ref: References): PipelineView {
     isMaster: r.is_master,
     masterPipeline: r.master_pipeline,
     component: r.component,
+    pipelineSchema: r.pipeline_schema,
+    sys_version: r.sys_version,
     brand: named(ref.brands, r.brand),
     locale: named(ref.locales, r.locale),
     productLine: named(ref.productLines, r.product_line),
@@ -127,12 +131,58 @@ export interface NewPipeline {
   createdBy?: string | null;
 }
 
+/** Managers, admins and super-admins see every version; a user only production versions. */
+const seesEveryVersion = (auth: AuthContext) => hasAnyRole(auth.roles, ['manager', 'admin', 'super-admin']);
+
+/** What the caller may see of these pipelines: badges for everyone, assignments and dealer kind for the role user. */
+function pipelineVisibility(users: UsersService, access: DocumentAccess) {
+  return async (auth: AuthContext, views: PipelineView[]): Promise<PipelineView[]> => {
+    if (auth.roles.includes('super-admin')) return views;
+    // Read with the caller's session (and kept with it in the session cache) when it carries it.
+    const user = await users.callerProfile(auth);
+    if (!user) return [];
+    const readable = await (await access(auth)).filter('read', 'pipeline', views, (p) => ({ folder: p.folder, tags: p.tags }));
+    if (seesEveryVersion(auth)) return readable;
+    const families = new Set(user.assignedFamilies);
+    const assigned = readable.filter((p) => families.has(p.familyId) && !p.isHidden);
+    const allowed = user.unrestrictedUpload ? assigned : assigned.filter((p) => p.datakind?.isDealer === true);
+    return productionVersions(allowed);
+  };
+}
+
+/** Stores a pipeline version as given. */
+async function insertPipeline(repo: ReturnType<typeof pipelinesRepo>, input: NewPipeline): Promise<string> {
+  const row = await repo.insert({
+    id: newId(),
+    family_id: input.familyId ?? newId(),
+    version: input.version ?? 1,
+    v_locked: input.vLocked ?? false,
+    name: input.name,
+    is_master: input.isMaster,
+    master_pipeline: input.masterPipeline ?? null,
+    component: input.component ?? null,
+    pipeline_schema: null,
+    folder_id: null,
+    data_sources: JSON.stringify(input.dataSources.map((s) => dataSourceSchema.parse(s))),
+    data_sinks: JSON.stringify(input.dataSinks.map((s) => dataSinkSchema.parse(s))),
+    brand: input.brand ?? null,
+    locale: input.locale ?? null,
+    product_line: input.productLine ?? null,
+    datakind: input.datakind ?? null,
+    created_by: input.createdBy ?? null,
+    updated_by: input.createdBy ?? null,
+  });
+  return row.id;
+}
+
 export function pipelinesService(
   ctx: AppContext,
   deps: {
     users: UsersService;
     reference: ReferenceService;
-    versions: PipelineVersions;
+    versions: PipelineVersions & SaveVersions;
+    /** The components and data models a saved pipeline names (wired at start-up), and the reference lists. */
+    references: Omit<PipelineReferences, 'reference'>;
     access: DocumentAccess;
     /** What deleting a pipeline asks of its imports and jobs. */
     imports?: PipelineImports;
@@ -141,24 +191,15 @@ export function pipelinesService(
   const repo = pipelinesRepo(ctx.db.kysely);
   const { access } = deps;
   const { readableIds, liveVisible } = pipelineBadges(repo.badgesOfIds, access);
+  const save = pipelineSave(repo, deps.versions, access, { ...deps.references, reference: deps.reference });
   const views = async (rows: readonly PipelineRow[]) => {
     const ref = await referencesOf(deps.reference);
     return rows.map((r) => toView(r, ref));
   };
 
-  /** What the caller may see of these pipelines: badges for everyone, assignments and dealer kind for the role user. */
-  async function visibleTo(auth: AuthContext, views: PipelineView[]): Promise<PipelineView[]> {
-    if (auth.roles.includes('super-admin')) return views;
-    // Read with the caller's session (and kept with it in the session cache) when it carries it.
-    const user = await deps.users.callerProfile(auth);
-    if (!user) return [];
-    const readable = await (await access(auth)).filter('read', 'pipeline', views, (p) => ({ folder: p.folder, tags: p.tags }));
-    if (hasAnyRole(auth.roles, ['manager', 'admin'])) return readable;
-    const families = new Set(user.assignedFamilies);
-    const assigned = readable.filter((p) => families.has(p.familyId) && !p.isHidden);
-    const allowed = user.unrestrictedUpload ? assigned : assigned.filter((p) => p.datakind?.isDealer === true);
-    return productionVersions(allowed);
-  }
+  const visibleTo = pipelineVisibility(deps.users, access);
+  /** A user's pipelines: the production version of each assigned family (docs/decisions.md), whatever version was asked. */
+  const production = async (auth: AuthContext) => visibleTo(auth, await views(await repo.all()));
 
   return {
     /** The read rule of a live collection whose documents belong to pipelines (`pipelinesOf` finds those a filter reaches). */
@@ -200,12 +241,22 @@ export function pipelinesService(
       if (!view) throw forbidden('You may not read this pipeline.');
       return view;
     },
+    /** The masters the caller may see; a user sees the production version of each. */
     async masters(auth: AuthContext): Promise<PipelineView[]> {
+      if (!seesEveryVersion(auth)) return sortPipelines((await production(auth)).filter((p) => p.isMaster));
       return sortPipelines(await visibleTo(auth, await views(await repo.masters())));
     },
+    /**
+     * The country pipelines of a master version; a user sees the production version of each
+     * country whose master is any version of that master's family, as the masters move on.
+     */
     async countriesOf(auth: AuthContext, masterId: string): Promise<PipelineView[]> {
       if (!isUuid(masterId)) throw notFound('Pipeline not found.');
-      return sortPipelines(await visibleTo(auth, await views(await repo.countriesOf(masterId))));
+      if (seesEveryVersion(auth)) return sortPipelines(await visibleTo(auth, await views(await repo.countriesOf(masterId))));
+      const [master] = await repo.familiesOfIds([masterId]);
+      const countries = (await production(auth)).filter((p) => !p.isMaster && p.masterPipeline !== null);
+      const familyOf = familyMap(await repo.familiesOfIds(countries.flatMap((p) => p.masterPipeline ?? [])));
+      return sortPipelines(countries.filter((p) => master && familyOf.get(p.masterPipeline ?? '') === master.family_id));
     },
     /** The import screens' start-up data: reference lists and the pipelines the caller may use. */
     async forUser(auth: AuthContext) {
@@ -218,32 +269,17 @@ export function pipelinesService(
       ]);
       return { staticTypes: { locales, brands, datakinds, productLines }, pipelines };
     },
+    /** Creates a pipeline or saves a draft (POST /pipelines, see `pipelineSave`); answers it as the caller reads it. */
+    async save(auth: AuthContext, body: PipelineSaveBody): Promise<PipelineView> {
+      const row = await repo.byId(await save(auth, body));
+      const [view] = row ? await views([row]) : [];
+      if (!view) throw notFound('Pipeline not found.');
+      return view;
+    },
     /** Deletes a draft pipeline version with, for a master, its country pipelines (see `pipelineDelete`). */
     remove: pipelineDelete(repo, deps.versions, deps.imports),
-    /** Creates a pipeline version (the editor and the demo data use it). */
-    async create(input: NewPipeline): Promise<string> {
-      const row = await repo.insert({
-        id: newId(),
-        family_id: input.familyId ?? newId(),
-        version: input.version ?? 1,
-        v_locked: input.vLocked ?? false,
-        name: input.name,
-        is_master: input.isMaster,
-        master_pipeline: input.masterPipeline ?? null,
-        component: input.component ?? null,
-        pipeline_schema: null,
-        folder_id: null,
-        data_sources: JSON.stringify(input.dataSources.map((s) => dataSourceSchema.parse(s))),
-        data_sinks: JSON.stringify(input.dataSinks.map((s) => dataSinkSchema.parse(s))),
-        brand: input.brand ?? null,
-        locale: input.locale ?? null,
-        product_line: input.productLine ?? null,
-        datakind: input.datakind ?? null,
-        created_by: input.createdBy ?? null,
-        updated_by: input.createdBy ?? null,
-      });
-      return row.id;
-    },
+    /** Creates a pipeline version as given, unchecked (the demo data and the tests' factories use it). */
+    create: (input: NewPipeline): Promise<string> => insertPipeline(repo, input),
   };
 }
 

@@ -49,11 +49,15 @@ export async function countriesOf(db: Executor, master: VersionedRow): Promise<V
   return master.is_master === true ? newestPerFamily(await pipelineVersionsRepo(db).countriesOf([master.id])) : [];
 }
 
+/** What applying an update to one pipeline made: its new versions and every move. */
+type Applied = Awaited<ReturnType<VersionsService['applyIn']>>;
+
 /**
  * Updating a pipeline version: new versions pointing at the chosen newer dependencies; with
  * `updateCountries` (a master) its country pipelines follow the new master and the same moves;
- * with `updateJobs` the jobs of each updated pipeline move to its new version. One transaction;
- * a country the write check refuses is left as it was and named in `errors`.
+ * with `updateJobs` the jobs of each updated pipeline move to its new version. Each pipeline's
+ * update (its new versions and its jobs) is one transaction, the master's first; a country refused
+ * by the write check or as it is written is left as it was and named in `errors`.
  */
 export function pipelineUpdater({ db, repo, versions, jobs }: PipelineScope) {
   /** The countries an update with `updateCountries` takes: those named in pipelinesToUpdate, else all. */
@@ -91,16 +95,31 @@ export function pipelineUpdater({ db, repo, versions, jobs }: PipelineScope) {
     return { ready, errors };
   }
 
-  /** Moves the jobs of each updated pipeline to its new version, in the update's transaction. */
-  async function moveJobs(trx: Executor, moved: readonly { from: VersionedRow; to: string; toVersion: number }[]) {
+  /** Moves the jobs of an updated pipeline to its new version, in the update's transaction. */
+  async function moveJobs(trx: Executor, from: VersionedRow, made: Applied) {
+    const to = made.moves.get(from.id);
+    const entry = made.success.find((s) => s.newId === to);
+    if (!to || !entry) return [];
     const out: MovedJob[] = [];
-    for (const { from, to, toVersion } of moved) {
-      for (const id of await jobs.moveSchedules(from.id, to, trx)) {
-        out.push({ _id: id, fromId: from.id, fromName: String(from.name), fromVersion: from.version, toId: to, toVersion });
-      }
+    for (const id of await jobs.moveSchedules(from.id, to, trx)) {
+      out.push({
+        _id: id,
+        fromId: from.id,
+        fromName: String(from.name),
+        fromVersion: from.version,
+        toId: to,
+        toVersion: entry.new_version,
+      });
     }
     return out;
   }
+
+  /** One pipeline's new versions and, with `updateJobs`, its jobs, in a transaction of their own. */
+  const applyOne = (auth: AuthContext, graph: DependencyGraph, moves: ReadonlyMap<string, string>, withJobs: boolean) =>
+    inTransaction(db, async (trx) => {
+      const made = await versions.applyIn(trx, auth, graph, moves);
+      return { made, jobs: withJobs ? await moveJobs(trx, graph.root.row, made) : [] };
+    });
 
   return async function update(auth: AuthContext, data: PipelineUpdateData): Promise<PipelineUpdateAnswer> {
     if (!data.id) throw badRequest(VERSION_MESSAGES.missingId);
@@ -111,21 +130,19 @@ export function pipelineUpdater({ db, repo, versions, jobs }: PipelineScope) {
     await versions.checkUpdate(auth, graph, chosen);
     const planned = await plannedMoves(graph, chosen);
     const { ready, errors } = await checkedCountries(auth, await countriesToUpdate(row, data), planned);
-    return inTransaction(db, async (trx) => {
-      const main = await versions.applyIn(trx, auth, graph, chosen);
-      const success = [...main.success];
-      const moved: { from: VersionedRow; to: string; toVersion: number }[] = [];
-      const record = (from: VersionedRow, newId: string | undefined, made: typeof success) => {
-        const entry = made.find((s) => s.newId === newId);
-        if (newId && entry) moved.push({ from, to: newId, toVersion: entry.new_version });
-      };
-      record(row, main.moves.get(row.id), main.success);
-      for (const country of ready) {
-        const done = await versions.applyIn(trx, auth, country, movesFor(country, main.moves));
-        success.push(...done.success);
-        record(country.root.row, done.moves.get(country.root.row.id), done.success);
+    const updateJobs = data.updateJobs === true;
+    const main = await applyOne(auth, graph, chosen, updateJobs);
+    const answer: PipelineUpdateAnswer = { success: [...main.made.success], jobs: [...main.jobs], errors };
+    // Each country in its own transaction: one refused as it is written is named, the others stay done.
+    for (const country of ready) {
+      try {
+        const done = await applyOne(auth, country, movesFor(country, main.made.moves), updateJobs);
+        answer.success.push(...done.made.success);
+        answer.jobs.push(...done.jobs);
+      } catch (error) {
+        errors.push(bulkError({ name: String(country.root.row.name), version: country.root.row.version }, error));
       }
-      return { success, jobs: data.updateJobs ? await moveJobs(trx, moved) : [], errors };
-    });
+    }
+    return answer;
   };
 }

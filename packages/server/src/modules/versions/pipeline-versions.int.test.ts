@@ -1,4 +1,5 @@
 import type { Role } from '@gdb/shared/auth/roles';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { actingAs } from '../../../test/version-chain.ts';
@@ -497,5 +498,94 @@ describe('who may call the version calls', () => {
     for (const [method, url, body] of calls(id)) {
       expect((await t.call(method as 'GET' | 'POST', url, { body })).status, url).toBe(401);
     }
+  });
+});
+
+describe('each pipeline of an update in its own transaction', () => {
+  it('mass-lock refuses a country whose master is a draft, with force too, and locks the others', async () => {
+    const { master, france } = await masterFamily();
+    const other = await masterFamily();
+    await post('/pipelines/version/lock', { id: other.master, force: true });
+    const res = await post('/pipelines/version/mass-lock', { ids: [france, other.france], force: true });
+    expect(res.status, res.body.message).toBe(200);
+    expect(res.body.data).toEqual({
+      success: [{ name: `France ${families}`, version: 1 }],
+      errors: [
+        {
+          name: `France ${families - 1}`,
+          version: 1,
+          error: `Its master pipeline Master ${families - 1} (v.1 - Draft) is not locked: lock it first.`,
+        },
+      ],
+    });
+    expect((await t.services.pipelines.stored(master))?.vLocked).toBe(false);
+    expect((await t.services.pipelines.stored(france))?.vLocked).toBe(false);
+  });
+
+  it('mass-update with one pipeline failing leaves the others updated, their jobs moved with updateJobs', async () => {
+    const first = await masterFamily();
+    const second = await masterFamily();
+    const third = await masterFamily();
+    for (const f of [first, second, third]) await post('/pipelines/version/lock', { id: f.master, force: true });
+    const jobs = await jobsOn(third.master, second.master);
+    for (const f of [first, second, third]) await post('/schemas/version/new', { id: f.schema._id });
+    await t.ctx.db.kysely.updateTable('pipelines').set({ read_only: true }).where('id', '=', first.master).execute();
+    const res = await post(
+      '/pipelines/version/mass-update',
+      [first, second, third].map((f) => ({ id: f.master, schemasToUpdate: [f.schema._id], updateJobs: true })),
+    );
+    expect(res.status, res.body.message).toBe(200);
+    expect(res.body.data.errors).toEqual([{ name: `Master ${families - 2}`, version: 1, error: 'This pipeline is read-only.' }]);
+    const masters = res.body.data.success.filter((s: { name: string }) => s.name.startsWith('Master'));
+    expect(masters.map((s: { name: string; new_version: number }) => [s.name, s.new_version])).toEqual([
+      [`Master ${families - 1}`, 2],
+      [`Master ${families}`, 2],
+    ]);
+    expect(res.body.data.jobs.map((j: { _id: string; fromId: string }) => [j._id, j.fromId]).sort()).toEqual(
+      [
+        [jobs.repeat.jobId, third.master],
+        [jobs.later.jobId, second.master],
+      ].sort(),
+    );
+    expect((await get(`/pipelines/version?id=${first.master}`)).body.data).toHaveLength(1);
+  });
+
+  it('leaves the master and the other countries updated when a country fails as it is written', async () => {
+    const { schema, master, france, spain } = await masterFamily();
+    await post('/pipelines/version/lock', { id: master, force: true, country: true });
+    const jobs = await jobsOn(spain, france);
+    await post('/schemas/version/new', { id: schema._id });
+    const spainFamily = (await t.services.pipelines.stored(spain))?.familyId ?? '';
+    // A new version of Spain made by someone else at the same moment: its copy loses the race for the number.
+    await sql`create or replace function test_number_taken() returns trigger language plpgsql as $$
+      begin raise unique_violation using message = 'duplicate version'; end $$`.execute(t.ctx.db.kysely);
+    await sql`create trigger test_number_taken before insert on pipelines for each row
+      when (new.family_id = ${sql.lit(spainFamily)}::uuid) execute function test_number_taken()`.execute(t.ctx.db.kysely);
+    let res: Awaited<ReturnType<typeof post>>;
+    try {
+      res = await post('/pipelines/version/update', {
+        update_data: { id: master, schemasToUpdate: [schema._id], updateCountries: true, updateJobs: true },
+      });
+    } finally {
+      await sql`drop trigger test_number_taken on pipelines`.execute(t.ctx.db.kysely);
+    }
+    expect(res.status, res.body.message).toBe(200);
+    expect(res.body.data.errors).toEqual([
+      {
+        name: `Spain ${families}`,
+        version: 1,
+        error: `A new version of Spain ${families} was made at the same time; try again.`,
+      },
+    ]);
+    expect(res.body.data.success.map((s: { name: string }) => s.name)).toEqual([
+      expect.any(String),
+      `Master ${families}`,
+      `France ${families}`,
+    ]);
+    // France's job followed; Spain's stayed with the version it was on, which still exists alone.
+    expect(res.body.data.jobs.map((j: { _id: string }) => j._id)).toEqual([jobs.later.jobId]);
+    expect((await t.services.imports.schedulesOf([spain])).repeatable.map((j) => j._id)).toEqual([jobs.repeat.jobId]);
+    expect((await get(`/pipelines/version?id=${spain}`)).body.data).toHaveLength(1);
+    expect((await get(`/pipelines/version?id=${master}`)).body.data).toHaveLength(2);
   });
 });

@@ -7,9 +7,10 @@ import type {
   PipelineUpdateData,
   PipelineUpdateReport,
 } from '@gdb/shared/pipelines/pipeline-versions.schemas';
-import type { LockAnswer } from '@gdb/shared/versions/versions.schemas';
+import { type LockAnswer, versionLabel } from '@gdb/shared/versions/versions.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { conflict } from '../../platform/http/errors.ts';
 import { newestPerFamily, type PipelineJobs, pipelineReports } from './pipeline-reports.ts';
 import { bulkError, countriesOf, type PipelineScope, pipelineUpdater } from './pipeline-updates.ts';
 import { pipelineVersionsRepo } from './pipeline-versions.repo.ts';
@@ -86,6 +87,16 @@ export function pipelineVersionsService(ctx: AppContext, versions: VersionsServi
   const load = (id: string) => versions.load('pipeline', id);
   const update = pipelineUpdater(scope);
 
+  /** Refuses a country whose master is a draft, naming the master only to a caller who may read it. */
+  async function assertMasterLocked(auth: AuthContext, row: VersionedRow): Promise<void> {
+    const masterId = typeof row.master_pipeline === 'string' ? row.master_pipeline : null;
+    const master = masterId && row.is_master !== true ? await scope.repo.byId('pipelines', masterId) : undefined;
+    if (!master || master.v_locked) return;
+    const doc = docOf('pipeline', master);
+    const named = (await versions.openIds(auth, [doc])).has(master.id) ? ` ${doc.name} ${versionLabel(doc)}` : '';
+    throw conflict(`Its master pipeline${named} is not locked: lock it first.`);
+  }
+
   return {
     /** Locks a pipeline version; with `force` the drafts it depends on, with `country` (a master) its country pipelines too. */
     async lock(auth: AuthContext, id: string, force = false, country = false): Promise<LockAnswer> {
@@ -110,7 +121,9 @@ export function pipelineVersionsService(ctx: AppContext, versions: VersionsServi
 
     /**
      * Locks pipelines one after the other; each refusal is an error entry, the others go on. A
-     * pipeline the caller may not read is refused under the id they gave, unnamed.
+     * pipeline the caller may not read is refused under the id they gave, unnamed. A country whose
+     * master is a draft is refused, with force too: the lock list offers it only once its master is
+     * locked (docs/product.md §18.6).
      */
     async massLock(auth: AuthContext, ids: readonly string[], force = false): Promise<MassLockAnswer> {
       const answer: MassLockAnswer = { success: [], errors: [] };
@@ -118,6 +131,7 @@ export function pipelineVersionsService(ctx: AppContext, versions: VersionsServi
         let row: VersionedRow | undefined;
         try {
           row = await versions.loadReadable(auth, 'pipeline', id);
+          await assertMasterLocked(auth, row);
           await versions.lockVersions('pipeline', auth, [row], force);
           answer.success.push({ name: String(row.name), version: row.version });
         } catch (error) {

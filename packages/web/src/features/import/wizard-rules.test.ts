@@ -32,6 +32,8 @@ function pipeline(fields: Partial<PipelineView> & { _id: string; name: string })
     isMaster: false,
     masterPipeline: null,
     component: null,
+    pipelineSchema: null,
+    sys_version: 1,
     brand: ref('b1'),
     locale: { _id: 'l1', language: 'fr', country: 'FR', name: 'French' },
     productLine: ref('pl1'),

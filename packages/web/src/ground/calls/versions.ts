@@ -1,3 +1,4 @@
+import { bulkErrorSchema, type PipelineUpdateData } from '@gdb/shared/pipelines/pipeline-versions.schemas';
 import {
   deleteAnswerSchema,
   lockAnswerSchema,
@@ -10,6 +11,9 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../request/api.ts';
+
+/** An update's answer: the new versions and, for pipelines, the country pipelines left as they were. */
+const updateOutcomeSchema = updateAnswerSchema.extend({ errors: z.array(bulkErrorSchema).default([]) });
 
 /** The call path of a versioned kind: its version calls live below it (docs/product.md §18.1). */
 export type VersionPath = '/schemas' | '/components' | '/sdk' | '/pipelines';
@@ -26,8 +30,9 @@ export function versionCalls(path: VersionPath) {
     /** GET …/version: the family's versions, by version number. */
     graph: (id: string, signal?: AbortSignal) =>
       api.get(`${path}/version`, z.array(versionRecordSchema), { query: { id }, ...(signal ? { signal } : {}) }),
-    /** POST …/version/lock; `force` locks the drafts it depends on too. */
-    lock: (id: string, force: boolean) => api.post(`${path}/version/lock`, { id, force }, lockAnswerSchema),
+    /** POST …/version/lock; `force` locks the drafts it depends on too, `country` (pipelines) a master's country pipelines. */
+    lock: (id: string, force: boolean, country = false) =>
+      api.post(`${path}/version/lock`, path === '/pipelines' ? { id, force, country } : { id, force }, lockAnswerSchema),
     /** POST …/version/new: a draft copy as the next number. */
     create: (id: string) => api.post(`${path}/version/new`, { id }, versionDocSchema),
     /** POST …/version/delete: answers the version to open next. */
@@ -35,8 +40,9 @@ export function versionCalls(path: VersionPath) {
     /** GET …/version/compute: the update report. */
     compute: (id: string, signal?: AbortSignal) =>
       api.get(`${path}/version/compute`, updateReportSchema, { query: { id }, ...(signal ? { signal } : {}) }),
-    /** POST …/version/update: new versions using the chosen newer dependencies. */
-    update: (data: UpdateData) => api.post(`${path}/version/update`, { update_data: data }, updateAnswerSchema),
+    /** POST …/version/update: new versions using the chosen newer dependencies (for pipelines, with or without the countries). */
+    update: (data: UpdateData & Pick<PipelineUpdateData, 'updateCountries'>) =>
+      api.post(`${path}/version/update`, { update_data: data }, updateOutcomeSchema),
   };
 }
 

@@ -31,6 +31,8 @@ export interface ExplorerProps {
   height?: number;
   /** The accessible name of the tree or select. */
   label?: string;
+  /** Cascader mode: read-only, the choice shown but not changed. */
+  disabled?: boolean;
 }
 
 const DEFAULT_HEIGHT = 560;
@@ -64,6 +66,7 @@ export function Explorer({
   onFailure,
   height = DEFAULT_HEIGHT,
   label = LABELS[kind],
+  disabled = false,
 }: ExplorerProps) {
   const sessionUser = useSessionUser();
   const user: ExplorerUser = useMemo(
@@ -97,6 +100,7 @@ export function Explorer({
         keepLeaf={keepLeaf}
         label={label}
         loading={tree.isLoading}
+        disabled={disabled}
       />
     );
   }

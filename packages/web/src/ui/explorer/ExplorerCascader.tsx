@@ -13,12 +13,24 @@ export interface ExplorerCascaderProps {
   keepLeaf: ((node: TreeNode) => boolean) | undefined;
   label: string;
   loading: boolean;
+  /** Read-only: the choice is shown, not changed. */
+  disabled?: boolean;
 }
 
 const FIELD_NAMES = { label: 'label', value: 'value', children: 'children' } as const;
 
 /** The cascader mode: 'Select a {kind}', filterable, clearable, showing only the last level. */
-export function ExplorerCascader({ kind, roots, selectedId, onOpen, onClear, keepLeaf, label, loading }: ExplorerCascaderProps) {
+export function ExplorerCascader({
+  kind,
+  roots,
+  selectedId,
+  onOpen,
+  onClear,
+  keepLeaf,
+  label,
+  loading,
+  disabled = false,
+}: ExplorerCascaderProps) {
   const options = useMemo(() => filterTree(roots, '', keepLeaf) as TreeNode[], [roots, keepLeaf]);
   const index = useMemo(() => indexTree(roots), [roots]);
   const selected = nodeOfVersion(index, selectedId);
@@ -36,6 +48,7 @@ export function ExplorerCascader({ kind, roots, selectedId, onOpen, onClear, kee
       options={options}
       fieldNames={FIELD_NAMES}
       loading={loading}
+      disabled={disabled}
       value={value}
       allowClear
       showSearch={{

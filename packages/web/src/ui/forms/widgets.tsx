@@ -1,5 +1,7 @@
 import { Checkbox, Input, Radio, Select, Switch } from 'antd';
 import { useEffect, useState } from 'react';
+import { DocumentListPicker, DocumentPicker } from '../pickers/DocumentPicker.tsx';
+import { PipelineSelector } from '../pickers/PipelineSelector.tsx';
 import { textRows } from '../textRows.ts';
 import { SchemaPicker } from '../versions/SchemaPicker.tsx';
 import { useForm, type Widget, type WidgetProps } from './context.ts';
@@ -208,6 +210,24 @@ function SchemaInput({ value, onChange, disabled, readOnly }: WidgetProps) {
   );
 }
 
+const idOf = (value: unknown) => (typeof value === 'string' && value ? value : null);
+
+/** The pickers of documents (docs/product.md §18.5): one version, or for an array field a list of them. */
+function DocumentInput({ kind, value, onChange, field, disabled, readOnly }: WidgetProps & { kind: 'component' | 'sdk' }) {
+  if (field.type === 'array') {
+    const ids = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    return <DocumentListPicker kind={kind} value={ids} onChange={onChange} readOnly={disabled || readOnly} />;
+  }
+  return <DocumentPicker kind={kind} value={idOf(value)} onChange={(id) => onChange(id ?? '')} readOnly={disabled || readOnly} />;
+}
+
+const ComponentInput = (props: WidgetProps) => <DocumentInput kind="component" {...props} />;
+const SdkInput = (props: WidgetProps) => <DocumentInput kind="sdk" {...props} />;
+
+function PipelineInput({ value, onChange, disabled, readOnly }: WidgetProps) {
+  return <PipelineSelector value={idOf(value)} onChange={(id) => onChange(id ?? '')} readOnly={disabled || readOnly} />;
+}
+
 export const BUILT_IN_WIDGETS: Record<string, Widget> = {
   input: TextInput,
   text: TextInput,
@@ -219,4 +239,7 @@ export const BUILT_IN_WIDGETS: Record<string, Widget> = {
   checkbox: CheckboxInput,
   switch: SwitchInput,
   schema: SchemaInput,
+  component: ComponentInput,
+  sdk: SdkInput,
+  pipeline: PipelineInput,
 };

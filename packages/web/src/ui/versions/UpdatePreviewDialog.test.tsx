@@ -144,3 +144,50 @@ describe('update preview dialog', () => {
     expect(server.calls.find((c) => c.method === 'POST')?.body).toMatchObject({ update_data: { updateJobs: true } });
   });
 });
+
+describe('update preview dialog of a master pipeline', () => {
+  const CARS: VersionedDoc = { _id: vid(60), name: 'cars', version: 1, vLocked: true, read_only: false, isMaster: true };
+  const MASTER_REPORT: UpdateReport = {
+    ...report(CARS._id, [entry('schema', vid(31), 'customer', 1, { id: vid(33), version: 2, vLocked: true })]),
+    updateCountries: true,
+    updateJobs: true,
+    repeatJobs: [{ _id: 'j1' }],
+  };
+
+  function showMaster(update: Handler) {
+    const server = signedInAs(['manager'], {
+      'GET /pipelines/version/compute': () => ok(MASTER_REPORT),
+      'POST /pipelines/version/update': update,
+    });
+    renderWidget(<UpdatePreviewDialog open kind="pipeline" path="/pipelines" doc={CARS} onUpdated={vi.fn()} onClose={vi.fn()} />);
+    return server;
+  }
+
+  it('offers both options, at first as the report says, and sends what the person chose', async () => {
+    const server = showMaster(() => ok({ success: [], jobs: [], errors: [] }));
+    await dialog('Master Pipeline cars (v.1 - Prod)');
+    const countries = (await screen.findByLabelText('Update the country pipelines too')) as HTMLInputElement;
+    const jobs = screen.getByLabelText('Move the jobs to the new version') as HTMLInputElement;
+    expect([countries.checked, jobs.checked]).toEqual([true, true]);
+    fireEvent.click(countries);
+    fireEvent.click(proceed() as HTMLElement);
+    await waitFor(() => expect(server.count('POST /pipelines/version/update')).toBe(1));
+    expect(server.calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      update_data: { id: CARS._id, updateCountries: false, updateJobs: true, schemasToUpdate: [vid(31)] },
+    });
+  });
+
+  it("shows each country left as it was as 'name, version v : error', after the versions made", async () => {
+    showMaster(() =>
+      ok({
+        success: [{ name: 'cars', old_version: 1, new_version: 2, newId: vid(61) }],
+        jobs: [],
+        errors: [{ name: 'cars-es', version: 1, error: 'This pipeline is read-only.' }],
+      }),
+    );
+    await screen.findByText('customer');
+    fireEvent.click(proceed() as HTMLElement);
+    await screen.findByText('cars : Version 1 updated to version 2');
+    await screen.findByText('cars-es, version 1 : This pipeline is read-only.');
+  });
+});

@@ -5,7 +5,7 @@ import {
   type VersionKind,
   versionLabel,
 } from '@gdb/shared/versions/versions.schemas';
-import { App, Button, Checkbox, Modal, Spin, Table, Typography } from 'antd';
+import { App, Button, Checkbox, Modal, Space, Spin, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useUpdateReport, type VersionPath, versionCalls } from '../../ground/calls/versions.ts';
 import { errorText, showFailure } from '../../ground/request/failure.ts';
@@ -42,21 +42,28 @@ export function updateTitle(kind: VersionKind, doc: VersionedDoc): string {
   return `${role}${kindWord(kind)} ${doc.name} ${versionLabel(doc)}`;
 }
 
-/** The update payload: the chosen dependencies by kind. */
-function payloadOf(id: string, rows: readonly Row[], chosen: ReadonlySet<string>, updateJobs: boolean): UpdateData {
-  const data: UpdateData = { id, updateJobs };
+/** What follows the update: the jobs, and for a master its country pipelines. */
+interface Followers {
+  updateJobs: boolean;
+  updateCountries: boolean;
+}
+
+/** The update payload: the chosen dependencies by kind, and what follows (countries only for pipelines). */
+function payloadOf(kind: VersionKind, id: string, rows: readonly Row[], chosen: ReadonlySet<string>, follow: Followers) {
+  const data: UpdateData & { updateCountries?: boolean } = { id, updateJobs: follow.updateJobs };
+  if (kind === 'pipeline') data.updateCountries = follow.updateCountries;
   for (const g of GROUPS) data[g.field] = rows.filter((r) => r.kind === g.kind && chosen.has(r.doc._id)).map((r) => r.doc._id);
   return data;
 }
 
-/** Which dependencies to take (at first every one with a newer version) and whether the jobs follow. */
+/** Which dependencies to take (at first every one with a newer version) and whether the jobs and countries follow. */
 function useUpdateChoice(report: UpdateReport | undefined) {
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
-  const [updateJobs, setUpdateJobs] = useState(false);
+  const [follow, setFollow] = useState<Followers>({ updateJobs: false, updateCountries: false });
   useEffect(() => {
     if (!report) return;
     setChosen(new Set(rowsOf(report).flatMap((r) => (r.needUpdate ? [r.doc._id] : []))));
-    setUpdateJobs(report.updateJobs);
+    setFollow({ updateJobs: report.updateJobs, updateCountries: report.updateCountries });
   }, [report]);
   const toggle = (id: string, on: boolean) =>
     setChosen((was) => {
@@ -65,7 +72,7 @@ function useUpdateChoice(report: UpdateReport | undefined) {
       else next.delete(id);
       return next;
     });
-  return { chosen, toggle, updateJobs, setUpdateJobs };
+  return { chosen, toggle, follow, setFollow };
 }
 
 /**
@@ -77,7 +84,7 @@ export function UpdatePreviewDialog({ open, kind, path, doc, onUpdated, onClose,
   const { message } = App.useApp();
   const report = useUpdateReport(path, doc._id, open);
   const rows = report.data ? rowsOf(report.data) : [];
-  const { chosen, toggle, updateJobs, setUpdateJobs } = useUpdateChoice(report.data);
+  const { chosen, toggle, follow, setFollow } = useUpdateChoice(report.data);
   const [proceeding, setProceeding] = useState(false);
 
   const needed = report.data?.needUpdate ?? false;
@@ -85,10 +92,14 @@ export function UpdatePreviewDialog({ open, kind, path, doc, onUpdated, onClose,
   const proceed = async () => {
     setProceeding(true);
     try {
-      const answer = await versionCalls(path).update(payloadOf(doc._id, rows, chosen, updateJobs));
+      const answer = await versionCalls(path).update(payloadOf(kind, doc._id, rows, chosen, follow));
       showApart(
         answer.success.map((s) => VERSION_TEXTS.updated(s.name, s.old_version, s.new_version)),
         (text) => void message.success(text),
+      );
+      showApart(
+        answer.errors.map((e) => VERSION_TEXTS.bulkError(e, e.error)),
+        (text) => void message.error(text),
       );
       onClose();
       const opened = answer.success.at(-1);
@@ -130,15 +141,53 @@ export function UpdatePreviewDialog({ open, kind, path, doc, onUpdated, onClose,
       ) : (
         <>
           {!needed && <Typography.Paragraph>{VERSION_TEXTS.upToDate}</Typography.Paragraph>}
-          {jobs > 0 && (
-            <Checkbox checked={updateJobs} onChange={(e) => setUpdateJobs(e.target.checked)}>
-              {VERSION_TEXTS.updateJobs}
-            </Checkbox>
-          )}
+          <FollowersChoice
+            follow={follow}
+            onChange={setFollow}
+            jobs={jobs > 0}
+            countries={kind === 'pipeline' && report.data.updateCountries}
+            disabled={proceeding}
+          />
           <ReportTable rows={rows} chosen={chosen} onToggle={toggle} disabled={proceeding} />
         </>
       )}
     </Modal>
+  );
+}
+
+interface FollowersChoiceProps {
+  follow: Followers;
+  onChange: (follow: Followers) => void;
+  /** Jobs point at the version. */
+  jobs: boolean;
+  /** A master with country pipelines. */
+  countries: boolean;
+  disabled: boolean;
+}
+
+/** The options of the update: move the jobs, update the country pipelines of a master. */
+function FollowersChoice({ follow, onChange, jobs, countries, disabled }: FollowersChoiceProps) {
+  return (
+    <Space wrap>
+      {countries && (
+        <Checkbox
+          checked={follow.updateCountries}
+          disabled={disabled}
+          onChange={(e) => onChange({ ...follow, updateCountries: e.target.checked })}
+        >
+          {VERSION_TEXTS.updateCountries}
+        </Checkbox>
+      )}
+      {jobs && (
+        <Checkbox
+          checked={follow.updateJobs}
+          disabled={disabled}
+          onChange={(e) => onChange({ ...follow, updateJobs: e.target.checked })}
+        >
+          {VERSION_TEXTS.updateJobs}
+        </Checkbox>
+      )}
+    </Space>
   );
 }
 

@@ -90,6 +90,28 @@ describe('version bar', () => {
     expect(onChanged).toHaveBeenCalled();
   });
 
+  it('offers to lock the country pipelines of a master pipeline, and only there', async () => {
+    const master = { ...DRAFT, isMaster: true };
+    const { server } = show(master, { 'POST /pipelines/version/lock': () => ok({ locked: [] }) }, { path: '/pipelines' });
+    fireEvent.click(button('Lock'));
+    const question = await confirmation();
+    fireEvent.click(screen.getByLabelText('Also lock its country pipelines'));
+    fireEvent.click(button('Yes', question));
+    await screen.findByText('Version 2 locked');
+    expect(server.calls.find((c) => c.path === '/pipelines/version/lock')?.body).toEqual({
+      id: vid(2),
+      force: false,
+      country: true,
+    });
+  });
+
+  it('does not offer the country pipelines for a country pipeline', async () => {
+    show({ ...DRAFT, isMaster: false }, {}, { path: '/pipelines' });
+    fireEvent.click(button('Lock'));
+    await confirmation();
+    expect(screen.queryByLabelText('Also lock its country pipelines')).toBeNull();
+  });
+
   it('asks about the modifications not saved before a lock, and shows a refusal', async () => {
     const refusal = 'It depends on drafts; lock them first or lock with force: address (v.1 - Draft)';
     const { onChanged } = show(

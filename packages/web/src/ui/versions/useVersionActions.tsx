@@ -15,13 +15,17 @@ export interface VersionActionsOptions {
   onChanged: (() => void) | undefined;
 }
 
-/** The lock question, with the choice to lock the drafts it depends on too; resolves null for No. */
-function lockQuestion(ask: (content: ReactNode) => Promise<boolean>, doc: VersionedDoc, dirty: boolean) {
-  const choice = { force: false };
+/**
+ * The lock question, with the choice to lock the drafts it depends on too and, for a master
+ * pipeline, its country pipelines; resolves null for No.
+ */
+function lockQuestion(ask: (content: ReactNode) => Promise<boolean>, doc: VersionedDoc, dirty: boolean, master: boolean) {
+  const choice = { force: false, country: false };
   const content = (
     <Space orientation="vertical">
       <span>{dirty ? VERSION_TEXTS.unsavedBeforeLock : VERSION_TEXTS.confirmLock(doc.version)}</span>
       <Checkbox onChange={(e) => (choice.force = e.target.checked)}>{VERSION_TEXTS.force}</Checkbox>
+      {master && <Checkbox onChange={(e) => (choice.country = e.target.checked)}>{VERSION_TEXTS.country}</Checkbox>}
     </Space>
   );
   return ask(content).then((yes) => (yes ? choice : null));
@@ -47,10 +51,10 @@ export function useVersionActions({ path, doc, dirty, onOpen, onChanged }: Versi
   };
 
   const lock = async () => {
-    const choice = await lockQuestion(ask, doc, dirty);
+    const choice = await lockQuestion(ask, doc, dirty, path === '/pipelines' && doc.isMaster === true);
     if (!choice) return;
     await run(async () => {
-      await calls.lock(doc._id, choice.force);
+      await calls.lock(doc._id, choice.force, choice.country);
       void message.success(VERSION_TEXTS.locked(doc.version));
       onChanged?.();
     });

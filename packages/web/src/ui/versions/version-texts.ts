@@ -11,6 +11,7 @@ export const VERSION_TEXTS = {
   unsavedBeforeLock: 'Some modifications are not saved before lock, do you want to continue ?',
   confirmLock: (n: number) => `Lock version ${n} ?`,
   force: 'Also lock the drafts it depends on',
+  country: 'Also lock its country pipelines',
   confirmNew: (n: number) => `Create a new version from version ${n} ?`,
   confirmUnlock: (n: number) => `Unlock version ${n} ? A new draft version is created from it.`,
   confirmDelete: (n: number) => `Delete version ${n} ?`,
@@ -18,6 +19,8 @@ export const VERSION_TEXTS = {
     dirty ? `Open version ${n} ? The modifications not saved would be lost.` : `Open version ${n} ?`,
   upToDate: 'Every dependency is on its newest version.',
   updateJobs: 'Move the jobs to the new version',
+  updateCountries: 'Update the country pipelines too',
+  bulkError: (e: { name: string; version: number | null }, error: string) => `${e.name}, version ${e.version ?? ''} : ${error}`,
 } as const;
 
 const KIND_WORDS: Record<VersionKind, string> = {

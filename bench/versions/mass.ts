@@ -1,0 +1,139 @@
+// The update and lock screen's bulk calls, as the service runs them (no HTTP):
+//   mass-compute: the update list of 1,000 pipelines (100 masters × 10 countries), every one of
+//     them with a newer version of its data model to take. Target: 2 s.
+//   mass-update: 100 update payloads (the masters), each moving its pipeline onto the newer data
+//     model with its repeat job (updateJobs), each in its own transaction. Target: 10 s.
+// Each is timed by the clock (mass-compute: the fastest of BENCH_RUNS after a warm-up; mass-update
+// runs once, as it changes what it updates).
+//   node --no-node-snapshot --import tsx bench/versions/mass.ts
+//   BENCH_RUNS (5), BENCH_MASTERS (100), BENCH_COUNTRIES (10),
+//   BENCH_DATABASE_URL (a PostgreSQL server: a fresh database is made on it and dropped; PGlite otherwise)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../packages/server/src/app.ts';
+import type { AuthContext } from '../../packages/server/src/platform/auth/access-control.ts';
+import { loadConfig } from '../../packages/server/src/platform/config.ts';
+import { createTestDb } from '../../packages/server/test/test-db.ts';
+
+const runCount = Number(process.env.BENCH_RUNS ?? 5);
+const masterCount = Number(process.env.BENCH_MASTERS ?? 100);
+const countryCount = Number(process.env.BENCH_COUNTRIES ?? 10);
+const COMPUTE_TARGET_MS = 2_000;
+const UPDATE_TARGET_MS = 10_000;
+
+if (process.env.BENCH_DATABASE_URL) process.env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
+const testDb = await createTestDb();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-bench-mass-'));
+const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', TFA_REQUIRED: 'none' });
+const { app, services, ctx } = await buildApp(config, { db: testDb.db, web: false });
+
+const boss = await services.users.create({
+  firstName: 'bench',
+  lastName: 'mass',
+  userName: 'bench.mass',
+  email: 'bench.mass@example.test',
+  roles: ['super-admin'],
+  password: 'Bench!Passw0rd',
+});
+const auth: AuthContext = { userId: boss.id, sessionId: 'bench', userName: boss.user_name, roles: ['super-admin'] };
+const [brands, locales, lines, kinds] = await Promise.all([
+  services.reference.brands(),
+  services.reference.locales(),
+  services.reference.productLines(),
+  services.reference.datakinds(),
+]);
+const reference = { brand: brands[0]?._id, locale: locales[0]?._id, productLine: lines[0]?._id, datakind: kinds[0]?._id };
+
+/** A master with its countries, all locked, on version 1 of its own data model, which has a version 2. */
+async function family(n: number): Promise<{ master: string; schema: string }> {
+  const schema = await services.schemas.create({
+    name: `bench rows ${n}`,
+    jsonSchema: { type: 'object', properties: { sku: { type: 'string' } } },
+    userId: boss.id,
+  });
+  const component = await services.components.save(
+    {
+      name: `bench pass ${n}`,
+      kind: 'instruction',
+      inputs: [{ name: 'rows', inputSchema: schema._id }],
+      outputs: [{ name: 'out', outputSchema: schema._id }],
+      jsCode: 'ctx.output.out = ctx.input.rows;',
+    },
+    boss.id,
+  );
+  const common = {
+    ...reference,
+    component: component._id,
+    dataSources: [
+      {
+        dataSubKind: 'rows',
+        connectorType: 'manual' as const,
+        dataFromMaster: false,
+        contentType: 'csv' as const,
+        dataModel: schema._id,
+      },
+    ],
+    dataSinks: [{ name: 'out', format: 'CSV' as const, target: null }],
+  };
+  const master = await services.pipelines.create({ name: `bench master ${n}`, isMaster: true, ...common });
+  for (let c = 0; c < countryCount; c++) {
+    await services.pipelines.create({
+      name: `bench master ${n} country ${c}`,
+      isMaster: false,
+      masterPipeline: master,
+      ...common,
+    });
+  }
+  await services.pipelineVersions.lock(auth, master, true, true);
+  await services.versions.newVersion('schema', auth, schema._id);
+  await services.imports.create(auth, {
+    pipelineId: master,
+    kind: 'repeat',
+    repeatPattern: 'H 2',
+    restartOnError: false,
+    listPipelines: [],
+  });
+  return { master, schema: schema._id };
+}
+
+const setupStarted = performance.now();
+const families: { master: string; schema: string }[] = [];
+for (let n = 0; n < masterCount; n++) families.push(await family(n));
+console.log(
+  `${ctx.db.engine}: ${masterCount} masters × ${countryCount} countries, set up in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s; load average ${os.loadavg()[0]?.toFixed(1)}`,
+);
+
+const listed = await services.pipelineVersions.massCompute('update');
+if (listed.pipelines.masters.length !== masterCount)
+  throw new Error(`${listed.pipelines.masters.length} masters to update listed`);
+await services.pipelineVersions.massCompute('update');
+const clock: number[] = [];
+for (let run = 0; run < runCount; run++) {
+  const start = performance.now();
+  await services.pipelineVersions.massCompute('update');
+  clock.push(performance.now() - start);
+}
+const sorted = [...clock].sort((a, b) => a - b);
+const fastest = sorted[0] ?? 0;
+const median = sorted[Math.floor(runCount / 2)] ?? 0;
+console.log(
+  `mass-compute update list of ${masterCount * (countryCount + 1)} pipelines: fastest ${fastest.toFixed(0)} ms, median ${median.toFixed(0)} ms of ${runCount} runs (target ${COMPUTE_TARGET_MS} ms): ${fastest <= COMPUTE_TARGET_MS ? 'met' : 'missed'}`,
+);
+
+const started = performance.now();
+const answer = await services.pipelineVersions.massUpdate(
+  auth,
+  families.map((f) => ({ id: f.master, schemasToUpdate: [f.schema], updateJobs: true })),
+);
+const took = performance.now() - started;
+if (answer.errors.length > 0 || answer.jobs.length !== masterCount) {
+  throw new Error(`mass-update: ${answer.errors.length} errors, ${answer.jobs.length} jobs moved`);
+}
+console.log(
+  `mass-update of ${masterCount} pipelines with their jobs (${answer.success.length} new versions): ${took.toFixed(0)} ms (target ${UPDATE_TARGET_MS} ms): ${took <= UPDATE_TARGET_MS ? 'met' : 'missed'}; load average ${os.loadavg()[0]?.toFixed(1)}`,
+);
+
+await app.close();
+await testDb.drop();
+fs.rmSync(dataDir, { recursive: true, force: true });
