@@ -35,6 +35,7 @@ import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { tagsService } from './modules/tags/tags.service.ts';
 import { createParsePool } from './modules/uploads/parsing/parse-pool.ts';
 import { uploadBudget } from './modules/uploads/upload-budget.ts';
+import { uploadDataModel } from './modules/uploads/upload-deps.ts';
 import { pipelinesOfUploads, uploadsLiveCollection } from './modules/uploads/uploads.live.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { uploadsService } from './modules/uploads/uploads.service.ts';
@@ -142,7 +143,7 @@ export function buildServices(ctx: AppContext) {
     files,
     parser: createParsePool({ timeoutMs: ctx.config.uploadCheckTimeoutMs }),
     log: (lines) => logs.append(lines),
-    loadDataModel: async (id) => (await schemas.byIds([id]))[0]?.jsonSchema ?? null,
+    loadDataModel: async (id) => uploadDataModel((await schemas.byIds([id]))[0]),
   });
   const datastore = datastoreService(ctx);
   const imports = importsService({

@@ -21,6 +21,11 @@ export interface CompileFailure {
   failed: string;
   message: string;
   limit?: boolean;
+  /**
+   * Stopped from outside (a limit, the worker's end), not refused by the compiler: the next
+   * compile of the same versions may succeed (on a machine less busy), so it is not kept.
+   */
+  stopped?: boolean;
 }
 
 /**

@@ -65,4 +65,27 @@ describe('data models compiled off the event loop', () => {
     await buildModels(byId(hostile), ports(hostile), problems, compiler);
     expect(problems[0]?.message).toContain(`cannot be compiled: ${COMPILE_MESSAGES.memory(16)}`);
   }, 70_000);
+
+  it('compiles again a model whose compile was stopped at its time limit, but keeps a model the compiler refuses', async () => {
+    // A time limit no compile meets stands for a machine too busy to compile in time.
+    const busy = modelCompiler({ timeoutMs: 1, memoryMiB: 64 });
+    const plain = schema('Plain', { type: 'object', properties: { n: { type: 'integer' } } });
+    const problems: { component: string; message: string }[] = [];
+    await buildModels(byId(plain), ports(plain), problems, busy);
+    await buildModels(byId(plain), ports(plain), problems, busy);
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringContaining(COMPILE_MESSAGES.timeout(1)),
+      expect.stringContaining(COMPILE_MESSAGES.timeout(1)),
+    ]);
+    expect(busy.compiled()).toBe(2);
+
+    const compiler = modelCompiler({ timeoutMs: 10_000, memoryMiB: 64 });
+    const broken = schema('Broken', { type: 'object', properties: { n: { type: 'no such type' } } });
+    const refused: { component: string; message: string }[] = [];
+    await buildModels(byId(broken), ports(broken), refused, compiler);
+    await buildModels(byId(broken), ports(broken), refused, compiler);
+    expect(refused).toHaveLength(2);
+    expect(refused[0]?.message).toContain('is not a valid JSON schema');
+    expect(compiler.compiled()).toBe(1);
+  });
 });

@@ -26,7 +26,8 @@ export const COMPILE_MESSAGES = {
  * Compiles data models off the event loop: each in a worker thread with a heap limit, ended at
  * once past its time limit (a model of one definition used 400 times held every request for 11.7 s
  * when compiled on the main thread). Answers are kept by `key`, the versions a model is made of, so
- * editing one data model recompiles it and what references it, nothing else.
+ * editing one data model recompiles it and what references it, nothing else; a compile stopped at a
+ * limit is not kept (a busy machine may have made it slow).
  */
 export function modelCompiler(limits: CompileLimits) {
   const cache = new Map<string, Promise<CompileAnswer>>();
@@ -78,7 +79,7 @@ export function modelCompiler(limits: CompileLimits) {
         } else void worker.terminate();
         resolve(answer);
       };
-      const stopped = (message: string, limit = false) => finish({ failed: request.id, message, limit }, false);
+      const stopped = (message: string, limit = false) => finish({ failed: request.id, message, limit, stopped: true }, false);
       const answered = (answer: CompileAnswer) => finish(answer, true);
       const failed = (error: Error & { code?: string }) =>
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
@@ -114,8 +115,11 @@ export function modelCompiler(limits: CompileLimits) {
       const answer = compileNow(request);
       cache.set(key, answer);
       if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value ?? '');
-      // A worker that could not be built is tried again by the next run.
-      answer.catch(() => cache.delete(key));
+      // Only the compiler's own answers are kept (a model it refuses is refused again): a compile
+      // stopped at a limit or by its worker's end, or a worker that could not be built, is tried
+      // again by the next run.
+      const forget = () => cache.get(key) === answer && cache.delete(key);
+      answer.then((a) => 'stopped' in a && a.stopped && forget(), forget);
       return answer;
     },
 

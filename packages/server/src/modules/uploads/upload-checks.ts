@@ -3,7 +3,7 @@ import type { DataSource } from '@gdb/shared/pipelines/pipeline.schemas';
 import { MIME_GROUPS } from '@gdb/shared/reference/mimetypes';
 import type { AppContext } from '../../platform/context.ts';
 import type { PooledOutcome } from './parsing/parse-file.ts';
-import type { UploadLogLine, UploadsDeps } from './upload-deps.ts';
+import type { UploadDataModel, UploadLogLine, UploadsDeps } from './upload-deps.ts';
 import { type UploadRow, uploadsRepo } from './uploads.repo.ts';
 
 /** How often a check renews its claim on its upload. */
@@ -34,7 +34,7 @@ export async function checkFile(
   const { source, dataSubKind, filename } = file;
   const lines: CheckLine[] = [];
   if (!source) return { lines: [['error', `No data source ${dataSubKind} in pipeline`]], outcome: null };
-  let dataModel: Record<string, unknown> | null = null;
+  let dataModel: UploadDataModel | null = null;
   if (source.dataModel) {
     dataModel = await deps.loadDataModel(source.dataModel);
     if (!dataModel) return { lines: [['error', `Cannot load schema ${source.dataModel} from server`]], outcome: null };
@@ -45,7 +45,13 @@ export async function checkFile(
     lines.push(['warn', `The file name ends in ${extension}, not ${allowed.join(' or ')}; its content decides.`]);
   }
   // A file read back from the store is read once a parser is free for it (see PoolRequest).
-  const request = { bytes, group: source.contentType, dataModel, limits: ctx.config.parseLimits };
+  const request = {
+    bytes,
+    group: source.contentType,
+    dataModel: dataModel?.jsonSchema ?? null,
+    dataModelKey: dataModel?.key,
+    limits: ctx.config.parseLimits,
+  };
   return { lines, outcome: await deps.parser.parse(request) };
 }
 

@@ -1,3 +1,4 @@
+import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
 import type { FileStore } from '../../platform/files/file-store.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
 import type { ParsePool } from './parsing/parse-pool.ts';
@@ -10,11 +11,25 @@ export interface UploadLogLine {
   uploadId: string;
 }
 
+/**
+ * A data model as an upload check uses it: its JSON schema, and the key of this content (its id,
+ * save counter and last save) by which the parse workers keep its compiled checks.
+ */
+export interface UploadDataModel {
+  jsonSchema: Record<string, unknown>;
+  key: string;
+}
+
+/** A stored data model version as an upload check uses it (null when there is none); a draft's save changes its key. */
+export function uploadDataModel(doc: SchemaDocument | undefined): UploadDataModel | null {
+  return doc ? { jsonSchema: doc.jsonSchema, key: `${doc._id} ${doc.sys_version} ${doc.lastUpdateDate}` } : null;
+}
+
 export interface UploadsDeps {
   pipelines: PipelinesService;
   files: FileStore;
   parser: ParsePool;
   log: (lines: UploadLogLine[]) => Promise<void>;
-  /** The JSON schema of a data model (schema version id), or null when there is none with that id. */
-  loadDataModel: (id: string) => Promise<Record<string, unknown> | null>;
+  /** A data model (schema version id) with the key of its content, or null when there is none with that id. */
+  loadDataModel: (id: string) => Promise<UploadDataModel | null>;
 }

@@ -1,3 +1,4 @@
+import type { DataSource } from '@gdb/shared/pipelines/pipeline.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignPipeline, buildDataModel } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
@@ -5,6 +6,8 @@ import type { FileStore } from '../../platform/files/file-store.ts';
 import { newId } from '../../platform/ids.ts';
 import type { ParsePool } from './parsing/parse-pool.ts';
 import { createParsePool } from './parsing/parse-pool.ts';
+import { checkFile } from './upload-checks.ts';
+import { uploadDataModel } from './upload-deps.ts';
 import { uploadsService } from './uploads.service.ts';
 
 let t: TestApp;
@@ -311,7 +314,7 @@ describe('uploads', () => {
           logs.push(...lines.map((l) => l.message));
           await t.services.logs.append(lines);
         },
-        loadDataModel: async (id) => (await t.services.schemas.byIds([id]))[0]?.jsonSchema ?? null,
+        loadDataModel: async (id) => uploadDataModel((await t.services.schemas.byIds([id]))[0]),
       });
       return { service, logs };
     }
@@ -352,6 +355,55 @@ describe('uploads', () => {
       expect(after.length).toBe(before.length);
       expect(logs).toEqual([]);
     });
+  });
+});
+
+describe('upload checks against a data model', () => {
+  it('compiles a data model version once for the files checked against it, and a saved draft anew', async () => {
+    const { user: author } = await t.signedIn(['manager']);
+    const auth = { userId: author.id, sessionId: newId(), userName: author.user_name, roles: ['manager'] };
+    const name = `kept checks ${newId()}`;
+    const doc = await t.services.schemas.save(auth, {
+      name,
+      jsonSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{2}$' } } },
+    });
+    const pool = createParsePool({ concurrency: 1, csvSlices: 1, spareDelayMs: 60_000 });
+    const deps = {
+      pipelines: t.services.pipelines,
+      files: t.services.files,
+      parser: pool,
+      log: async () => undefined,
+      loadDataModel: async (id: string) => uploadDataModel((await t.services.schemas.byIds([id]))[0]),
+    };
+    const source: DataSource = {
+      dataSubKind: 'codes',
+      connectorType: 'manual',
+      dataFromMaster: false,
+      contentType: 'csv',
+      dataModel: doc._id,
+    };
+    const check = async (content: string) => {
+      const file = { source, dataSubKind: 'codes', filename: 'codes.csv' };
+      return (await checkFile(t.ctx, deps, file, Buffer.from(content))).outcome;
+    };
+    // A row fails the check by column: the rows are checked one by one, both checks compiled.
+    expect((await check('code\nAB\nabc\n'))?.problems).toEqual([
+      { row: 3, message: 'Row 3: code must match pattern "^[A-Z]{2}$"' },
+    ]);
+    expect(pool.counts().compiles).toBe(2);
+    expect((await check('code\nCD\nxyz\n'))?.status).toBe('invalid');
+    expect(pool.counts().compiles).toBe(2);
+
+    await t.services.schemas.save(auth, {
+      _id: doc._id,
+      name,
+      version: doc.version,
+      sys_version: doc.sys_version,
+      jsonSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^[a-z]{3}$' } } },
+    });
+    // The draft's new content is checked, compiled anew.
+    expect((await check('code\nabc\n'))?.status).toBe('valid');
+    expect(pool.counts().compiles).toBe(3);
   });
 });
 

@@ -4,6 +4,7 @@ import { addDataModelFormats } from '../../../platform/data-model-formats.ts';
 import { CODE_SHARE, type CodedColumn } from '../../../platform/files/row-tables.ts';
 import { linearRegExp } from '../../../platform/linear-regexp.ts';
 import { booleanOfText, type FieldType, isBlankText, isUnsafeIntegerText, numberOfText } from './convert.ts';
+import { keptCheck } from './kept-checks.ts';
 import { rowSchemaOf } from './row-schema.ts';
 
 // A CSV file's values checked a column at a time, without building a row object: for data models
@@ -98,14 +99,16 @@ const MEMO_LIMIT = 4096;
  * The columns' values checked against the data model and coerced to its types (a new array for a
  * column whose values change; a column of texts that repeat coded as a stored table codes it,
  * see platform/files/row-tables.ts), when every row passes; null when a row does not, or when the
- * data model holds more than this check knows: the rows are then checked one by one.
+ * data model holds more than this check knows: the rows are then checked one by one. The checks
+ * compiled are kept by `modelKey` (kept-checks.ts).
  */
 export function checkColumns(
   fields: readonly string[],
   columns: readonly string[][],
   dataModel: Record<string, unknown>,
+  modelKey?: string,
 ): (unknown[] | CodedColumn)[] | null {
-  const checks = fieldChecks(dataModel);
+  const checks = keptCheck(modelKey, 'columns', () => fieldChecks(dataModel));
   if (checks === null) return null;
   const schema = rowSchemaOf(dataModel);
   const present = new Set(fields);

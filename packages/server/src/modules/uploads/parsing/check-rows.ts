@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { addDataModelFormats } from '../../../platform/data-model-formats.ts';
 import { linearRegExp } from '../../../platform/linear-regexp.ts';
 import { convertRows, fieldTypesOf } from './convert.ts';
+import { keptCheck } from './kept-checks.ts';
 import { rowSchemaOf } from './row-schema.ts';
 import type { Row, RowProblem } from './table.ts';
 
@@ -60,9 +61,15 @@ export interface CheckedRows extends CheckResult {
 /**
  * Converts every row's values by their field's type (convert.ts) and checks the rows against the
  * data model (when there is one). Problems found while reading, while converting and while
- * checking are listed by row, each row numbered as the file numbers it.
+ * checking are listed by row, each row numbered as the file numbers it. The check compiled is kept
+ * by `modelKey` (kept-checks.ts).
  */
-export function checkRows(read: RowsRead, dataModel: Record<string, unknown> | null, maxProblems: number): CheckedRows {
+export function checkRows(
+  read: RowsRead,
+  dataModel: Record<string, unknown> | null,
+  maxProblems: number,
+  modelKey?: string,
+): CheckedRows {
   const { rows, stored, problems: converting, invalid } = convertRows(read.rows, read.lines, fieldTypesOf(dataModel));
   const indexOfLine = new Map<number, number>();
   for (let i = 0; i < read.lines.length; i++) indexOfLine.set(read.lines[i] as number, i);
@@ -71,7 +78,7 @@ export function checkRows(read: RowsRead, dataModel: Record<string, unknown> | n
   const checking: RowProblem[] = [];
   let checkingCount = 0;
   if (dataModel) {
-    const validate = rowValidator(dataModel);
+    const validate = keptCheck(modelKey, 'rows', () => rowValidator(dataModel));
     for (let i = 0; i < rows.length; i++) {
       if (validate(rows[i])) continue;
       invalid.add(i);

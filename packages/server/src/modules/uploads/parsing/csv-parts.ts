@@ -10,6 +10,8 @@ export interface CsvPartRequest {
   kind: 'csv-part';
   bytes: Uint8Array;
   dataModel: Record<string, unknown> | null;
+  /** What names the data model's content (see ParseRequest). */
+  dataModelKey?: string;
   limits?: Partial<ParseLimits>;
 }
 
@@ -42,7 +44,7 @@ export function parseCsvPart(request: CsvPartRequest): PartOutcome {
     return { ...none, kind: 'csv-part', fatal: true, delimiter: '', fields: [], bodyLines: 0, notes: [] };
   }
   const { rowCount, delimiter, fields, notes } = read;
-  const { check, table } = checkRead(read, request.dataModel, limits);
+  const { check, table } = checkRead(read, request.dataModel, limits, request.dataModelKey);
   const rowsBytes = table === null ? null : new TextEncoder().encode(table);
   return {
     ...check,

@@ -19,6 +19,11 @@ export interface ParseRequest {
   group: MimeGroup;
   /** The data source's data model, when it has one. */
   dataModel: Record<string, unknown> | null;
+  /**
+   * What names the data model's content (its id and save counter): the worker keeps its compiled
+   * checks by it for the next files (kept-checks.ts); without it they are compiled for this file alone.
+   */
+  dataModelKey?: string;
   limits?: Partial<ParseLimits>;
 }
 
@@ -102,10 +107,10 @@ function columnsInOrder(fields: readonly string[]): boolean {
 const NO_PROBLEM: CheckResult = { invalidRows: 0, problems: [], problemCount: 0 };
 
 /** Columns of texts checked by column against the data model; without one, blank texts (no value) become null. */
-function checkedColumns(read: CsvRead, dataModel: Record<string, unknown> | null) {
+function checkedColumns(read: CsvRead, dataModel: Record<string, unknown> | null, modelKey: string | undefined) {
   const { columns, fields } = read;
   if (!columns || read.rowProblems.length > 0 || !columnsInOrder(fields)) return null;
-  if (dataModel) return checkColumns(fields, columns, dataModel);
+  if (dataModel) return checkColumns(fields, columns, dataModel, modelKey);
   return columns.map(blanksAsNull);
 }
 
@@ -113,19 +118,20 @@ function checkedColumns(read: CsvRead, dataModel: Record<string, unknown> | null
  * The rows read checked (values converted by their field's type), and their table's JSON text
  * when all are valid. Values read by column are checked by column, with no row object built; the
  * rows are converted and checked one by one when that check cannot vouch for every row (and it
- * words the problems).
+ * words the problems). Compiled checks are kept by `modelKey` (kept-checks.ts).
  */
 export function checkRead(
   read: CsvRead | ReadTable,
   dataModel: Record<string, unknown> | null,
   limits: ParseLimits,
+  modelKey?: string,
 ): { check: CheckResult; table: string | null } {
   if ('columns' in read) {
-    const data = checkedColumns(read, dataModel);
+    const data = checkedColumns(read, dataModel, modelKey);
     if (data) return { check: NO_PROBLEM, table: storedTableJson(read.fields, data) };
   }
   const rows = 'columns' in read ? rowsOf(read) : read.rows;
-  const { rows: converted, ...check } = checkRows({ ...read, rows }, dataModel, limits.maxProblems);
+  const { rows: converted, ...check } = checkRows({ ...read, rows }, dataModel, limits.maxProblems, modelKey);
   return { check, table: check.invalidRows === 0 ? tableJson(converted) : null };
 }
 
@@ -159,7 +165,7 @@ export function parseFile(request: ParseRequest): ParseOutcome {
   }
   const rowCount = 'rowCount' in read ? read.rowCount : read.rows.length;
   if (rowCount === 0) return { ...invalid(format, 'The file has no rows.'), notes: read.notes };
-  const { check, table } = checkRead(read, request.dataModel, limits);
+  const { check, table } = checkRead(read, request.dataModel, limits, request.dataModelKey);
   return {
     status: table === null ? 'invalid' : 'valid',
     format,

@@ -44,7 +44,7 @@ describe('parse pool', () => {
       await new Promise((r) => setTimeout(r, 200));
       expect(pool.counts().workers).toBe(after + (i === 0 ? 1 : 0));
     }
-    expect(pool.counts()).toEqual({ files: 3, sliced: 0, workers: 2 });
+    expect(pool.counts()).toEqual({ files: 3, sliced: 0, workers: 2, compiles: 0 });
   });
 
   it('hands a file it read itself to the worker without a copy, but never memory other Buffers share', async () => {
@@ -105,7 +105,7 @@ describe('parse pool', () => {
     for (let i = 0; i < 51; i++) {
       expect((await pool.parse({ bytes: enc('a\n1\n'), group: 'csv', dataModel: null })).status).toBe('valid');
     }
-    expect(pool.counts()).toEqual({ files: 51, sliced: 0, workers: 2 });
+    expect(pool.counts()).toEqual({ files: 51, sliced: 0, workers: 2, compiles: 0 });
   });
 
   it('ends a worker that read a large file once it answers, and gives small files to the same worker', async () => {
@@ -120,6 +120,31 @@ describe('parse pool', () => {
     // The worker that read 2.3 MB is gone: the next file boots one with a new, small heap.
     expect((await small()).status).toBe('valid');
     expect(pool.counts().workers).toBe(2);
+  });
+
+  it("keeps a data model's compiled checks in the worker by its key: the same version compiles once, a saved draft anew", async () => {
+    const pool = createParsePool({ concurrency: 1, csvSlices: 1, spareDelayMs: 60_000 });
+    const draft = { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{2}$' }, qty: { type: 'integer' } } };
+    const upload = (text: string, dataModel: Record<string, unknown>, dataModelKey: string) =>
+      pool.parse({ bytes: enc(text), group: 'csv', dataModel, dataModelKey });
+    // Checked by column, then (a row fails) row by row: both checks compiled.
+    const first = await upload('code,qty\nAB,1\nabc,2\n', draft, 'model-1 1');
+    expect(first.problems).toEqual([{ row: 3, message: 'Row 3: code must match pattern "^[A-Z]{2}$"' }]);
+    const compiled = pool.counts().compiles;
+    expect(compiled).toBe(2);
+    for (const text of ['code,qty\nCD,3\n', 'code,qty\nxy,4\n']) {
+      await upload(text, draft, 'model-1 1');
+    }
+    expect(pool.counts().compiles).toBe(compiled);
+    expect(pool.counts().workers).toBe(1);
+    // The draft saved: its key changes with its save counter, and the new content is the one checked.
+    const saved = { ...draft, properties: { ...draft.properties, code: { type: 'string', pattern: '^[a-z]{3}$' } } };
+    expect((await upload('code,qty\nabc,2\n', saved, 'model-1 2')).status).toBe('valid');
+    expect(pool.counts().compiles).toBe(compiled + 1);
+    // Without a key, every file compiles its checks.
+    await pool.parse({ bytes: enc('code,qty\nAB,1\n'), group: 'csv', dataModel: draft });
+    await pool.parse({ bytes: enc('code,qty\nAB,1\n'), group: 'csv', dataModel: draft });
+    expect(pool.counts().compiles).toBe(compiled + 3);
   });
 
   it('answers invalid when a parse exceeds its memory cap, and keeps working', async () => {

@@ -53,8 +53,8 @@ export function createParsePool(options: PoolOptions = {}) {
   const sliceFromBytes = options.sliceFromBytes ?? SLICE_FROM_BYTES;
   let running = 0;
   const waiting: Array<() => void> = [];
-  /** Files parsed, how many of them in slices, and workers started. */
-  const counts = { files: 0, sliced: 0, workers: 0 };
+  /** Files parsed, how many of them in slices, workers started, and data model checks the workers compiled. */
+  const counts = { files: 0, sliced: 0, workers: 0, compiles: 0 };
   const workers = parseWorkers(
     {
       maxMemoryMb: options.maxMemoryMb ?? 1024,
@@ -85,10 +85,9 @@ export function createParsePool(options: PoolOptions = {}) {
     if (!isUtf8(bytes)) return null;
     const slices = splitCsv(bytes, csvSlices);
     if (!slices) return null;
+    const { dataModel, dataModelKey, limits } = request;
     const answers = await Promise.all(
-      slices.map((slice) =>
-        workers.runOne({ kind: 'csv-part', bytes: slice, dataModel: request.dataModel, limits: request.limits }, true),
-      ),
+      slices.map((slice) => workers.runOne({ kind: 'csv-part', bytes: slice, dataModel, dataModelKey, limits }, true)),
     );
     // A slice over the memory cap or the time limit: the whole file would be too.
     const failed = answers.find((a): a is PooledOutcome => !('kind' in a));
@@ -118,7 +117,7 @@ export function createParsePool(options: PoolOptions = {}) {
       }
     },
 
-    /** Files parsed so far, how many of them in slices, and workers started. */
+    /** Files parsed so far, how many of them in slices, workers started, and data model checks compiled. */
     counts(): Readonly<typeof counts> {
       return { ...counts };
     },

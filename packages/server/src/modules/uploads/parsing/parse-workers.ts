@@ -13,6 +13,9 @@ const FILES_PER_WORKER = 50;
  */
 const LARGE_FILE_BYTES = 2 * 1024 * 1024;
 
+/** A worker's answer: the outcome, and the data model checks it compiled for it (kept-checks.ts). */
+type Answer = (PartOutcome | PooledOutcome) & { compiles: number };
+
 /** Why a worker ended before it answered: an error, or its exit code. */
 type Ended = { error: Error & { code?: string } } | { code: number };
 
@@ -73,9 +76,9 @@ export interface WorkerOptions {
 /**
  * The workers of a parse pool: a worker that answered goes back to the pool for the next file, up
  * to {@link FILES_PER_WORKER} files; one that failed, hit a limit or ran out of time is ended.
- * `counts.workers` counts the workers started.
+ * `counts.workers` counts the workers started, `counts.compiles` the data model checks they compiled.
  */
-export function parseWorkers(options: WorkerOptions, counts: { workers: number }) {
+export function parseWorkers(options: WorkerOptions, counts: { workers: number; compiles: number }) {
   const spares: Started[] = [];
   let spareTimer: NodeJS.Timeout | undefined;
   /** The workers' code, once built (at the first file or the first spares). */
@@ -152,7 +155,10 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number }
         else void worker.terminate();
         resolve(outcome);
       };
-      const answered = (outcome: PartOutcome | PooledOutcome) => finish(outcome, true);
+      const answered = ({ compiles, ...outcome }: Answer) => {
+        counts.compiles += compiles;
+        finish(outcome, true);
+      };
       // The worker is ended at once: a check past its limit frees its place for the next file.
       const timer = setTimeout(() => finish(pooled(invalid('binary', tooLong(options.timeoutMs))), false), options.timeoutMs);
       worker.once('message', answered);

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { type CsvPartRequest, parseCsvPart } from './csv-parts.ts';
+import { checksCompiled } from './kept-checks.ts';
 import { type ParseRequest, parseFile, pooled } from './parse-file.ts';
 
 // One request at a time: the pool gives a worker a file (or a slice of a large CSV file), waits for
@@ -15,8 +16,10 @@ if (process.platform === 'linux') {
     // Not permitted here: the thread keeps the process's priority.
   }
 }
+// Each answer says how many data model checks it compiled (not taken from those kept).
 parentPort?.on('message', (request: ParseRequest | CsvPartRequest) => {
+  const before = checksCompiled();
   const answer = request.kind === 'csv-part' ? parseCsvPart(request) : pooled(parseFile(request));
   const buffer = answer.rowsBytes?.buffer;
-  parentPort?.postMessage(answer, buffer instanceof ArrayBuffer ? [buffer] : []);
+  parentPort?.postMessage({ ...answer, compiles: checksCompiled() - before }, buffer instanceof ArrayBuffer ? [buffer] : []);
 });
