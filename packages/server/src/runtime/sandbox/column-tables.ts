@@ -14,7 +14,7 @@ import {
   toJson,
   Uint8ArrayCtor,
 } from './base.ts';
-import { csvCell, putCell, putText } from './csv-writer.ts';
+import { csvCell, putCell, putText, writtenBytes } from './csv-writer.ts';
 import type { AppendRows, CodedColumn, ColumnTable, CsvFile, Emit, PieceSender, RowWalk, RunOptions, Values } from './types.d.ts';
 
 /** Rows written ahead to size a CSV file's buffer. */
@@ -205,7 +205,7 @@ function csvFileOfRows(rows: unknown[], pieces: PieceSender | null): Uint8Array 
   // Pieces already sent of rows that turn out not to make a file are dropped by the server: the
   // answer does not name the port as a file.
   if (!write(rows, file, putCell, isArray, keysOf)) return null;
-  return file.p >= 0.9 * file.out.length ? file.out.subarray(0, file.p) : file.out.slice(0, file.p);
+  return writtenBytes(file);
 }
 
 /**

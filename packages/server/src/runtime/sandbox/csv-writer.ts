@@ -150,6 +150,44 @@ export function putCell(file: CsvFile, value: string | number | boolean | null):
   else if (value !== null) file.p = putText(file.out, file.p, value ? 'true' : 'false', false);
 }
 
+/**
+ * A file's bytes once written: the buffer itself when it is nearly full, else a copy of what was
+ * written (so the rest of a large buffer is not kept with it).
+ */
+export function writtenBytes(file: CsvFile): Uint8Array {
+  return file.p >= 0.9 * file.out.length ? file.out.subarray(0, file.p) : file.out.slice(0, file.p);
+}
+
+/**
+ * The CSV file of columns of values, a line per row: a value that is not plain (text, number,
+ * boolean, null) is written as its JSON, a missing one empty. `room` is the bytes to begin with.
+ */
+export function csvOfColumns(
+  columns: readonly string[],
+  data: readonly (readonly unknown[])[],
+  rows: number,
+  room: number,
+): Uint8Array {
+  const header = columns.map(csvCell).join(',');
+  const file: CsvFile = { out: new Uint8ArrayCtor(3 * header.length + room + 64), p: 0, limit: Infinity };
+  file.p = putText(file.out, 0, header, false);
+  file.out[file.p++] = 10;
+  const last = data.length - 1;
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c <= last; c++) {
+      putCell(file, plainValue((data[c] as readonly unknown[])[r]));
+      file.out[file.p++] = c === last ? 10 : 44;
+    }
+  }
+  return writtenBytes(file);
+}
+
+/** A value as `putCell` takes it: as it is when plain, its JSON otherwise, and null when missing. */
+function plainValue(value: unknown): string | number | boolean | null {
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return value === undefined ? null : (toJson(value) ?? null);
+}
+
 /** A bigger buffer holding the first `used` bytes of `out`, with room for at least `more` after them. */
 function grown(out: Uint8Array, used: number, more: number): Uint8Array {
   const bigger = new Uint8ArrayCtor(max(used + more, 2 * out.length));
