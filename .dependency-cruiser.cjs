@@ -72,6 +72,13 @@ const forbidden = [
     to: { path: [MODULES, `${SERVER}app\\.ts$`] },
   },
   {
+    name: 'sandbox-stands-alone',
+    comment:
+      "The isolate's library (runtime/sandbox/) is bundled for the isolate, which has no Node API: it imports only its own files.",
+    from: { path: `${SERVER}runtime/sandbox/`, pathNot: TEST },
+    to: { pathNot: `${SERVER}runtime/sandbox/` },
+  },
+  {
     name: 'modules-not-to-top',
     comment: 'A module does not import what builds and starts the app (app.ts, main.ts, worker.ts): they import it.',
     from: { path: MODULES, pathNot: TEST },

@@ -4,7 +4,8 @@
 // - parse-worker.cjs: the parse worker's thread, one CommonJS script with its parsers in it, read by
 //   the server (platform/worker-code.ts) instead of bundling it at start;
 // - model-compile-worker.cjs: the thread that compiles a data model's check, likewise;
-// - sandbox/: the isolate's prelude, read by the runtime (runtime/codegen.ts).
+// - sandbox/prelude.js: the isolate's runtime library, its modules in one script with no Node API,
+//   read by the runtime (runtime/prelude-code.ts, which bundles the same when run from source).
 // `npm run build` runs it after the web app's build; `npm start` runs it when the sources changed.
 // `node scripts/build-server.mjs --out <folder>` builds into another folder (inside the repository,
 // where the installed packages resolve), as the build's own test does.
@@ -47,6 +48,18 @@ await Promise.all([
     outfile: path.join(out, 'parse-worker.cjs'),
     format: 'cjs',
   }),
+  // The options of runtime/prelude-code.ts's PRELUDE_BUILD.
+  build({
+    entryPoints: [path.join(server, 'src/runtime/sandbox/prelude.ts')],
+    outfile: path.join(out, 'sandbox/prelude.js'),
+    bundle: true,
+    format: 'iife',
+    globalName: '__gdbPrelude',
+    platform: 'neutral',
+    target: 'es2022',
+    legalComments: 'none',
+    logLevel: 'warning',
+  }),
   build({
     ...common,
     entryPoints: [path.join(server, 'src/runtime/model-compile.worker.ts')],
@@ -54,4 +67,3 @@ await Promise.all([
     format: 'cjs',
   }),
 ]);
-fs.cpSync(path.join(server, 'src/runtime/sandbox/prelude.js'), path.join(out, 'sandbox/prelude.js'));

@@ -32,6 +32,13 @@ suite('the boundary rules', () => {
     ]);
   });
 
+  it("report the isolate's library importing a Node API or anything outside its folder", () => {
+    expect(found('sandbox-stands-alone')).toEqual([
+      [`${server}/runtime/sandbox/library.ts`, 'buffer'],
+      [`${server}/runtime/sandbox/library.ts`, `${server}/platform/bus/bus.ts`],
+    ]);
+  });
+
   it('report a module importing what builds the app', () => {
     expect(found('modules-not-to-top')).toEqual([[`${server}/modules/stock/stock-routes.ts`, `${server}/app.ts`]]);
   });
@@ -74,6 +81,7 @@ suite('the boundary rules', () => {
       'no-folder-cycle',
       'platform-not-to-modules',
       'production-not-to-tests',
+      'sandbox-stands-alone',
       'shell-through-feature-index',
     ]);
     expect(violations.filter((v) => v.rule === 'no-folder-cycle')).toHaveLength(2);
@@ -92,7 +100,7 @@ suite('the boundary rules', () => {
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('platform-not-to-modules: packages/server/src/platform/bus/bus.ts → ');
-    expect(run.stderr).toContain('Boundaries: 11 imports break the rules');
+    expect(run.stderr).toContain('Boundaries: 13 imports break the rules');
   });
 });
 

@@ -1,18 +1,15 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import type { Component, Link } from '@gdb/shared/components/components.schemas';
 import type { SdkFunction } from '@gdb/shared/sdk/sdk.schemas';
 import type { ComponentGraph } from './graph.ts';
 import type { ModelsCode } from './models.ts';
+import { preludeCode } from './prelude-code.ts';
 
 /** The runtime library every program starts with (runs inside the isolate). */
-const PRELUDE = fs.readFileSync(new URL('./sandbox/prelude.js', import.meta.url), 'utf8');
+const PRELUDE = preludeCode();
 
 /** Changes whenever the library changes, so cached programs built with an older one are not reused. */
 export const RUNTIME_REVISION = crypto.createHash('sha256').update(PRELUDE).digest('hex').slice(0, 16);
-
-/** The file name stack traces show for program lines (the library reads it to find a code line). */
-export const PROGRAM_FILE = 'gdb-program.js';
 
 /** A piece of user code as the program holds it, checked on its own before the program runs. */
 export interface CodeBlock {

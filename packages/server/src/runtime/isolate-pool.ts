@@ -1,6 +1,7 @@
 import ivm from 'isolated-vm';
-import { PROGRAM_FILE, type Program } from './codegen.ts';
+import type { Program } from './codegen.ts';
 import { RunFailure } from './run-failure.ts';
+import { PROGRAM_FILE } from './sandbox/failures.ts';
 
 /** Runs in every fresh context before the program: removes what could escape the memory limit. */
 const HARDEN = `(function () {

@@ -3,6 +3,7 @@ import * as XLSX from '@e965/xlsx';
 import type { DataSink } from '@gdb/shared/pipelines/pipeline.schemas';
 import { isRecord } from '@gdb/shared/values/is-record';
 import { type ColumnTable, rowsOfTable, tableLength } from '../../platform/files/row-tables.ts';
+import { csvOfColumns, FORMULA } from '../../runtime/sandbox/csv-writer.ts';
 import { RunStepError } from './run-errors.ts';
 
 /** An output file ready to store. */
@@ -45,60 +46,6 @@ function cell(value: unknown): string | number | boolean {
   return JSON.stringify(value);
 }
 
-// CSV byte for byte as papaparse's `unparse` writes it with `escapeFormulae: FORMULA` and
-// `newline: '\n'` (the tests hold the two together), encoded as it is written: `unparse` builds
-// one string cell by cell through an array of arrays, which took seconds and most of the garbage
-// of a 200,000-row output; short strings flushed into buffers cost a fraction of that.
-/**
- * A cell a spreadsheet could read as a formula: one starting with one of these characters, whatever
- * follows (papaparse's own pattern, `^[=+\-@\t\r].*$`, lets a cell with a line break through).
- */
-export const FORMULA = /^[=+\-@\t\r]/;
-/** A cell holding a line break, a quote, a byte order mark or the delimiter is quoted, as is one starting or ending with a space. */
-const NEEDS_QUOTES = /[\r\n"\uFEFF,]/;
-const SPACE = 32;
-/** Lines gathered before they are encoded. */
-const LINES_PER_PART = 1000;
-
-/** One CSV cell: text a spreadsheet would read as a formula gets a leading quote; quotes are doubled. */
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  let text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
-  let quote = false;
-  if (FORMULA.test(text)) {
-    text = `'${text}`;
-    quote = true;
-  }
-  if (!quote && !NEEDS_QUOTES.test(text) && text.charCodeAt(0) !== SPACE && text.charCodeAt(text.length - 1) !== SPACE) {
-    return text;
-  }
-  return `"${text.includes('"') ? text.replaceAll('"', '""') : text}"`;
-}
-
-/**
- * Lines gathered and encoded a thousand at a time. Each line is built on its own and the lines
- * joined: appending every cell to one growing text was four times slower.
- */
-function csvFile(header: string) {
-  const parts: Buffer[] = [Buffer.from(`${header}\n`)];
-  let lines: string[] = [];
-  const flush = () => {
-    if (lines.length > 0) parts.push(Buffer.from(`${lines.join('\n')}\n`));
-    lines = [];
-  };
-  return {
-    add(line: string) {
-      lines.push(line);
-      if (lines.length === LINES_PER_PART) flush();
-    },
-    bytes(): Buffer {
-      flush();
-      return Buffer.concat(parts);
-    },
-  };
-}
-
 /** The CSV file of the rows: a header line, then one line per row, each ended by a line feed. */
 function csvBytes(columns: readonly string[], rows: readonly Record<string, unknown>[]): Buffer {
   // Without columns every line is empty (and there is no header line).
@@ -106,53 +53,18 @@ function csvBytes(columns: readonly string[], rows: readonly Record<string, unkn
   return csvBytesOfTable({ columns: [...columns], data: columns.map((c) => rows.map((row) => row[c])) });
 }
 
-/** First characters of a cell `FORMULA` looks at: = + - @ tab CR. */
-const FORMULA_CHARS = [61, 43, 45, 64, 9, 13];
-/** The first characters of a text that make `csvCell` look closer at it: those and a space. */
-const EDGE_START = new Set([...FORMULA_CHARS, SPACE]);
-
-/** A text whose first or last character makes `csvCell` look closer at it (a formula, a space). */
-function edgy(text: string): boolean {
-  return EDGE_START.has(text.charCodeAt(0)) || text.charCodeAt(text.length - 1) === SPACE;
-}
-
 /**
- * The CSV cells of a column: when they are all texts and none needs quoting or escaping (their
- * edges looked at one by one, their insides all at once), they are their own cells; numbers are
- * written as they are; the rest cell by cell.
+ * The CSV file of a column table: the same bytes as `csvBytes` of its rows, without building them,
+ * and the same as the sandbox writes (runtime/sandbox/csv-writer.ts: papaparse's `unparse` with
+ * `escapeFormulae: FORMULA` and `newline: '\n'`, the tests hold the two together).
  */
-function csvColumn(values: readonly unknown[]): readonly string[] {
-  let texts = true;
-  let numbers = true;
-  let plain = true;
-  for (const v of values) {
-    if (typeof v === 'string') {
-      numbers = false;
-      if (plain && edgy(v)) plain = false;
-    } else {
-      texts = false;
-      if (typeof v !== 'number') numbers = false;
-    }
-    if (!texts && !numbers) break;
-  }
-  if (texts && plain && !NEEDS_QUOTES.test(values.join(''))) return values as readonly string[];
-  if (numbers) return values.map(String);
-  return values.map(csvCell);
+export function csvBytesOfTable(table: ColumnTable): Buffer {
+  const n = tableLength(table);
+  const bytes = csvOfColumns(table.columns, table.data, n, n * 8 * table.columns.length);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** The CSV file of a column table: the same bytes as `csvBytes` of its rows, without building them. */
-export function csvBytesOfTable(table: ColumnTable): Buffer {
-  const { columns, data } = table;
-  const file = csvFile(columns.map(csvCell).join(','));
-  const [first, ...rest] = data.map(csvColumn) as [readonly string[], ...(readonly string[])[]];
-  const n = tableLength(table);
-  for (let r = 0; r < n; r++) {
-    let line = first[r] as string;
-    for (const column of rest) line = `${line},${column[r]}`;
-    file.add(line);
-  }
-  return file.bytes();
-}
+export { FORMULA };
 
 /** Table rows of an output value: an array of objects, or one object; anything else is refused. */
 export function tableRows(value: unknown, sinkName: string): Record<string, unknown>[] {
@@ -184,6 +96,8 @@ export function writeSinkFile(rows: readonly Record<string, unknown>[], sink: Pi
 const QUOTE = 34;
 const COMMA = 44;
 const LF = 10;
+/** First characters of a cell `FORMULA` looks at: = + - @ tab CR. */
+const FORMULA_CHARS = [61, 43, 45, 64, 9, 13];
 /** FORMULA_CHARS as a table of bytes. */
 const FORMULA_START = new Uint8Array(128);
 for (const c of FORMULA_CHARS) FORMULA_START[c] = 1;

@@ -7,7 +7,7 @@
 // and rows are rebuilt from it faster than JSON.parse builds them. In a stored file, a column of
 // texts that repeat is coded: `{"values":[each distinct text once],"codes":[each row's index among
 // them]}` — less text again, and one string per repeated text once read. The component's sandbox
-// reads the same tables (src/runtime/sandbox/prelude.js, `fromTables`) and answers plain column
+// reads the same tables (src/runtime/sandbox/column-tables.ts, `fromTables`) and answers plain column
 // tables (`toTable`).
 
 import { isRecord } from '@gdb/shared/values/is-record';

@@ -1,4 +1,4 @@
-// Types of the runtime library (`prelude.js`, checked against them through its JSDoc) and of what
+// Types of the runtime library (the modules of this folder, bundled by prelude-code.ts) and of what
 // crosses the isolate's boundary: the definitions the compiler writes (codegen.ts), the options the
 // server sends (executor.ts) and the answer it reads back. Types only: nothing here reaches the
 // isolate, and nothing here is trusted by the server, which reads every answer through its schema.
