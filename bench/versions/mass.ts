@@ -52,16 +52,13 @@ async function family(n: number): Promise<{ master: string; schema: string }> {
     jsonSchema: { type: 'object', properties: { sku: { type: 'string' } } },
     userId: boss.id,
   });
-  const component = await services.components.save(
-    {
-      name: `bench pass ${n}`,
-      kind: 'instruction',
-      inputs: [{ name: 'rows', inputSchema: schema._id }],
-      outputs: [{ name: 'out', outputSchema: schema._id }],
-      jsCode: 'ctx.output.out = ctx.input.rows;',
-    },
-    boss.id,
-  );
+  const component = await services.components.save(auth, {
+    name: `bench pass ${n}`,
+    kind: 'instruction',
+    inputs: [{ name: 'rows', inputSchema: schema._id }],
+    outputs: [{ name: 'out', outputSchema: schema._id }],
+    jsCode: 'ctx.output.out = ctx.input.rows;',
+  });
   const common = {
     ...reference,
     component: component._id,
@@ -104,14 +101,14 @@ console.log(
   `${ctx.db.engine}: ${masterCount} masters × ${countryCount} countries, set up in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s; load average ${os.loadavg()[0]?.toFixed(1)}`,
 );
 
-const listed = await services.pipelineVersions.massCompute('update');
+const listed = await services.pipelineVersions.massCompute('update', auth);
 if (listed.pipelines.masters.length !== masterCount)
   throw new Error(`${listed.pipelines.masters.length} masters to update listed`);
-await services.pipelineVersions.massCompute('update');
+await services.pipelineVersions.massCompute('update', auth);
 const clock: number[] = [];
 for (let run = 0; run < runCount; run++) {
   const start = performance.now();
-  await services.pipelineVersions.massCompute('update');
+  await services.pipelineVersions.massCompute('update', auth);
   clock.push(performance.now() - start);
 }
 const sorted = [...clock].sort((a, b) => a - b);

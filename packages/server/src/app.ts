@@ -46,7 +46,7 @@ import { pipelineVersionRoutes } from './modules/versions/pipeline-versions.rout
 import { pipelineVersionsService } from './modules/versions/pipeline-versions.service.ts';
 import { versionRoutes } from './modules/versions/versions.routes.ts';
 import { versionsService } from './modules/versions/versions.service.ts';
-import { type AuthContext, type RegisteredRoute, registerAccessControl } from './platform/auth/access-control.ts';
+import { type RegisteredRoute, registerAccessControl } from './platform/auth/access-control.ts';
 import { loadSecrets } from './platform/auth/secrets.ts';
 import { followRevocations } from './platform/auth/session-cache.ts';
 import type { Config } from './platform/config.ts';
@@ -85,9 +85,8 @@ function jobsOf(imports: () => ImportsService): PipelineImports {
 function pipelineNeighbours(components: ComponentsService, schemas: SchemasService, imports: () => ImportsService) {
   return {
     references: {
-      components: (ids: readonly string[], viewer?: AuthContext) =>
-        viewer ? components.many(ids, viewer) : components.byIds(ids),
-      dataModels: (ids: readonly string[], viewer?: AuthContext) => (viewer ? schemas.many(ids, viewer) : schemas.byIds(ids)),
+      components: { existing: components.byIds, readable: components.many },
+      dataModels: { existing: schemas.byIds, readable: schemas.many },
     },
     imports: jobsOf(imports),
   };

@@ -17,8 +17,11 @@ interface NamedVersion {
   vLocked: boolean;
 }
 
-/** The versions among these ids that exist (with a viewer, that the viewer may read). */
-type DocumentsOf = (ids: readonly string[], viewer?: AuthContext) => Promise<NamedVersion[]>;
+/** The versions among these ids that exist, and those of them the viewer may read. */
+interface DocumentsOf {
+  existing: (ids: readonly string[]) => Promise<NamedVersion[]>;
+  readable: (ids: readonly string[], viewer: AuthContext) => Promise<NamedVersion[]>;
+}
 
 /** What a pipeline save reads of the other modules: the components and data models it names, the reference lists. */
 export interface PipelineReferences {
@@ -109,10 +112,10 @@ async function assertReferenceValues(reference: ReferenceService, c: Columns): P
 async function assertReadable(what: string, ids: readonly string[], documentsOf: DocumentsOf, auth: AuthContext) {
   const asked = [...new Set(ids)];
   if (asked.length === 0) return;
-  const existing = new Set((await documentsOf(asked)).map((d) => d._id));
+  const existing = new Set((await documentsOf.existing(asked)).map((d) => d._id));
   const missing = asked.find((id) => !existing.has(id));
   if (missing) throw badRequest(`The ${what} ${missing} does not exist.`);
-  const readable = new Set((await documentsOf(asked, auth)).map((d) => d._id));
+  const readable = new Set((await documentsOf.readable(asked, auth)).map((d) => d._id));
   const closed = asked.find((id) => !readable.has(id));
   if (closed) throw forbidden(`You are not allowed to read the ${what} ${closed}.`);
 }
