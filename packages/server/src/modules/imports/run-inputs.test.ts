@@ -31,6 +31,9 @@ function upload(id: string, status: RunUpload['status'], extra: Partial<RunUploa
     rowCount: 1,
     importId: null,
     enabled: true,
+    importedAt: null,
+    importedBy: null,
+    sentFrom: 'wizard',
     rowsKey: status === 'valid' ? `rows-${id}` : null,
     ...extra,
   };
