@@ -32,6 +32,7 @@ import {
   runQuestion,
   STEP_TITLES,
   schedulePayload,
+  withLiveUploads,
 } from './wizard-rules.ts';
 
 // Each later step loads when it is reached: the first screen ships only the pipeline picker.
@@ -82,7 +83,8 @@ export function ImportWizardPage() {
   const live = useLiveUploads(sessionIds);
   useUploadVerdicts(live.uploads);
 
-  const lists = last.data ?? [];
+  // The live statuses of this session's uploads win over the last list loaded before their checks ended.
+  const lists = useMemo(() => withLiveUploads(last.data ?? [], live.uploads), [last.data, live.uploads]);
   const statuses = useMemo(() => latestStatuses(last.data ?? [], live.uploads), [last.data, live.uploads]);
   const kinds = pipeline ? uploadSources(pipeline).map((s) => s.dataSubKind) : [];
   const missing = pipeline ? missingRunFields(pipeline) : [];
@@ -137,7 +139,7 @@ export function ImportWizardPage() {
     let toast: string | null = null;
     if (chosen.size) {
       try {
-        ids.push(...(await uploadFiles(p._id, chosen)));
+        ids.push(...(await uploadFiles(p._id, chosen, 'wizard')));
       } catch (error) {
         // The size refusal has its own words; any other failure reads as the widget's.
         const tooLarge = error instanceof ApiError && error.status === 413;

@@ -28,6 +28,23 @@ export function missingPropertiesMessage(p: PipelineView, missing: readonly stri
   return `Pipeline data sources ${kinds} cannot be run because of missing properties : ${missing.join(', ')}`;
 }
 
+/** The last lists with each upload this session follows live as it is now (status, switch, imported mark). */
+export function withLiveUploads(
+  lists: readonly LastList[],
+  live: readonly Pick<LastList['data'][number], '_id' | 'status' | 'enabled' | 'importedAt' | 'importedBy'>[],
+): LastList[] {
+  const now = new Map(live.map((u) => [u._id, u]));
+  return lists.map((l) => ({
+    dataSubKind: l.dataSubKind,
+    data: l.data.map((u) => {
+      const seen = now.get(u._id);
+      return seen
+        ? { ...u, status: seen.status, enabled: seen.enabled, importedAt: seen.importedAt, importedBy: seen.importedBy }
+        : u;
+    }),
+  }));
+}
+
 /** The status of each source's newest upload: a live status of this session's upload wins over the last list. */
 export function latestStatuses(
   lists: readonly LastList[],
