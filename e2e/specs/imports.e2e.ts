@@ -184,10 +184,38 @@ describe('an import, as a user makes it', () => {
 
     // Switched off, the invalid upload no longer stands in the way of the earlier valid one.
     await page.getByRole('button', { name: 'Prev step' }).click();
-    await wizardStep(page, 1).getByRole('switch', { name: 'Enable broken.csv' }).first().click();
+    await wizardStep(page, 1).getByRole('switch', { name: 'Take in next run: broken.csv' }).first().click();
     await expect
-      .poll(() => wizardStep(page, 1).getByRole('switch', { name: 'Enable broken.csv' }).first().isChecked())
+      .poll(() => wizardStep(page, 1).getByRole('switch', { name: 'Take in next run: broken.csv' }).first().isChecked())
       .toBe(false);
+  });
+
+  it('takes only the new upload in the second run: the first one is marked imported and left out', async () => {
+    const page = await open();
+    await signIn(page, USERS.user);
+    const run = async (file: string, rows: string) => {
+      await choosePipeline(page, COUNTRY_PIPELINE);
+      await dropCsv(page, 'dealers', file, rows);
+      await wizardStep(page, 2).locator('.ant-card').filter({ hasText: 'dealers' }).getByRole('img', { name: 'valid' }).waitFor();
+      await nextStep(page).click();
+      await confirmRun(page, COUNTRY_PIPELINE);
+      await logLines(wizardStep(page, 4)).getByText('Import done.', { exact: true }).waitFor({ timeout: 30_000 });
+      return logLines(wizardStep(page, 4)).allTextContents();
+    };
+    await run('first.csv', GOOD_CSV);
+
+    // Back in step 2, the first file reads as imported, its switch off.
+    await choosePipeline(page, COUNTRY_PIPELINE);
+    const first = wizardStep(page, 1).locator('li').filter({ hasText: 'first.csv' }).first();
+    await first.getByText(/^Imported \d{4}-\d\d-\d\d \d\d:\d\d:\d\d by import [0-9a-f]{8}$/).waitFor();
+    await expect(first.getByRole('switch', { name: 'Take in next run: first.csv' }).isChecked()).resolves.toBe(false);
+
+    const lines = await run(
+      'second.csv',
+      [GOOD_CSV.split('\n')[0], 'FR009,Garage Neuf,Nantes,44000,neuf@garage.example,3'].join('\n'),
+    );
+    expect(lines).toContain('Input dealers: 1 rows from second.csv.');
+    expect(lines.some((l) => l.includes('from first.csv'))).toBe(false);
   });
 });
 
