@@ -75,7 +75,7 @@ describe('the uploads a run takes', () => {
     expect((await kit.waitFor(importId, ['done', 'failed'])).state).toBe('done');
     const messages = await kit.messages(importId);
     expect(messages).toContain('codes A,B');
-    expect(messages).toContain('Input prices: 1 rows from B.csv.');
+    expect(messages).toContain('Input prices: 1 row from B.csv.');
   });
 
   it('skips an upload whose check finds it invalid, saying why, and takes the others', async () => {

@@ -132,7 +132,7 @@ describe('gatherInputs', () => {
       new AbortController().signal,
     );
     expect(inputs.rowCount).toBe(20);
-    expect(writes).toEqual([listed.map((u) => `Input prices: 1 rows from ${u._id}.csv.`)]);
+    expect(writes).toEqual([listed.map((u) => `Input prices: 1 row from ${u._id}.csv.`)]);
   });
 
   it('skips, saying why, the uploads found invalid, switched off or still being checked when the wait ends', async () => {

@@ -1,4 +1,5 @@
 import type { DataSource, PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import { counted } from '@gdb/shared/values/counted';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { FileStore } from '../../platform/files/file-store.ts';
 import type { JsonParts } from '../../platform/files/json-parts.ts';
@@ -152,7 +153,11 @@ export async function gatherInputs(
     for (const upload of uploads) {
       rowCount += upload.rowCount ?? 0;
       if (upload.pipelineId === pipeline._id) taken.push(upload._id);
-      lines.push(['info', `Input ${kind}: ${upload.rowCount ?? 0} rows from ${upload.originalFilename ?? upload._id}.`, kind]);
+      lines.push([
+        'info',
+        `Input ${kind}: ${counted(upload.rowCount ?? 0, 'row')} from ${upload.originalFilename ?? upload._id}.`,
+        kind,
+      ]);
     }
     await sayAll(say, lines);
     parts.push(`${parts.length > 1 ? ',' : ''}${JSON.stringify(kind)}:`, ...joinTables(files));

@@ -1,6 +1,7 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { convertRows, fieldTypesOf } from './convert.ts';
+import { rowProblemText } from './row-problem-text.ts';
 import { rowSchemaOf } from './row-schema.ts';
 import type { Row, RowProblem } from './table.ts';
 
@@ -26,21 +27,15 @@ export interface RowsRead {
 // ajv-formats is published as CommonJS with a default export.
 const addFormats = 'default' in addFormatsModule ? addFormatsModule.default : addFormatsModule;
 
-function describe(e: ErrorObject): string {
-  const where = e.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : '';
-  if (e.keyword === 'required') return `${String(e.params.missingProperty)} is required`;
-  if (e.keyword === 'additionalProperties') return `${String(e.params.additionalProperty)} is not allowed`;
-  return where ? `${where} ${e.message ?? 'is invalid'}` : (e.message ?? 'is invalid');
-}
-
-/** A problem's message as the upload's log shows it: `Row {n}: …`. */
+/** A problem's message as the upload's log shows it: `Row {n}, …` for a field's, `Row {n}: …` for others. */
 function rowMessage(line: number, message: string): string {
-  return /^Row \d+/.test(message) ? message : `Row ${line}: ${message}`;
+  if (/^Row \d+/.test(message)) return message;
+  return /^[^:]+: /.test(message) ? `Row ${line}, ${message}` : `Row ${line}: ${message}`;
 }
 
 /** A compiled check of one row against the data model. */
 function rowValidator(dataModel: Record<string, unknown>) {
-  const ajv = new Ajv({ allErrors: true, coerceTypes: false, strict: false, useDefaults: false });
+  const ajv = new Ajv({ allErrors: true, verbose: true, coerceTypes: false, strict: false, useDefaults: false });
   addFormats(ajv);
   return ajv.compile(rowSchemaOf(dataModel));
 }
@@ -72,7 +67,7 @@ export function checkRows(read: RowsRead, dataModel: Record<string, unknown> | n
       const line = read.lines[i] ?? i + 1;
       for (const e of validate.errors ?? []) {
         checkingCount++;
-        if (checking.length < maxProblems) checking.push({ line, message: describe(e) });
+        if (checking.length < maxProblems) checking.push({ line, message: rowProblemText(e) });
       }
     }
   }
