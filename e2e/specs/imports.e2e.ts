@@ -77,9 +77,10 @@ async function dropCsv(page: Page, dataSubKind: string, name: string, content: s
   await card.locator('input[type=file]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
   await card.getByText(name, { exact: true }).waitFor();
   await nextStep(page).click();
-  await page.locator('.ant-message-notice').getByText('Uploaded successfully!', { exact: true }).waitFor();
   await wizardStep(page, 2).waitFor();
 }
+
+const storedToast = (page: Page) => page.locator('.ant-message-notice').getByText('Uploaded successfully!', { exact: true });
 
 /** Step 4 → 5: answers Yes to 'Do you want to run the pipeline : {name}'. */
 async function confirmRun(page: Page, name: string): Promise<void> {
@@ -108,6 +109,7 @@ describe('an import, as a user makes it', () => {
     await signIn(page, USERS.user);
     await choosePipeline(page, COUNTRY_PIPELINE);
     await dropCsv(page, 'dealers', 'dealers.csv', GOOD_CSV);
+    await storedToast(page).waitFor();
 
     // Step 3: the upload turns valid without a reload, its check logged.
     const checked = wizardStep(page, 2).locator('.ant-card').filter({ hasText: 'dealers' });
@@ -175,15 +177,29 @@ describe('an import, as a user makes it', () => {
     await checked.getByRole('img', { name: 'invalid' }).waitFor();
     await expect
       .poll(async () => (await logLines(checked).allTextContents()).join('\n'))
-      .toMatch(/Row 2: dealerCode must match pattern/);
+      .toMatch(/Row 2, dealerCode: "fr-1" does not have the expected form \(pattern /);
+    // Oldest first: the file received, then its problems, then the verdict.
+    await expect
+      .poll(async () => (await logLines(checked).allTextContents()).at(-1))
+      .toBe('2 rows read, 2 invalid (3 problems).');
     // Rows as the file numbers its lines; the empty name is no value, and the data model requires one.
-    const all = (await logLines(checked).allTextContents()).join('\n');
-    expect(all).toMatch(/Row 3: name is required/);
-    expect(all).toMatch(/Row 3: vehicles must be integer/);
+    const lines = await logLines(checked).allTextContents();
+    expect(lines).toContain('Row 3, name: no value, and one is required');
+    expect(lines).toContain('Row 3, vehicles: "many" is not a whole number');
+    expect(lines[0]).toMatch(/^File broken\.csv received/);
+    // Stored, but not a success: the toast that said so is gone.
+    await expect.poll(() => storedToast(page).count()).toBe(0);
     await expect(nextStep(page).isDisabled()).resolves.toBe(true);
 
     // Switched off, the invalid upload no longer stands in the way of the earlier valid one.
     await page.getByRole('button', { name: 'Prev step' }).click();
+    // Step 2 shows it invalid, not still being checked.
+    await wizardStep(page, 1)
+      .locator('li')
+      .filter({ hasText: 'broken.csv' })
+      .first()
+      .getByRole('img', { name: 'invalid' })
+      .waitFor();
     await wizardStep(page, 1).getByRole('switch', { name: 'Take in next run: broken.csv' }).first().click();
     await expect
       .poll(() => wizardStep(page, 1).getByRole('switch', { name: 'Take in next run: broken.csv' }).first().isChecked())
@@ -214,7 +230,7 @@ describe('an import, as a user makes it', () => {
       'second.csv',
       [GOOD_CSV.split('\n')[0], 'FR009,Garage Neuf,Nantes,44000,neuf@garage.example,3'].join('\n'),
     );
-    expect(lines).toContain('Input dealers: 1 rows from second.csv.');
+    expect(lines).toContain('Input dealers: 1 row from second.csv.');
     expect(lines.some((l) => l.includes('from first.csv'))).toBe(false);
   });
 });

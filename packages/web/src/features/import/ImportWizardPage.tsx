@@ -18,7 +18,7 @@ import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { useLiveUploads } from '../../ui/useLiveUploads.ts';
 import * as calls from './api.ts';
 import { importKeys } from './queries.ts';
-import { useUploadVerdicts } from './useUploadVerdicts.ts';
+import { STORED_TOAST_KEY, useUploadVerdicts } from './useUploadVerdicts.ts';
 import { useWizardJob } from './useWizardJob.ts';
 import './import.css';
 import { uploadSources } from '../../ui/uploads/sources.ts';
@@ -224,7 +224,7 @@ export function ImportWizardPage() {
       }
       const toast = step === 1 && pipeline ? await submitUploads(pipeline) : null;
       go(nextStep(step));
-      if (toast === UPLOAD_MESSAGES.succeeded) message.success(toast);
+      if (toast === UPLOAD_MESSAGES.succeeded) message.success({ content: toast, key: STORED_TOAST_KEY });
       else if (toast) message.warning(toast);
     } catch (error) {
       report(error);

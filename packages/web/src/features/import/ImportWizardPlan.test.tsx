@@ -182,6 +182,76 @@ describe('Import wizard, as a user meets it', () => {
     await waitFor(() => expect(screen.queryByText('Uploaded successfully!')).toBeNull());
   });
 
+  it("takes back 'Uploaded successfully!' for a file found invalid, shows its checks oldest first, and its red mark in step 2", async () => {
+    let stored = false;
+    const sent = { originalFilename: 'rows.csv', createdAt: '2026-11-22T09:00:00.000Z' };
+    await open(['user'], {
+      'POST /uploads': () => {
+        stored = true;
+        return ok(['u-new']);
+      },
+      // The list is read while the new file is being checked.
+      'GET /uploads/last-all': () =>
+        ok([
+          {
+            dataSubKind: 'main',
+            data: stored ? [upload('u-new', { ...sent, status: 'processing' }), upload('u-ok')] : [upload('u-ok')],
+          },
+        ]),
+    });
+    fireEvent.click(screen.getByText('Country A'));
+    await nextStep();
+    await screen.findByText('u-ok.csv');
+    const input = document.querySelector('input[type=file]');
+    if (!(input instanceof HTMLInputElement)) throw new Error('no file input');
+    fireEvent.change(input, { target: { files: [new File(['a,b\n1,2\n'], 'rows.csv', { type: 'text/csv' })] } });
+    await screen.findByText('rows.csv');
+    await nextStep();
+    await screen.findByText('Uploaded successfully!');
+    const socket = sockets.at(-1) as FakeSocket;
+    if (!socket.connected) socket.open();
+    await waitFor(() => expect(() => socket.idOf({ _id: ['u-new'] })).not.toThrow());
+    const checked = upload('u-new', { ...sent, status: 'invalid' });
+    socket.fire('init', hex({ subscriptionId: socket.idOf({ _id: ['u-new'] }), data: [{ ...checked, createdBy: null }] }));
+    await screen.findByText('rows.csv is invalid: see its logs in the next step.');
+    await waitFor(() => expect(screen.queryByText('Uploaded successfully!')).toBeNull());
+
+    // The check's lines read from the first to the verdict.
+    await waitFor(() => expect(() => socket.idOf({ uploadId: ['u-new'] })).not.toThrow());
+    const line = (id: string, message: string, logDate: string) => ({
+      _id: id,
+      logDate,
+      level: 'info',
+      message,
+      dataSubKind: 'main',
+      uploadId: 'u-new',
+      importId: null,
+    });
+    socket.fire(
+      'init',
+      hex({
+        subscriptionId: socket.idOf({ uploadId: ['u-new'] }),
+        data: [
+          line('l1', 'File rows.csv received.', '2026-11-22T09:00:00.000Z'),
+          line('l2', '1 row read.', '2026-11-22T09:00:01.000Z'),
+        ],
+      }),
+    );
+    await waitFor(() =>
+      expect([...document.querySelectorAll('.gdb-log-message')].map((l) => l.textContent)).toEqual([
+        'File rows.csv received.',
+        '1 row read.',
+      ]),
+    );
+
+    // Back in step 2, the list loaded while the file was checked shows it invalid, not still checking.
+    fireEvent.click(button('Prev step'));
+    const list = await screen.findByRole('list', { name: 'Last uploaded list of main' });
+    const row = within(list).getByText('rows.csv').closest('li') as HTMLElement;
+    expect(within(row).getByLabelText('invalid')).toBeDefined();
+    expect(within(row).queryByLabelText('processing')).toBeNull();
+  });
+
   it('opens the file picker from the drop zone with Space as with Enter', async () => {
     await open(['user']);
     fireEvent.click(screen.getByText('Country A'));
