@@ -315,20 +315,43 @@ describe('a repeat job', () => {
     await wizardStep(page, 2).getByRole('img', { name: 'valid' }).waitFor();
     await nextStep(page).click();
 
+    // Later: the question names the date and time; No leaves everything as it was.
+    await page.getByRole('radio', { name: 'Later' }).check();
+    const date = page.getByLabel('Date', { exact: true });
+    await date.click();
+    await date.fill('2099-01-01');
+    await date.press('Enter');
+    await pickOption(page, 'Time', '10:00');
+    await nextStep(page).click();
+    const later = page
+      .getByRole('dialog')
+      .filter({ hasText: 'Do you want to run the pipeline : Dealers Germany on 2099-01-01 at 10:00' });
+    await later.getByRole('button', { name: 'No' }).click();
+    await later.waitFor({ state: 'detached' });
+
     await page.getByRole('radio', { name: 'Repeat' }).check();
     await pickOption(page, 'Repeat kind', 'Weekly');
     await pickOption(page, 'Weekday', 'mon');
     await pickOption(page, 'Time', '00:30');
-    await confirmRun(page, 'Dealers Germany');
-    // A manager goes on to the logbook after a job.
-    await page.waitForURL((url) => url.pathname === '/consult/import' && url.searchParams.has('importId'));
+    await nextStep(page).click();
+    // The question names the pattern in words and as text.
+    const repeat = page
+      .getByRole('dialog')
+      .filter({ hasText: 'Do you want to run the pipeline : Dealers Germany every Monday at 00:30 (30 0 * * mon)' });
+    await repeat.getByRole('button', { name: 'Yes' }).click();
+    // A manager stays in step 5, as a user does, the job a link away in the logbook.
+    await wizardStep(page, 4).getByText('The repeat job has been saved.', { exact: true }).waitFor();
+    await expect(page.getByRole('link', { name: 'See this import in the logbook' }).getAttribute('href')).resolves.toMatch(
+      /^\/consult\/import\?importId=[0-9a-f-]{36}&time=future$/,
+    );
 
     await page.goto('/import/jobs');
     await waitForPage(page, '/import/jobs');
     const row = page.locator('.gdb-job-row').filter({ hasText: 'Dealers Germany' });
     await row.waitFor();
-    await expect(row.locator('td').allTextContents()).resolves.toContain(
+    await expect(row.locator('.gdb-job-when').textContent()).resolves.toBe(
       formatRepeatPattern({ kind: 'weekly', minute: 30, hour: 0, weekday: 'mon' }),
     );
+    await expect(row.locator('.gdb-job-when-words').textContent()).resolves.toBe('every Monday at 00:30');
   });
 });

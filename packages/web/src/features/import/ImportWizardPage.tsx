@@ -41,6 +41,11 @@ const ProcessStep = lazy(() => import('./ProcessStep.tsx').then((m) => ({ defaul
 const PlanStep = lazy(() => import('./PlanStep.tsx').then((m) => ({ default: m.PlanStep })));
 const ImportDetails = lazy(() => import('./ImportDetails.tsx').then((m) => ({ default: m.ImportDetails })));
 
+const isSchedule = (kind: string) => kind === 'scheduled' || kind === 'repeat';
+/** Where the logbook shows an import: among the future ones for a Later or Repeat job. */
+const logbookPath = (importId: string, kind: string) =>
+  `/consult/import?importId=${importId}${isSchedule(kind) ? '&time=future' : ''}`;
+
 const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** The toast that says how many of the chosen files the server stored (docs/product.md §9.6). */
@@ -65,6 +70,8 @@ export function ImportWizardPage() {
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
   const reasonId = useId();
+  const logbook = findRoute('/consult/import');
+  const seesLogbook = !!logbook && canOpen(logbook, roles);
 
   const report = (error: unknown) => {
     console.error(error);
@@ -157,15 +164,16 @@ export function ImportWizardPage() {
     return toast;
   };
 
-  /** After a job: step 5 follows it; a Later or Repeat job opens in the logbook among future imports. */
+  /**
+   * After a job: step 5 follows it. A run now opens in the logbook for those who may read it; a
+   * Later or Repeat job stays in step 5 for everyone, which links to it among the logbook's future imports.
+   */
   const afterJob = (answer: JobCreated, kind: string) => {
     setCreated({ ...answer, kind });
     go(4);
     void plan.refresh();
-    const logbook = findRoute('/consult/import');
-    if (!logbook || !canOpen(logbook, roles)) return;
-    const future = kind === 'scheduled' || kind === 'repeat' ? '&time=future' : '';
-    void navigate(`/consult/import?importId=${answer.importId}${future}`);
+    if (!seesLogbook || isSchedule(kind)) return;
+    void navigate(logbookPath(answer.importId, kind));
   };
 
   const runJob = async (p: PipelineView) => {
@@ -173,7 +181,7 @@ export function ImportWizardPage() {
       message.error(missingFieldsMessage(missing));
       return;
     }
-    if (!(await ask(runQuestion(p.name)))) return;
+    if (!(await ask(runQuestion(p.name, plan.schedule, plan.job)))) return;
     const body = schedulePayload(plan.schedule, timeZone());
     const answer = plan.job
       ? await calls.editJob({ jobId: plan.job._id, ...body })
@@ -276,7 +284,12 @@ export function ImportWizardPage() {
               onRunCountries={(ids) => void runCountries(ids)}
             />
           )}
-          {step === 4 && <ImportDetails created={created} />}
+          {step === 4 && (
+            <ImportDetails
+              created={created}
+              logbookLink={created && seesLogbook ? logbookPath(created.importId, created.kind) : null}
+            />
+          )}
         </Suspense>
       </div>
       <Space style={{ marginTop: 24 }} wrap>

@@ -303,19 +303,28 @@ describe('Import wizard, as a user meets it', () => {
     await screen.findByText('The import is done.');
   });
 
-  it('opens the logbook on a Later job among the future imports', async () => {
+  it('says a Later job will be changed, names its date in the question, and stays in step 5 with a link to the logbook', async () => {
     const server = await open(['manager'], {
       'GET /imports/job': () => ok({ imp: null, job: job('j-later', 'scheduled', 'ada.lovelace'), others: [] }),
       'POST /imports/job': () => ok({ jobId: 'j-later', importId: 'i2' }),
-      'GET /imports/listAllFilters': () => ok({ brands: [], locales: [], productLines: [], datakinds: [], users: [] }),
-      'GET /imports/listAll': () => ok({ records: [], totalCount: 0 }),
     });
     await toPlan();
     const later = await screen.findByLabelText('Later');
     await waitFor(() => expect(later instanceof HTMLInputElement && later.checked).toBe(true));
+    // Next is no silent reschedule: the step says what it changes.
+    await screen.findByText(
+      'This pipeline has a scheduled job (2099-01-01 10:00). Next step changes that job to the schedule below; choose Now to delete it and run at once.',
+    );
     await nextStep();
-    fireEvent.click(button('Yes', await confirmation()));
-    await waitFor(() => expect(server.app.where()).toBe('/consult/import?importId=i2&time=future'));
-    await waitFor(() => expect(server.calls.find((c) => c.path === '/imports/listAll')?.search).toContain('time=future'));
+    const question = await confirmation();
+    expect(question.textContent).toContain(
+      'Do you want to run the pipeline : Country A on 2099-01-01 at 10:00, in place of its scheduled job (2099-01-01 10:00)',
+    );
+    fireEvent.click(button('Yes', question));
+    await screen.findByText('The import has been scheduled.');
+    // A manager lands where a user does: step 5, with the import in the logbook a link away.
+    expect(server.app.where()).toBe('/import/upload');
+    const link = screen.getByRole('link', { name: 'See this import in the logbook' });
+    expect(link.getAttribute('href')).toBe('/consult/import?importId=i2&time=future');
   });
 });

@@ -1,8 +1,15 @@
 import type { ImportRecord, ScheduledJob } from '@gdb/shared/imports/import.schemas';
 import { IMPORT_MESSAGES } from '@gdb/shared/imports/import-rules';
-import { formatRepeatPattern, parseRepeatPattern, type RepeatPattern, type Weekday } from '@gdb/shared/imports/repeat-pattern';
+import {
+  describeRepeatPattern,
+  formatRepeatPattern,
+  parseRepeatPattern,
+  type RepeatPattern,
+  type Weekday,
+} from '@gdb/shared/imports/repeat-pattern';
 import type { DataSource, PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { LastList } from '@gdb/shared/uploads/upload.schemas';
+import { whenText } from './jobs-rules.ts';
 
 export const STEP_TITLES = [
   'Select locale',
@@ -225,8 +232,28 @@ export function formOfJob(job: ScheduledJob): ScheduleForm {
   return DEFAULT_SCHEDULE;
 }
 
-/** The question asked before a job is created or edited. */
-export const runQuestion = (name: string) => `Do you want to run the pipeline : ${name}`;
+/** When the form's schedule runs, in words: '' for Now, ' on {date} at {time}' for Later, the pattern in words and as text for Repeat. */
+export function scheduleWords(form: ScheduleForm): string {
+  if (form.kind === 'scheduled' && form.date && form.time) return ` on ${form.date} at ${form.time}`;
+  if (form.kind !== 'repeat') return '';
+  const text = repeatPatternOf(form);
+  const p = text ? parseRepeatPattern(text) : null;
+  return p && text ? ` ${describeRepeatPattern(p)} (${text})` : '';
+}
+
+/**
+ * The question asked before a job is created or edited: the spec's words, then when it runs, and,
+ * when it changes the pipeline's scheduled job, that it does.
+ */
+export function runQuestion(name: string, form: ScheduleForm = DEFAULT_SCHEDULE, replaces: ScheduledJob | null = null): string {
+  const base = `Do you want to run the pipeline : ${name}${scheduleWords(form)}`;
+  return replaces && replaces.jobKind !== 'immediate'
+    ? `${base}, in place of its ${jobKindWords(replaces)} (${whenText(replaces)})`
+    : base;
+}
+
+/** How the scheduler and its buttons name a job: 'scheduled job' (Later) or 'repeat job'. */
+export const jobKindWords = (job: Pick<ScheduledJob, 'jobKind'>) => (job.jobKind === 'repeat' ? 'repeat job' : 'scheduled job');
 export const NOW_QUESTION = 'If you select now and execute it will delete the last import, Do you want continue?';
 export const CANCEL_QUESTION = 'Do you want to cancel the import?';
 
