@@ -144,7 +144,7 @@ describe('an import, as a user makes it', () => {
     const row = manager.locator('.gdb-logbook-row').filter({ hasText: COUNTRY_PIPELINE }).first();
     await row.waitFor();
     await expect(row.locator('td').allTextContents()).resolves.toEqual(
-      expect.arrayContaining(['done', 'true', USERS.user.firstName, 'dealers, store']),
+      expect.arrayContaining(['done', 'true (Succeeded)', USERS.user.firstName, 'dealers, store']),
     );
     await row.click();
     const details = manager.locator('.gdb-logbook-details');
