@@ -29,9 +29,9 @@ describe('route table (docs/product.md §3.1)', () => {
     expect(rows).toEqual([
       ['/', '', '', '/login'],
       ['/login', '', '', ''],
-      ['/create-password', '', '', ''],
-      ['/reset-password', '', '', ''],
-      ['/forgotten', '', '', ''],
+      ['/create-password', 'Create password', '', ''],
+      ['/reset-password', 'Create password', '', ''],
+      ['/forgotten', 'Forgotten password', '', ''],
       ['/404', '', '', ''],
       ['/import', 'Update data', 'user,manager,super-admin', '/import/upload'],
       ['/import/upload', 'Upload new file', 'user,manager,super-admin', ''],

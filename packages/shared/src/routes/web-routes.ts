@@ -24,9 +24,10 @@ const ALL: readonly Role[] = ['user', 'manager', 'admin', 'super-admin'];
 export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/', redirect: '/login', hidden: true },
   { path: '/login', hidden: true },
-  { path: '/create-password', hidden: true },
-  { path: '/reset-password', hidden: true },
-  { path: '/forgotten', hidden: true },
+  // The spec gives these no title; the tab names them all the same (docs/decisions.md).
+  { path: '/create-password', title: 'Create password', hidden: true },
+  { path: '/reset-password', title: 'Create password', hidden: true },
+  { path: '/forgotten', title: 'Forgotten password', hidden: true },
   { path: '/404', hidden: true },
   {
     path: '/import',
