@@ -118,6 +118,16 @@ describe('routeTrail and pageTitle', () => {
 });
 
 describe('menuFor (sidebar)', () => {
+  it('leaves out the entries whose page is not built, a parent left with one child collapsing into it', () => {
+    const built = new Set(['/import/upload', '/export/index', '/manage/users', '/testing/index']);
+    expect(titles(menuFor(['super-admin'], undefined, (p) => built.has(p)))).toEqual([
+      'Update data',
+      'Export',
+      'Manage',
+      'Testing View',
+    ]);
+  });
+
   it('shows a super-admin every entry, with the one-child parents collapsed', () => {
     expect(titles(menuFor(['super-admin']))).toEqual([
       { 'Update data': ['Upload new file', 'Manage jobs'] },

@@ -141,17 +141,24 @@ export interface MenuEntry {
   children?: MenuEntry[];
 }
 
-/** The sidebar for these roles: hidden and forbidden entries out, a parent with one visible child collapsed into that child. */
-export function menuFor(roles: readonly string[], routes: readonly WebRoute[] = WEB_ROUTES): MenuEntry[] {
+/**
+ * The sidebar for these roles: hidden and forbidden entries out, and pages `shown` refuses (not
+ * built yet); a parent with one visible child collapsed into that child.
+ */
+export function menuFor(
+  roles: readonly string[],
+  routes: readonly WebRoute[] = WEB_ROUTES,
+  shown: (path: string) => boolean = () => true,
+): MenuEntry[] {
   const entries: MenuEntry[] = [];
   for (const r of routes) {
     if (!inMenu(r, roles)) continue;
     const title = r.title ?? r.path;
     if (!r.children) {
-      entries.push({ path: r.path, title });
+      if (shown(r.path)) entries.push({ path: r.path, title });
       continue;
     }
-    const kids = menuFor(roles, r.children);
+    const kids = menuFor(roles, r.children, shown);
     const [only] = kids;
     if (kids.length === 1 && only) entries.push({ path: only.path, title });
     else if (kids.length > 1) entries.push({ path: r.path, title, children: kids });
