@@ -69,7 +69,9 @@ export function LogView({
           {shown.map((log) => (
             <li key={log._id} className={`gdb-log-line gdb-log-${log.level}`}>
               <span className="gdb-log-date">{formatLogDate(log.logDate)}</span>
-              <Tag color={LEVEL_COLORS[log.level]}>{log.level}</Tag>
+              <Tag color={LEVEL_COLORS[log.level]} className={`gdb-log-level gdb-log-level-${log.level}`}>
+                {log.level}
+              </Tag>
               {showDataSubKind && log.dataSubKind && <Tag>{log.dataSubKind}</Tag>}
               <span className="gdb-log-message">{log.message}</span>
             </li>

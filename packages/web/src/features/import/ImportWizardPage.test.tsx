@@ -177,6 +177,10 @@ describe('Import wizard', () => {
     const body = server.calls.find((c) => c.method === 'POST' && c.path === '/imports')?.body;
     expect(body).toMatchObject({ pipelineId: '00000000-0000-4000-8000-000000000002', kind: 'immediate', repeatPattern: '' });
     expect(server.count('POST /uploads')).toBe(0);
+    // After the last step, Next says it starts over.
+    fireEvent.click(button('Next step: start over'));
+    await waitFor(() => expect(document.querySelector('.gdb-wizard-step')?.getAttribute('data-step')).toBe('0'));
+    expect(button('Next step')).toBeDefined();
   });
 
   it('blocks the schedule while an import runs and cancels it on Yes', async () => {

@@ -250,6 +250,11 @@ export function ImportWizardPage() {
         </Typography.Title>
         <Suspense fallback={<Spin />}>
           {step === 0 && (
+            <Typography.Paragraph type="secondary" className="gdb-step-help">
+              Pick the pipeline to import into: narrow the list by brand, locale, product line and datakind, then choose it.
+            </Typography.Paragraph>
+          )}
+          {step === 0 && (
             <PipelinePicker
               data={pipelines.data}
               loading={pipelines.isLoading}
@@ -304,7 +309,7 @@ export function ImportWizardPage() {
             onClick={() => void next()}
             {...(reason ? { 'aria-describedby': reasonId } : {})}
           >
-            Next step
+            {step === STEP_TITLES.length - 1 ? 'Next step: start over' : 'Next step'}
           </Button>
         </Tooltip>
         {reason && (
