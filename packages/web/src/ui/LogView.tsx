@@ -64,7 +64,7 @@ export function LogView({
           </Typography.Text>
         )
       ) : (
-        // Focusable, so that keyboard users can scroll the lines the box cuts off.
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a list that scrolls takes the focus, so the keyboard can scroll the lines it cuts off
         <ol className="gdb-log-view-lines" style={{ maxHeight }} aria-live="polite" aria-label="Log lines" tabIndex={0}>
           {shown.map((log) => (
             <li key={log._id} className={`gdb-log-line gdb-log-${log.level}`}>

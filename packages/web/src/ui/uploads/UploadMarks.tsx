@@ -1,4 +1,5 @@
 import { Switch, Tag, Tooltip, Typography } from 'antd';
+import { useId } from 'react';
 import { formatLogDate } from '../LogView.tsx';
 
 /** What an upload row says beyond its name: sent from the testing view, and the import that took it. */
@@ -44,10 +45,11 @@ function takeTip(upload: MarkedUpload): string {
 /** The switch that says whether the next run takes the upload, with its visible label and a tooltip. */
 export function TakeSwitch({ upload, onToggle }: { upload: MarkedUpload; onToggle: (enabled: boolean) => void }) {
   const name = upload.originalFilename ?? upload._id;
+  const id = useId();
   return (
     <Tooltip title={takeTip(upload)}>
-      <label className="gdb-take-switch">
-        <Switch size="small" checked={upload.enabled} aria-label={`${TAKE_LABEL}: ${name}`} onChange={onToggle} />
+      <label className="gdb-take-switch" htmlFor={id}>
+        <Switch id={id} size="small" checked={upload.enabled} aria-label={`${TAKE_LABEL}: ${name}`} onChange={onToggle} />
         <span aria-hidden="true">{TAKE_LABEL}</span>
       </label>
     </Tooltip>
