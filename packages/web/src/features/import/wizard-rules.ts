@@ -233,7 +233,7 @@ export function formOfJob(job: ScheduledJob): ScheduleForm {
 }
 
 /** When the form's schedule runs, in words: '' for Now, ' on {date} at {time}' for Later, the pattern in words and as text for Repeat. */
-export function scheduleWords(form: ScheduleForm): string {
+function scheduleWords(form: ScheduleForm): string {
   if (form.kind === 'scheduled' && form.date && form.time) return ` on ${form.date} at ${form.time}`;
   if (form.kind !== 'repeat') return '';
   const text = repeatPatternOf(form);

@@ -32,7 +32,7 @@ export function UploadMarks({ upload }: { upload: MarkedUpload }) {
   );
 }
 
-export const TAKE_LABEL = 'Take in next run';
+const TAKE_LABEL = 'Take in next run';
 
 /** Why the switch is on or off: a run takes every enabled valid upload; one an import took is off until switched on. */
 function takeTip(upload: MarkedUpload): string {
