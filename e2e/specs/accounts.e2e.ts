@@ -137,7 +137,11 @@ describe('accounts', () => {
     await its.getByRole('group', { name: 'Admin tags' }).getByLabel('E2E team').check();
     await its.getByRole('button', { name: 'Save', exact: true }).click();
     await create.getByRole('button', { name: 'Confirm' }).click();
-    await toast(ad, 'The new user has been created successfully.');
+    // The toast says a mail with a link went out, and to which address.
+    await toast(
+      ad,
+      'The new user has been created successfully. A mail with a link to set a password was sent to nora.newcomer@example.test.',
+    );
 
     // The link of the mail refuses weak passwords in the spec's words, then sets a good one.
     const mail = await smtp.waitFor('nora.newcomer@example.test');

@@ -40,6 +40,12 @@ async function pickOption(page: Page, label: string, option: string): Promise<vo
   await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click();
 }
 
+/** The scheduler's time: 288 steps in a virtual list, typed, as a person would, to narrow them. */
+async function pickTime(page: Page, time: string): Promise<void> {
+  await page.getByLabel('Time', { exact: true }).fill(time);
+  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${time}"]`).click();
+}
+
 const nextStep = (page: Page) => page.getByRole('button', { name: 'Next step' });
 const wizardStep = (page: Page, step: number) => page.locator(`.gdb-wizard-step[data-step="${step}"]`);
 const logLines = (scope: Locator) => scope.locator('.gdb-log-message');
@@ -77,9 +83,10 @@ async function dropCsv(page: Page, dataSubKind: string, name: string, content: s
   await card.locator('input[type=file]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
   await card.getByText(name, { exact: true }).waitFor();
   await nextStep(page).click();
-  await page.locator('.ant-message-notice').getByText('Uploaded successfully!', { exact: true }).waitFor();
   await wizardStep(page, 2).waitFor();
 }
+
+const storedToast = (page: Page) => page.locator('.ant-message-notice').getByText('Uploaded successfully!', { exact: true });
 
 /** Step 4 → 5: answers Yes to 'Do you want to run the pipeline : {name}'. */
 async function confirmRun(page: Page, name: string): Promise<void> {
@@ -108,6 +115,7 @@ describe('an import, as a user makes it', () => {
     await signIn(page, USERS.user);
     await choosePipeline(page, COUNTRY_PIPELINE);
     await dropCsv(page, 'dealers', 'dealers.csv', GOOD_CSV);
+    await storedToast(page).waitFor();
 
     // Step 3: the upload turns valid without a reload, its check logged.
     const checked = wizardStep(page, 2).locator('.ant-card').filter({ hasText: 'dealers' });
@@ -136,7 +144,7 @@ describe('an import, as a user makes it', () => {
     const row = manager.locator('.gdb-logbook-row').filter({ hasText: COUNTRY_PIPELINE }).first();
     await row.waitFor();
     await expect(row.locator('td').allTextContents()).resolves.toEqual(
-      expect.arrayContaining(['done', 'true', USERS.user.firstName, 'dealers, store']),
+      expect.arrayContaining(['done', 'true (Succeeded)', USERS.user.firstName, 'dealers, store']),
     );
     await row.click();
     const details = manager.locator('.gdb-logbook-details');
@@ -175,19 +183,61 @@ describe('an import, as a user makes it', () => {
     await checked.getByRole('img', { name: 'invalid' }).waitFor();
     await expect
       .poll(async () => (await logLines(checked).allTextContents()).join('\n'))
-      .toMatch(/Row 2: dealerCode must match pattern/);
+      .toMatch(/Row 2, dealerCode: "fr-1" does not have the expected form \(pattern /);
+    // Oldest first: the file received, then its problems, then the verdict.
+    await expect
+      .poll(async () => (await logLines(checked).allTextContents()).at(-1))
+      .toBe('2 rows read, 2 invalid (3 problems).');
     // Rows as the file numbers its lines; the empty name is no value, and the data model requires one.
-    const all = (await logLines(checked).allTextContents()).join('\n');
-    expect(all).toMatch(/Row 3: name is required/);
-    expect(all).toMatch(/Row 3: vehicles must be integer/);
+    const lines = await logLines(checked).allTextContents();
+    expect(lines).toContain('Row 3, name: no value, and one is required');
+    expect(lines).toContain('Row 3, vehicles: "many" is not a whole number');
+    expect(lines[0]).toMatch(/^File broken\.csv received/);
+    // Stored, but not a success: the toast that said so is gone.
+    await expect.poll(() => storedToast(page).count()).toBe(0);
     await expect(nextStep(page).isDisabled()).resolves.toBe(true);
 
     // Switched off, the invalid upload no longer stands in the way of the earlier valid one.
     await page.getByRole('button', { name: 'Prev step' }).click();
-    await wizardStep(page, 1).getByRole('switch', { name: 'Enable broken.csv' }).first().click();
+    // Step 2 shows it invalid, not still being checked.
+    await wizardStep(page, 1)
+      .locator('li')
+      .filter({ hasText: 'broken.csv' })
+      .first()
+      .getByRole('img', { name: 'invalid' })
+      .waitFor();
+    await wizardStep(page, 1).getByRole('switch', { name: 'Take in next run: broken.csv' }).first().click();
     await expect
-      .poll(() => wizardStep(page, 1).getByRole('switch', { name: 'Enable broken.csv' }).first().isChecked())
+      .poll(() => wizardStep(page, 1).getByRole('switch', { name: 'Take in next run: broken.csv' }).first().isChecked())
       .toBe(false);
+  });
+
+  it('takes only the new upload in the second run: the first one is marked imported and left out', async () => {
+    const page = await open();
+    await signIn(page, USERS.user);
+    const run = async (file: string, rows: string) => {
+      await choosePipeline(page, COUNTRY_PIPELINE);
+      await dropCsv(page, 'dealers', file, rows);
+      await wizardStep(page, 2).locator('.ant-card').filter({ hasText: 'dealers' }).getByRole('img', { name: 'valid' }).waitFor();
+      await nextStep(page).click();
+      await confirmRun(page, COUNTRY_PIPELINE);
+      await logLines(wizardStep(page, 4)).getByText('Import done.', { exact: true }).waitFor({ timeout: 30_000 });
+      return logLines(wizardStep(page, 4)).allTextContents();
+    };
+    await run('first.csv', GOOD_CSV);
+
+    // Back in step 2, the first file reads as imported, its switch off.
+    await choosePipeline(page, COUNTRY_PIPELINE);
+    const first = wizardStep(page, 1).locator('li').filter({ hasText: 'first.csv' }).first();
+    await first.getByText(/^Imported \d{4}-\d\d-\d\d \d\d:\d\d:\d\d by import [0-9a-f]{8}$/).waitFor();
+    await expect(first.getByRole('switch', { name: 'Take in next run: first.csv' }).isChecked()).resolves.toBe(false);
+
+    const lines = await run(
+      'second.csv',
+      [GOOD_CSV.split('\n')[0], 'FR009,Garage Neuf,Nantes,44000,neuf@garage.example,3'].join('\n'),
+    );
+    expect(lines).toContain('Input dealers: 1 row from second.csv.');
+    expect(lines.some((l) => l.includes('from first.csv'))).toBe(false);
   });
 });
 
@@ -271,20 +321,46 @@ describe('a repeat job', () => {
     await wizardStep(page, 2).getByRole('img', { name: 'valid' }).waitFor();
     await nextStep(page).click();
 
+    // Later: the question names the date and time; No leaves everything as it was.
+    await page.getByRole('radio', { name: 'Later' }).check();
+    const date = page.getByLabel('Date', { exact: true });
+    await date.click();
+    await date.fill('2099-01-01');
+    await date.press('Enter');
+    await pickTime(page, '10:00');
+    await nextStep(page).click();
+    const later = page
+      .getByRole('dialog')
+      .filter({ hasText: 'Do you want to run the pipeline : Dealers Germany on 2099-01-01 at 10:00' });
+    await later.getByRole('button', { name: 'No' }).click();
+    await later.waitFor({ state: 'detached' });
+
     await page.getByRole('radio', { name: 'Repeat' }).check();
     await pickOption(page, 'Repeat kind', 'Weekly');
     await pickOption(page, 'Weekday', 'mon');
-    await pickOption(page, 'Time', '00:30');
-    await confirmRun(page, 'Dealers Germany');
-    // A manager goes on to the logbook after a job.
-    await page.waitForURL((url) => url.pathname === '/consult/import' && url.searchParams.has('importId'));
+    await pickTime(page, '00:30');
+    await nextStep(page).click();
+    // The question names the pattern in words and as text.
+    const repeat = page
+      .getByRole('dialog')
+      .filter({ hasText: 'Do you want to run the pipeline : Dealers Germany every Monday at 00:30 (30 0 * * mon)' });
+    await repeat.getByRole('button', { name: 'Yes' }).click();
+    // A manager stays in step 5, as a user does, the job a link away in the logbook.
+    await wizardStep(page, 4)
+      .getByRole('status')
+      .getByText(/^The import will run at \d{4}-\d\d-\d\d 00:30:00\.$/)
+      .waitFor();
+    await expect(page.getByRole('link', { name: 'See this import in the logbook' }).getAttribute('href')).resolves.toMatch(
+      /^\/consult\/import\?importId=[0-9a-f-]{36}&time=future$/,
+    );
 
     await page.goto('/import/jobs');
     await waitForPage(page, '/import/jobs');
     const row = page.locator('.gdb-job-row').filter({ hasText: 'Dealers Germany' });
     await row.waitFor();
-    await expect(row.locator('td').allTextContents()).resolves.toContain(
+    await expect(row.locator('.gdb-job-when').textContent()).resolves.toBe(
       formatRepeatPattern({ kind: 'weekly', minute: 30, hour: 0, weekday: 'mon' }),
     );
+    await expect(row.locator('.gdb-job-when-words').textContent()).resolves.toBe('every Monday at 00:30');
   });
 });

@@ -53,7 +53,7 @@ describe('a visitor who is not signed in', () => {
 });
 
 describe('the sidebar', () => {
-  it('shows a super-admin every menu entry', async () => {
+  it('shows a super-admin every menu entry whose page is built, and none opens an empty page', async () => {
     const page = await open();
     await signIn(page, USERS.superAdmin);
     await waitForPage(page, '/import/upload');
@@ -72,20 +72,17 @@ describe('the sidebar', () => {
       'Export /export/index',
       'Upload /consult/upload',
       'Import /consult/import',
-      'Pipelines /manage/pipeline',
       'Data Models /manage/schemas',
       'Components /manage/components',
-      'Updates /manage/update-lock-pipeline',
       'Users /manage/users',
-      'Manage endpoints /manage/endpoints',
-      'Manage listeners /manage/listeners',
-      'Sdk /manage/sdk',
-      'Documentation /manage/documentation',
       'Testing View /testing/index',
     ]);
-    await sidebar.getByRole('link', { name: 'Documentation' }).click();
-    await waitForPage(page, '/manage/documentation');
-    expect(await page.locator('.gdb-breadcrumb').textContent()).toBe('Manage/Documentation');
+    // No entry opens an empty page: each leads to a built screen, not the upcoming-feature view.
+    for (const href of links.slice(1).map((l) => l.split(' ').at(-1) ?? '')) {
+      await sidebar.locator(`a[href="${href}"]`).click();
+      await waitForPage(page, href);
+      expect(await page.locator('.gdb-upcoming').count(), href).toBe(0);
+    }
   });
 
   it('shows a user only Update data, Export and Testing View', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pageTitle } from '@gdb/shared/routes/web-routes';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { auditor } from './axe.ts';
 import { E2E_PASSWORD, type E2eUser } from './users.ts';
 
 export const baseUrl = (): string => inject('baseUrl');
@@ -33,12 +34,15 @@ interface PageProblems {
   console: string[];
   errors: string[];
   csp: string[];
+  /** axe-core's critical and serious violations, audited after each navigation and dialog opened or closed. */
+  axe: string[];
 }
 
 export interface TestPage {
   context: BrowserContext;
   page: Page;
   problems: PageProblems;
+  audits: ReturnType<typeof auditor>;
 }
 
 /** A new browser context (empty storage) with one page that records its problems; `base` names another server. */
@@ -49,9 +53,22 @@ export async function newPage(browser: Browser, base: string = baseUrl()): Promi
     viewport: { width: 1280, height: 800 },
     reducedMotion: 'reduce',
   });
-  const problems: PageProblems = { console: [], errors: [], csp: [] };
+  const problems: PageProblems = { console: [], errors: [], csp: [], axe: [] };
   await context.exposeBinding('__reportCsp', (_source, text: string) => {
     problems.csp.push(text);
+  });
+  let audits: ReturnType<typeof auditor> | undefined;
+  await context.exposeBinding('__dialogsChanged', () => audits?.soon('dialog'));
+  // A dialog opening or closing is a new state of the page: it is audited once it is still.
+  await context.addInitScript(() => {
+    let open = 0;
+    new MutationObserver(() => {
+      const now = document.querySelectorAll('[role=dialog]:not([aria-hidden=true])').length;
+      if (now === open) return;
+      open = now;
+      const tell = Reflect.get(window, '__dialogsChanged');
+      if (typeof tell === 'function') tell();
+    }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-hidden', 'style'] });
   });
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
@@ -64,7 +81,12 @@ export async function newPage(browser: Browser, base: string = baseUrl()): Promi
     if (m.type() === 'error') problems.console.push(m.text());
   });
   page.on('pageerror', (e) => problems.errors.push(e.message));
-  return { context, page, problems };
+  audits = auditor(page, problems.axe);
+  const audit = audits;
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) audit.soon('navigation');
+  });
+  return { context, page, problems, audits: audit };
 }
 
 /**
@@ -73,6 +95,10 @@ export async function newPage(browser: Browser, base: string = baseUrl()): Promi
  */
 export async function closePage(t: TestPage | undefined, testName: string, failed: boolean): Promise<void> {
   if (!t) return;
+  await t.audits.done();
+  // A test that passed still fails on what axe found in the states it went through.
+  const found = [...new Set(t.problems.axe)];
+  if (found.length > 0) failed = true;
   if (failed) {
     const dir = path.resolve(import.meta.dirname, '../.artifacts');
     fs.mkdirSync(dir, { recursive: true });
@@ -81,6 +107,7 @@ export async function closePage(t: TestPage | undefined, testName: string, faile
     fs.writeFileSync(`${base}.json`, JSON.stringify({ url: t.page.url(), ...t.problems }, null, 2));
   }
   await t.context.close();
+  if (found.length > 0) throw new Error(`axe-core found critical or serious violations:\n${found.join('\n')}`);
 }
 
 /** Signs in through the sign-in page and waits until it has left /login. */

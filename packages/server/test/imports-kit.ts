@@ -8,10 +8,14 @@ import type { TestApp } from './test-app.ts';
 const boundary = '----gdb-imports-boundary';
 
 /** A multipart body with the pipelineId field and one file part per data source. */
-export function multipart(pipelineId: string, files: { field: string; name: string; content: string | Uint8Array }[]) {
-  const parts: Buffer[] = [
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="pipelineId"\r\n\r\n${pipelineId}\r\n`),
-  ];
+export function multipart(
+  pipelineId: string,
+  files: { field: string; name: string; content: string | Uint8Array }[],
+  fields: Record<string, string> = {},
+) {
+  const parts: Buffer[] = Object.entries({ pipelineId, ...fields }).map(([name, value]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+  );
   for (const f of files) {
     parts.push(
       Buffer.from(
@@ -102,8 +106,9 @@ export async function importKit(t: TestApp) {
       field: string,
       content: string | Uint8Array,
       name = `${field}.csv`,
+      fields: Record<string, string> = {},
     ): Promise<string> {
-      const { body, headers } = multipart(pipelineId, [{ field, name, content }]);
+      const { body, headers } = multipart(pipelineId, [{ field, name, content }], fields);
       const res = await t.call('POST', '/uploads', { token, body, headers });
       if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${res.body.message}`);
       await t.services.uploads.settled();

@@ -60,5 +60,8 @@ export const uploadView = (id: string, pipelineId: string, fields: Record<string
   rowCount: 1,
   importId: null,
   enabled: true,
+  importedAt: null,
+  importedBy: null,
+  sentFrom: 'wizard',
   ...fields,
 });

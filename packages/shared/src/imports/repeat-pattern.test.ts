@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  describeRepeatPattern,
   formatRepeatPattern,
   monthlyDayWarning,
   nextRun,
@@ -85,5 +86,22 @@ describe('schedule', () => {
     expect(toCron({ kind: 'weekly', minute: 5, hour: 1, weekday: 'sun' })).toBe('5 1 * * 0');
     expect(toCron({ kind: 'weekly', minute: 5, hour: 1, weekday: 'mon' })).toBe('5 1 * * 1');
     expect(toCron({ kind: 'hourly', hours: 6 })).toBe('0 */6 * * *');
+  });
+});
+
+describe('describeRepeatPattern', () => {
+  it('says each pattern in words', () => {
+    const words = ['H 1', 'H 3', 'M 15', '5 8 * * *', '30 0 * * mon', '0 6 15 * *'].map((t) => {
+      const p = parseRepeatPattern(t);
+      return p ? describeRepeatPattern(p) : null;
+    });
+    expect(words).toEqual([
+      'every hour, on the hour',
+      'every 3 hours, on the hour',
+      'every 15 minutes',
+      'every day at 08:05',
+      'every Monday at 00:30',
+      'on day 15 of every month at 06:00',
+    ]);
   });
 });

@@ -56,6 +56,34 @@ export function formatRepeatPattern(p: RepeatPattern): string {
   }
 }
 
+const DAY_NAMES: Record<Weekday, string> = {
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
+};
+
+const clock = (hour: number, minute: number) => `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+
+/** A pattern in words, shown beside its cron text: 'every Monday at 00:30', 'every 3 hours, on the hour'. */
+export function describeRepeatPattern(p: RepeatPattern): string {
+  switch (p.kind) {
+    case 'hourly':
+      return p.hours === 1 ? 'every hour, on the hour' : `every ${p.hours} hours, on the hour`;
+    case 'minutely':
+      return `every ${p.minutes} minutes`;
+    case 'daily':
+      return `every day at ${clock(p.hour, p.minute)}`;
+    case 'weekly':
+      return `every ${DAY_NAMES[p.weekday]} at ${clock(p.hour, p.minute)}`;
+    case 'monthly':
+      return `on day ${p.day} of every month at ${clock(p.hour, p.minute)}`;
+  }
+}
+
 /** A weekday as the jobs list writes it: mon to sun, 'Unknown' for anything else. */
 export function weekdayLabel(value: string): string {
   return (WEEKDAYS as readonly string[]).includes(value) ? value : 'Unknown';

@@ -108,6 +108,9 @@ export const liveUploadSchema = z.object({
   enabled: z.boolean().describe('Whether a run takes it.'),
   createdAt: z.string().describe('When it was stored (ISO date-time).'),
   createdBy: z.string().nullable().describe('Id of the user who uploaded it; null when made by the server.'),
+  importedAt: z.string().nullable().describe('When an import that ended done took this source file; null while none has.'),
+  importedBy: z.string().nullable().describe('The import that took this source file; null while none has.'),
+  sentFrom: z.enum(['wizard', 'testing']).describe('Where a source file was sent from: the import wizard or the testing view.'),
 });
 export type LiveUpload = z.infer<typeof liveUploadSchema>;
 

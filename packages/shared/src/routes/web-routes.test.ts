@@ -29,9 +29,9 @@ describe('route table (docs/product.md §3.1)', () => {
     expect(rows).toEqual([
       ['/', '', '', '/login'],
       ['/login', '', '', ''],
-      ['/create-password', '', '', ''],
-      ['/reset-password', '', '', ''],
-      ['/forgotten', '', '', ''],
+      ['/create-password', 'Create password', '', ''],
+      ['/reset-password', 'Create password', '', ''],
+      ['/forgotten', 'Forgotten password', '', ''],
       ['/404', '', '', ''],
       ['/import', 'Update data', 'user,manager,super-admin', '/import/upload'],
       ['/import/upload', 'Upload new file', 'user,manager,super-admin', ''],
@@ -118,6 +118,16 @@ describe('routeTrail and pageTitle', () => {
 });
 
 describe('menuFor (sidebar)', () => {
+  it('leaves out the entries whose page is not built, a parent left with one child collapsing into it', () => {
+    const built = new Set(['/import/upload', '/export/index', '/manage/users', '/testing/index']);
+    expect(titles(menuFor(['super-admin'], undefined, (p) => built.has(p)))).toEqual([
+      'Update data',
+      'Export',
+      'Manage',
+      'Testing View',
+    ]);
+  });
+
   it('shows a super-admin every entry, with the one-child parents collapsed', () => {
     expect(titles(menuFor(['super-admin']))).toEqual([
       { 'Update data': ['Upload new file', 'Manage jobs'] },

@@ -24,9 +24,10 @@ const ALL: readonly Role[] = ['user', 'manager', 'admin', 'super-admin'];
 export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/', redirect: '/login', hidden: true },
   { path: '/login', hidden: true },
-  { path: '/create-password', hidden: true },
-  { path: '/reset-password', hidden: true },
-  { path: '/forgotten', hidden: true },
+  // The spec gives these no title; the tab names them all the same (docs/decisions.md).
+  { path: '/create-password', title: 'Create password', hidden: true },
+  { path: '/reset-password', title: 'Create password', hidden: true },
+  { path: '/forgotten', title: 'Forgotten password', hidden: true },
   { path: '/404', hidden: true },
   {
     path: '/import',
@@ -140,17 +141,24 @@ export interface MenuEntry {
   children?: MenuEntry[];
 }
 
-/** The sidebar for these roles: hidden and forbidden entries out, a parent with one visible child collapsed into that child. */
-export function menuFor(roles: readonly string[], routes: readonly WebRoute[] = WEB_ROUTES): MenuEntry[] {
+/**
+ * The sidebar for these roles: hidden and forbidden entries out, and pages `shown` refuses (not
+ * built yet); a parent with one visible child collapsed into that child.
+ */
+export function menuFor(
+  roles: readonly string[],
+  routes: readonly WebRoute[] = WEB_ROUTES,
+  shown: (path: string) => boolean = () => true,
+): MenuEntry[] {
   const entries: MenuEntry[] = [];
   for (const r of routes) {
     if (!inMenu(r, roles)) continue;
     const title = r.title ?? r.path;
     if (!r.children) {
-      entries.push({ path: r.path, title });
+      if (shown(r.path)) entries.push({ path: r.path, title });
       continue;
     }
-    const kids = menuFor(roles, r.children);
+    const kids = menuFor(roles, r.children, shown);
     const [only] = kids;
     if (kids.length === 1 && only) entries.push({ path: only.path, title });
     else if (kids.length > 1) entries.push({ path: r.path, title, children: kids });

@@ -33,6 +33,14 @@ export const uploadViewSchema = z.object({
   rowCount: z.number().nullable().describe('Rows read or written; null until known.'),
   importId: z.string().nullable().describe('The import that wrote it (destination); null for a source file.'),
   enabled: z.boolean().describe('Whether a run takes it; switched off, the file stays but is skipped.'),
+  importedAt: z
+    .string()
+    .nullable()
+    .describe(
+      'When an import that ended done took this source file (ISO date-time); runs then leave it until it is switched on again.',
+    ),
+  importedBy: z.string().nullable().describe('The import that took this source file; null while none has.'),
+  sentFrom: z.enum(['wizard', 'testing']).describe('Where a source file was sent from: the import wizard or the testing view.'),
 });
 export type UploadView = z.infer<typeof uploadViewSchema>;
 
@@ -63,6 +71,10 @@ export const lastQuerySchema = z.object({
   pipelineId: pipelineIdField,
   dataSubKind: z.string().min(1).max(64).describe('The data source.'),
 });
+/** Where an upload request comes from: the testing view labels its files so. */
+export const SENT_FROM_FIELD = 'sentFrom';
+export type SentFrom = UploadView['sentFrom'];
+
 export const lastAllQuerySchema = z.object({ pipelineId: pipelineIdField });
 export const outputsQuerySchema = z.object({ pipelineId: pipelineIdField });
 export const disableBodySchema = z.object({

@@ -30,6 +30,13 @@ export const pipelinePermissionSchema = z.object({
 });
 
 /** A user as the Users screen lists and edits it. */
+/** Where a new account's password link went: mailed to `to`, or written to the server's outbox when no mail server is set. */
+export const passwordMailSchema = z.object({
+  to: z.string().describe('The address the link was mailed to.'),
+  written: z.boolean().describe("True when no mail server is set: the message was written to the server's outbox folder."),
+});
+export type PasswordMail = z.infer<typeof passwordMailSchema>;
+
 export const managedUserSchema = z.object({
   _id: z.string().describe('User id.'),
   firstName: z.string().describe('First name.'),
@@ -142,3 +149,8 @@ export type ToggleUsersBody = z.infer<typeof toggleUsersBodySchema>;
 export type AssignablePipeline = z.infer<typeof assignablePipelineSchema>;
 export type UserPipeline = z.infer<typeof userPipelineSchema>;
 export type PipelinesForAnswer = z.infer<typeof pipelinesForAnswerSchema>;
+
+/** POST /users answers the user saved and, for a new one, where its password link went. */
+export const savedUserSchema = managedUserSchema.extend({
+  passwordMail: passwordMailSchema.optional().describe("A new user's password link: mailed, or written to the outbox."),
+});

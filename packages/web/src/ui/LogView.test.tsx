@@ -33,6 +33,15 @@ describe('LogView', () => {
     expect(formatLogDate('2026-11-22T08:09:10.000Z')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
+  it('shows the oldest line first when asked, and the list takes the focus to scroll by keyboard', () => {
+    render(<LogView logs={[line('2', 'success', 'checked'), line('1', 'info', 'received')]} oldestFirst />);
+    expect(screen.getAllByRole('listitem').map((li) => li.querySelector('.gdb-log-message')?.textContent)).toEqual([
+      'received',
+      'checked',
+    ]);
+    expect(screen.getByRole('list', { name: 'Log lines' }).tabIndex).toBe(0);
+  });
+
   it('tells when live updates are interrupted or refused', () => {
     const { rerender } = render(<LogView logs={[line('1', 'info', 'kept')]} status="disconnected" />);
     expect(screen.getByRole('status').textContent).toBe(LOG_VIEW_STATUS.disconnected);

@@ -33,6 +33,8 @@ export interface LogViewProps {
   /** Largest height before the list scrolls (default 400 px). */
   maxHeight?: number | string;
   showDataSubKind?: boolean;
+  /** Reverses the order given: the oldest line first, as a check reads from start to end. */
+  oldestFirst?: boolean;
 }
 
 /** Log lines with their date, level and data source; a note while the live feed is not running. */
@@ -43,7 +45,9 @@ export function LogView({
   emptyText = NO_LOGS,
   maxHeight = 400,
   showDataSubKind = true,
+  oldestFirst = false,
 }: LogViewProps) {
+  const shown = oldestFirst ? [...logs].reverse() : logs;
   const note =
     status === 'live' || status === 'idle' ? undefined : status === 'error' && message ? message : LOG_VIEW_STATUS[status];
   return (
@@ -60,11 +64,14 @@ export function LogView({
           </Typography.Text>
         )
       ) : (
-        <ol className="gdb-log-view-lines" style={{ maxHeight }} aria-live="polite">
-          {logs.map((log) => (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a list that scrolls takes the focus, so the keyboard can scroll the lines it cuts off
+        <ol className="gdb-log-view-lines" style={{ maxHeight }} aria-live="polite" aria-label="Log lines" tabIndex={0}>
+          {shown.map((log) => (
             <li key={log._id} className={`gdb-log-line gdb-log-${log.level}`}>
               <span className="gdb-log-date">{formatLogDate(log.logDate)}</span>
-              <Tag color={LEVEL_COLORS[log.level]}>{log.level}</Tag>
+              <Tag color={LEVEL_COLORS[log.level]} className={`gdb-log-level gdb-log-level-${log.level}`}>
+                {log.level}
+              </Tag>
               {showDataSubKind && log.dataSubKind && <Tag>{log.dataSubKind}</Tag>}
               <span className="gdb-log-message">{log.message}</span>
             </li>

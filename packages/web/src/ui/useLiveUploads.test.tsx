@@ -21,6 +21,9 @@ const upload = (id: string, status: string) => ({
   enabled: true,
   createdAt: '2026-11-22T08:00:00.000Z',
   createdBy: null,
+  importedAt: null,
+  importedBy: null,
+  sentFrom: 'wizard',
 });
 
 const record = (id: string, state: string, success: boolean) => ({

@@ -1,6 +1,7 @@
 import { CODES } from '@gdb/shared/api/envelope';
 import { createdPasswordError, PASSWORD_MESSAGES } from '@gdb/shared/auth/password-rules';
 import { isEmail, USER_MESSAGES } from '@gdb/shared/users/user-rules';
+import type { PasswordMail } from '@gdb/shared/users/users.schemas';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { hashToken, randomToken } from '../../platform/auth/secrets.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -35,7 +36,7 @@ export function accountService(
   const repo = accountRepo(ctx.db.kysely);
   const background = new Set<Promise<void>>();
 
-  async function sendLink(user: LinkRecipient, purpose: LinkPurpose, validHours: number): Promise<void> {
+  async function sendLink(user: LinkRecipient, purpose: LinkPurpose, validHours: number): Promise<PasswordMail> {
     const token = randomToken();
     await ctx.db.kysely.transaction().execute(async (trx) => {
       const r = accountRepo(trx);
@@ -51,13 +52,14 @@ export function accountService(
     const link = passwordLink(ctx.config.publicUrl, token, user.user_name);
     const to = { email: user.email, firstName: user.first_name, lastName: user.last_name, userName: user.user_name };
     await mailer.send(passwordMail(to, purpose, link, validHours), { link });
+    return { to: user.email, written: mailer.mode === 'outbox' };
   }
 
   return {
-    /** Mails a single-use password link: a new account's first password, or a reset by an admin. */
-    async sendPasswordLink(user: LinkRecipient, purpose: LinkPurpose): Promise<void> {
+    /** Mails a single-use password link: a new account's first password, or a reset by an admin; answers where it went. */
+    async sendPasswordLink(user: LinkRecipient, purpose: LinkPurpose): Promise<PasswordMail> {
       try {
-        await sendLink(user, purpose, LINK_VALIDITY_HOURS[purpose]);
+        return await sendLink(user, purpose, LINK_VALIDITY_HOURS[purpose]);
       } catch (err) {
         ctx.log.error({ err, userId: user.id }, 'password mail failed');
         const what = purpose === 'create' ? 'The user was saved' : 'The password was reset';

@@ -75,7 +75,7 @@ describe('the uploads a run takes', () => {
     expect((await kit.waitFor(importId, ['done', 'failed'])).state).toBe('done');
     const messages = await kit.messages(importId);
     expect(messages).toContain('codes A,B');
-    expect(messages).toContain('Input prices: 1 rows from B.csv.');
+    expect(messages).toContain('Input prices: 1 row from B.csv.');
   });
 
   it('skips an upload whose check finds it invalid, saying why, and takes the others', async () => {
@@ -122,6 +122,61 @@ describe('the uploads a run takes', () => {
     const empty = await runNow(await pricesPipeline('inputs empty'));
     expect((await kit.waitFor(empty, ['done', 'failed'])).state).toBe('failed');
     expect(await kit.messages(empty)).toContain('No enabled valid upload for data source prices.');
+  });
+
+  it('marks the uploads a done run took as imported, and the next run takes only newer ones unless switched on again', async () => {
+    const pipelineId = await pricesPipeline('inputs once');
+    const first = await uploadPrice(pipelineId, 'A');
+    const firstRun = await runNow(pipelineId);
+    expect((await kit.waitFor(firstRun, ['done', 'failed'])).state).toBe('done');
+
+    const listOf = async () => {
+      const res = await t.call('GET', `/uploads/last-all?pipelineId=${pipelineId}`, { token: manager.token });
+      return res.body.data[0].data as { _id: string; enabled: boolean; importedAt: string | null; importedBy: string | null }[];
+    };
+    const marked = (await listOf()).find((u) => u._id === first);
+    expect(marked).toMatchObject({ enabled: false, importedBy: firstRun });
+    expect(Date.parse(marked?.importedAt ?? '')).toBeGreaterThan(Date.now() - 60_000);
+
+    await uploadPrice(pipelineId, 'B');
+    const second = await runNow(pipelineId);
+    expect((await kit.waitFor(second, ['done', 'failed'])).state).toBe('done');
+    expect(await kit.messages(second)).toContain('codes B');
+
+    // Switched on again, the imported upload goes into the next run beside the new one.
+    await t.call('POST', '/uploads/disable', { token: manager.token, body: { id: first, enabled: true } });
+    await uploadPrice(pipelineId, 'C');
+    const third = await runNow(pipelineId);
+    expect((await kit.waitFor(third, ['done', 'failed'])).state).toBe('done');
+    expect(await kit.messages(third)).toContain('codes A,C');
+  });
+
+  it('leaves the uploads of a failed run for the next one', async () => {
+    const component = await kit.component("throw new Error('boom');", ['prices'], ['out']);
+    const pipelineId = await kit.pipeline({
+      name: 'inputs failing',
+      component,
+      sources: [csvSource('prices')],
+      sinks: [sink('out')],
+    });
+    const id = await uploadPrice(pipelineId, 'A');
+    const run = await runNow(pipelineId);
+    expect((await kit.waitFor(run, ['done', 'failed'])).state).toBe('failed');
+    const [row] = await t.services.uploads.current([id]);
+    expect(row).toMatchObject({ enabled: true, importedAt: null, importedBy: null });
+  });
+
+  it('labels the files sent from the testing view', async () => {
+    const pipelineId = await pricesPipeline('inputs testing');
+    const fromWizard = await uploadPrice(pipelineId, 'A');
+    const fromTesting = await kit.upload(manager.token, pipelineId, 'prices', 'code,price\nB,1\n', 'B.csv', {
+      sentFrom: 'testing',
+    });
+    const rows = await t.services.uploads.current([fromWizard, fromTesting]);
+    expect(Object.fromEntries(rows.map((r) => [r._id, r.sentFrom]))).toEqual({
+      [fromWizard]: 'wizard',
+      [fromTesting]: 'testing',
+    });
   });
 
   it('stops waiting when the run is stopped', async () => {

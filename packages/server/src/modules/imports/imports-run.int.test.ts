@@ -237,7 +237,9 @@ describe('an immediate import', () => {
     const { importId: first } = (
       await t.call('POST', '/imports', { token: manager.token, body: { pipelineId, kind: 'immediate' } })
     ).body.data;
-    await kit.waitFor(first, ['busy', 'progress']);
+    await kit.waitFor(first, ['progress']);
+    // A file sent while the first runs: the first took A, the next run takes this one.
+    await kit.upload(manager.token, pipelineId, 'prices', 'code,price\nB,1\n', 'b.csv');
     // The scheduled one falls due while the first runs: it is queued, finds the pipeline busy and waits.
     await t.services.imports.tick(new Date('2099-01-01T10:01:00Z'));
     const messages = async () => (await t.services.logs.forImport(waiting)).map((l) => l.message);

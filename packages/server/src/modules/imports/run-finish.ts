@@ -17,6 +17,8 @@ export interface RunEnd {
   state: 'done' | 'failed' | 'aborted' | 'pending';
   lines: LogLine[];
   targets?: Output[];
+  /** The source uploads a done run took, marked imported by it in the final transaction. */
+  taken?: readonly string[];
 }
 
 /** Why the run's signal stopped it. */
@@ -83,6 +85,7 @@ export async function finish(scope: RunScope, row: ImportRow, job: JobRow | unde
       end_at: final ? new Date() : null,
     });
     await deps.uploads.settleOutputs(trx, row.id, end.state === 'done');
+    if (end.state === 'done') await deps.uploads.markImported(trx, row.id, end.taken ?? []);
     // The pipeline is free: an import waiting for it starts at the next poll, not after its delay.
     if (row.pipeline_id) await deps.queue.wakeWaitingRuns(trx, row.pipeline_id);
     if (final && job && !row.parent_import_id && job.job_kind !== 'repeat') {

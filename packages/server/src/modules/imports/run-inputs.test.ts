@@ -31,6 +31,9 @@ function upload(id: string, status: RunUpload['status'], extra: Partial<RunUploa
     rowCount: 1,
     importId: null,
     enabled: true,
+    importedAt: null,
+    importedBy: null,
+    sentFrom: 'wizard',
     rowsKey: status === 'valid' ? `rows-${id}` : null,
     ...extra,
   };
@@ -129,7 +132,7 @@ describe('gatherInputs', () => {
       new AbortController().signal,
     );
     expect(inputs.rowCount).toBe(20);
-    expect(writes).toEqual([listed.map((u) => `Input prices: 1 rows from ${u._id}.csv.`)]);
+    expect(writes).toEqual([listed.map((u) => `Input prices: 1 row from ${u._id}.csv.`)]);
   });
 
   it('skips, saying why, the uploads found invalid, switched off or still being checked when the wait ends', async () => {

@@ -1,4 +1,5 @@
 import type { DataSource, PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import { counted } from '@gdb/shared/values/counted';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { FileStore } from '../../platform/files/file-store.ts';
 import type { JsonParts } from '../../platform/files/json-parts.ts';
@@ -32,6 +33,8 @@ export interface InputDeps {
 interface GatheredInputs {
   inputJson: JsonParts;
   rowCount: number;
+  /** The pipeline's own uploads the run takes (not a master's), marked imported when it ends done. */
+  taken: string[];
 }
 
 /** The tables of stored rows files, as the parts of the JSON text of one list, without parsing their rows. */
@@ -127,6 +130,8 @@ async function sourceUploads(deps: InputDeps, pipeline: PipelineView, source: Da
  * Gathers the input of a run: for a manual source every enabled valid upload, oldest first (a
  * country's dataFromMaster source reads the master's), waiting a bounded time for those still
  * being checked; a real-time source is fetched now; endpoint and listener sources give no rows.
+ * A master's uploads that a country's dataFromMaster source reads are not in `taken`: the
+ * master's other country pipelines read them too.
  */
 export async function gatherInputs(
   deps: InputDeps,
@@ -138,6 +143,7 @@ export async function gatherInputs(
   const run: RunOf = { say, signal, deadline: Date.now() + deps.waitForChecksMs };
   const parts: (string | Uint8Array)[] = ['{'];
   let rowCount = 0;
+  const taken: string[] = [];
   for (const source of pipeline.dataSources) {
     signal.throwIfAborted();
     const kind = source.dataSubKind;
@@ -146,11 +152,16 @@ export async function gatherInputs(
     const lines: SaidLine[] = [];
     for (const upload of uploads) {
       rowCount += upload.rowCount ?? 0;
-      lines.push(['info', `Input ${kind}: ${upload.rowCount ?? 0} rows from ${upload.originalFilename ?? upload._id}.`, kind]);
+      if (upload.pipelineId === pipeline._id) taken.push(upload._id);
+      lines.push([
+        'info',
+        `Input ${kind}: ${counted(upload.rowCount ?? 0, 'row')} from ${upload.originalFilename ?? upload._id}.`,
+        kind,
+      ]);
     }
     await sayAll(say, lines);
     parts.push(`${parts.length > 1 ? ',' : ''}${JSON.stringify(kind)}:`, ...joinTables(files));
   }
   parts.push('}');
-  return { inputJson: parts, rowCount };
+  return { inputJson: parts, rowCount, taken };
 }

@@ -56,5 +56,5 @@ export async function runSteps(scope: RunScope, row: ImportRow, signal: AbortSig
   signal.throwIfAborted();
   await progress({ progress: 90 });
   lines.push(logLine(row.id, 'success', 'Import done.'));
-  return { state: 'done', lines, targets };
+  return { state: 'done', lines, targets, taken: inputs.taken };
 }

@@ -1,5 +1,6 @@
 import type { MultipartFile } from '@fastify/multipart';
 import { CODES } from '@gdb/shared/api/envelope';
+import { SENT_FROM_FIELD, type SentFrom } from '@gdb/shared/uploads/upload.schemas';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FileStore } from '../../platform/files/file-store.ts';
@@ -33,7 +34,7 @@ async function* counted(part: MultipartFile, share: BudgetShare, size: { bytes: 
 }
 
 /**
- * Reads a multipart upload, the `pipelineId` field and one file part per data source (each up to
+ * Reads a multipart upload, the `pipelineId` field (and `sentFrom`: 'testing' from the testing view) and one file part per data source (each up to
  * 20 MiB), storing each file as it arrives (the bytes that come while a write runs wait in memory
  * for the next one, so the reading never waits on the store chunk by chunk), then hands the
  * stored files to `receive`. When the request fails, `receive` included, or the client goes away,
@@ -43,14 +44,16 @@ export async function takeUpload<T>(
   req: FastifyRequest,
   files: FileStore,
   share: BudgetShare,
-  receive: (pipelineId: string, stored: StoredFile[]) => Promise<T>,
+  receive: (pipelineId: string, stored: StoredFile[], sentFrom: SentFrom) => Promise<T>,
 ): Promise<T> {
   let pipelineId = '';
+  let sentFrom: SentFrom = 'wizard';
   const stored: StoredFile[] = [];
   try {
     for await (const part of req.parts()) {
       if (part.type === 'field') {
         if (part.fieldname === 'pipelineId' && typeof part.value === 'string') pipelineId = part.value;
+        if (part.fieldname === SENT_FROM_FIELD && part.value === 'testing') sentFrom = 'testing';
         continue;
       }
       const size = { bytes: 0 };
@@ -59,7 +62,7 @@ export async function takeUpload<T>(
     }
     if (!z.string().uuid().safeParse(pipelineId).success)
       throw invalid('pipelineId: must be an id', [{ path: 'pipelineId', message: 'must be an id' }]);
-    return await receive(pipelineId, stored);
+    return await receive(pipelineId, stored, sentFrom);
   } catch (error) {
     // The rest of a refused body is read and dropped, so the client, still sending, gets the answer.
     if (!req.raw.complete) req.raw.unpipe().resume();

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { CODES } from '@gdb/shared/api/envelope';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
-import { MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
+import { MAX_FILE_BYTES, type SentFrom } from '@gdb/shared/uploads/upload.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
@@ -51,6 +51,7 @@ async function store(
   pipeline: PipelineView,
   auth: AuthContext,
   files: Array<IncomingFile | StoredFile>,
+  sentFrom: SentFrom,
 ): Promise<string[]> {
   const rows = [];
   // Each file's check starts now, against the pipeline in hand, while the files are being
@@ -82,6 +83,7 @@ async function store(
       created_by: auth.userId,
       rows_key: null,
       claimed_at: null,
+      sent_from: sentFrom,
     });
   }
   const inserted = await uploadsRepo(r.ctx.db.kysely)
@@ -108,7 +110,12 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
      * Stores the files of a pipeline's manual data sources and queues their checks; answers the
      * upload ids. Files already stored stay the caller's to delete when this fails.
      */
-    async receive(auth: AuthContext, pipelineId: string, files: Array<IncomingFile | StoredFile>): Promise<string[]> {
+    async receive(
+      auth: AuthContext,
+      pipelineId: string,
+      files: Array<IncomingFile | StoredFile>,
+      sentFrom: SentFrom = 'wizard',
+    ): Promise<string[]> {
       const pipeline = await deps.pipelines.byId(auth, pipelineId);
       if (files.length === 0) throw invalid('No file was sent.');
       for (const f of files) {
@@ -120,7 +127,7 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
         }
         if (sizeOf(f) > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
       }
-      return store(receiver, pipeline, auth, files);
+      return store(receiver, pipeline, auth, files, sentFrom);
     },
 
     /** Fetches the pipeline's real-time sources now and stores what they answer as uploads. */
@@ -132,7 +139,7 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
         if (source?.connectorType !== 'real-time' || !source.url) throw invalid(`No real-time data source ${kind} in pipeline`);
         files.push(await fetchSource(source.url, kind, ctx.config.realtimeSources));
       }
-      return store(receiver, pipeline, auth, files);
+      return store(receiver, pipeline, auth, files, 'wizard');
     },
   };
 }

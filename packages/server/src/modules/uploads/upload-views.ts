@@ -15,6 +15,9 @@ export function toUploadView(r: UploadRow): UploadView {
     rowCount: r.row_count,
     importId: r.import_id,
     enabled: r.enabled,
+    importedAt: r.imported_at?.toISOString() ?? null,
+    importedBy: r.imported_by,
+    sentFrom: r.sent_from,
   };
 }
 

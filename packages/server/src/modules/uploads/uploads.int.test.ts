@@ -123,7 +123,11 @@ describe('uploads', () => {
       .filter((l: { level: string }) => l.level === 'error')
       .map((l: { message: string }) => l.message);
     // Rows as the file numbers its lines; an empty required code is no value, reported as required.
-    expect(errors).toEqual(['Row 2: price must be number', 'Row 3: code is required', '2 rows read, 2 invalid (2 problems).']);
+    expect(errors).toEqual([
+      'Row 2, price: "x" is not a number',
+      'Row 3, code: no value, and one is required',
+      '2 rows read, 2 invalid (2 problems).',
+    ]);
   });
 
   it('refuses files over 20 MiB with 413 and stores nothing', async () => {

@@ -21,8 +21,14 @@ const uploadRowSchema = z.object({
   enabled: z.boolean(),
   created_at: z.string(),
   created_by: z.string().nullable(),
+  imported_at: z.string().nullable().default(null),
+  imported_by: z.string().nullable().default(null),
+  sent_from: z.enum(['wizard', 'testing']).default('wizard'),
 });
-type UploadRowLike = Omit<z.infer<typeof uploadRowSchema>, 'created_at'> & { created_at: Date | string };
+type UploadRowLike = Omit<z.infer<typeof uploadRowSchema>, 'created_at' | 'imported_at'> & {
+  created_at: Date | string;
+  imported_at: Date | string | null;
+};
 
 /** The projection of an upload row into the live channel's document. */
 function toLiveUpload(r: UploadRowLike): LiveUpload {
@@ -40,6 +46,9 @@ function toLiveUpload(r: UploadRowLike): LiveUpload {
     enabled: r.enabled,
     createdAt: isoOf(r.created_at),
     createdBy: r.created_by,
+    importedAt: r.imported_at === null ? null : isoOf(r.imported_at),
+    importedBy: r.imported_by,
+    sentFrom: r.sent_from,
   };
 }
 

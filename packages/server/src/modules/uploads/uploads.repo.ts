@@ -166,6 +166,17 @@ function outputQueries(k: Kysely<Database>) {
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .execute(),
+    /** Marks source uploads as taken by a done import, and switched off so that the next run leaves them. */
+    markImported: (importId: string, ids: readonly string[]) =>
+      ids.length === 0
+        ? Promise.resolve()
+        : k
+            .updateTable('uploads')
+            .set({ imported_at: new Date(), imported_by: importId, enabled: false })
+            .where('id', 'in', [...ids])
+            .where('from', '=', 'source')
+            .execute()
+            .then(() => undefined),
     /** Sets the status of an import's output files. */
     settleOutputs: (importId: string, status: 'valid' | 'invalid') =>
       k

@@ -50,7 +50,11 @@ export function uploadsRoutes(uploads: UploadsService, budget: UploadBudget, fil
         const auth = requireAuth(req);
         const share = budget.admit(declaredLength(req));
         try {
-          return ok(await takeUpload(req, files, share, (pipelineId, stored) => uploads.receive(auth, pipelineId, stored)));
+          return ok(
+            await takeUpload(req, files, share, (pipelineId, stored, sentFrom) =>
+              uploads.receive(auth, pipelineId, stored, sentFrom),
+            ),
+          );
         } finally {
           share.release();
         }

@@ -34,6 +34,12 @@ function outputFiles(ctx: AppContext) {
      */
     settleOutputs: (trx: Kysely<Database>, importId: string, done: boolean) =>
       uploadsRepo(trx).settleOutputs(importId, done ? 'valid' : 'invalid'),
+    /**
+     * Marks the source uploads an import took, once it ended done, as imported by it (date and
+     * import) and switches them off: the next run takes only newer uploads, or these switched on again.
+     */
+    markImported: (trx: Kysely<Database>, importId: string, uploadIds: readonly string[]) =>
+      uploadsRepo(trx).markImported(importId, uploadIds),
     /** Records a file an import wrote, offered once the import ends done (see `settleOutputs`); answers its id. */
     async storeOutput(file: OutputFile): Promise<string> {
       const [row] = await uploadsRepo(ctx.db.kysely).insert([

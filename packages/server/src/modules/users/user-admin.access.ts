@@ -1,6 +1,6 @@
 import { CODES } from '@gdb/shared/api/envelope';
 import { manageUserError, type ScopeActor, type ScopeTarget } from '@gdb/shared/users/user-scope';
-import type { AssignablePipeline, ManagedUser } from '@gdb/shared/users/users.schemas';
+import type { AssignablePipeline, ManagedUser, PasswordMail } from '@gdb/shared/users/users.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound, unauthorized } from '../../platform/http/errors.ts';
@@ -66,7 +66,7 @@ export type AdminAccess = ReturnType<typeof adminAccess>;
 /** What user management asks of the sign-in side: sessions ended, password links mailed. */
 export interface AccountActions {
   revokeUserSessions(userId: string): Promise<void>;
-  sendPasswordLink(user: UserRow, purpose: 'create' | 'reset'): Promise<void>;
+  sendPasswordLink(user: UserRow, purpose: 'create' | 'reset'): Promise<PasswordMail>;
 }
 
 /** What user management reads of the pipelines: the families to assign, and the family of an id. */

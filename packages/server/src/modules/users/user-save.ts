@@ -7,7 +7,7 @@ import {
   saveScopeError,
   userSaveIssues,
 } from '@gdb/shared/users/user-scope';
-import type { ManagedUser, UserSaveBody } from '@gdb/shared/users/users.schemas';
+import type { ManagedUser, PasswordMail, UserSaveBody } from '@gdb/shared/users/users.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { conflict, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
@@ -165,7 +165,7 @@ export async function saveUser(
   d: SaveDeps,
   caller: AuthContext,
   body: UserSaveBody,
-): Promise<{ user: ManagedUser; created: boolean }> {
+): Promise<{ user: ManagedUser; created: boolean; passwordMail?: PasswordMail }> {
   const actor = await d.access.actorOf(caller);
   const before = await userBefore(d, actor, body);
   const input = await checkedInput(d, actor, before, body);
@@ -179,6 +179,10 @@ export async function saveUser(
   if (assignments) await d.repo.replaceAssignments(row.id, assignments);
   if (before?.is_active && !row.is_active) await d.accounts.revokeUserSessions(row.id);
   d.access.audit(actor, before ? 'update' : 'create', [row.id]);
-  if (!before) await d.accounts.sendPasswordLink(row, 'create');
-  return { user: toManaged(row, await d.repo.assignments([row.id])), created: !before };
+  const passwordMail = before ? undefined : await d.accounts.sendPasswordLink(row, 'create');
+  return {
+    user: toManaged(row, await d.repo.assignments([row.id])),
+    created: !before,
+    ...(passwordMail ? { passwordMail } : {}),
+  };
 }

@@ -102,6 +102,8 @@ describe('POST /users: create and update', () => {
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('The new user has been created successfully.');
     expect(res.body.data).toMatchObject({ firstName: 'Jean Luc', userName: 'jean-luc.picard', isActive: true });
+    // Where the password link went: the test app has no mail server, so it was written to the outbox.
+    expect(res.body.data.passwordMail).toEqual({ to: 'jl.picard@example.test', written: true });
     const twin = await save(boss.token, form({ firstName: 'Jean Luc', lastName: 'Picard', email: 'other.jl@example.test' }));
     expect(twin.body.data.userName).toBe('jean-luc.picard2');
   });

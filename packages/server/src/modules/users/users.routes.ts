@@ -6,6 +6,7 @@ import {
   idsQuerySchema,
   managedUserSchema,
   pipelinesForAnswerSchema,
+  savedUserSchema,
   splitIds,
   toggleUsersBodySchema,
   userIdBodySchema,
@@ -30,10 +31,10 @@ export function usersRoutes(admin: UserAdminService) {
     );
     app.post(
       '/users',
-      { schema: { tags, body: userSaveBodySchema, response: { 200: envelope(managedUserSchema) } } },
+      { schema: { tags, body: userSaveBodySchema, response: { 200: envelope(savedUserSchema) } } },
       async (req) => {
-        const { user, created } = await admin.save(requireAuth(req), req.body);
-        return ok(user, saveMessage(created));
+        const { user, created, passwordMail } = await admin.save(requireAuth(req), req.body);
+        return ok(passwordMail ? { ...user, passwordMail } : user, saveMessage(created));
       },
     );
     app.post(

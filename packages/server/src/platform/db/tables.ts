@@ -178,6 +178,11 @@ export interface UploadsTable {
   /** The checked rows as JSON text, in the file store (valid source uploads). */
   rows_key: string | null;
   claimed_at: NullableTimestamp;
+  /** When an import that ended done took this source upload, and which; a run then leaves it until switched on again. */
+  imported_at: NullableTimestamp;
+  imported_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where a source upload was sent from: the import wizard (or a real-time fetch) or the testing view. */
+  sent_from: Generated<'wizard' | 'testing'>;
 }
 
 // imports domain

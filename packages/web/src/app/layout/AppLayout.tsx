@@ -1,6 +1,6 @@
 import { findRoute, IMPORT_TITLE } from '@gdb/shared/routes/web-routes';
 import { Layout } from 'antd';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useSessionUser } from '../../ground/session/session.ts';
 import { focusableScrollBoxes, useDomRepair } from '../../ui/useDomRepair.ts';
@@ -16,6 +16,12 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const main = useRef<HTMLElement>(null);
   const page = useDomRepair<HTMLDivElement>(focusableScrollBoxes);
+  // A page opens at its top, not where the previous one was scrolled to.
+  useEffect(() => {
+    if (!pathname) return;
+    if (document.scrollingElement) document.scrollingElement.scrollTop = 0;
+    if (main.current) main.current.scrollTop = 0;
+  }, [pathname]);
   if (!user) return null;
   const roles = user.roles.map((r) => r.name);
   const classes = ['gdb-layout', mobile ? 'is-mobile' : 'is-desktop', opened ? 'sidebar-open' : 'sidebar-closed'];

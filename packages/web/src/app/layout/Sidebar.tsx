@@ -6,10 +6,11 @@ import {
   FileSearchOutlined,
   SettingOutlined,
 } from '@ant-design/icons';
-import { type MenuEntry, menuFor } from '@gdb/shared/routes/web-routes';
+import { type MenuEntry, menuFor, WEB_ROUTES } from '@gdb/shared/routes/web-routes';
 import { Menu, type MenuProps } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { isBuilt } from '../pages.ts';
 
 const ICONS: Record<string, ReactNode> = {
   '/import': <CloudUploadOutlined />,
@@ -61,7 +62,7 @@ export function Sidebar({
   onNavigate?: () => void;
 }) {
   const { pathname } = useLocation();
-  const entries = menuFor(roles);
+  const entries = menuFor(roles, WEB_ROUTES, isBuilt);
   const [openKeys, setOpenKeys] = useState<string[]>(() => parentsOf(entries, pathname));
   const parentKey = parentsOf(entries, pathname)[0];
   useEffect(() => {

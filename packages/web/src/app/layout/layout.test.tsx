@@ -78,12 +78,14 @@ describe('sidebar', () => {
     expect(links.map((a) => a.getAttribute('href'))).toEqual(['/', '/import/upload', '/export/index', '/testing/index']);
   });
 
-  it('shows a super-admin every entry with the submenus', async () => {
+  it('shows a super-admin every entry whose page is built, with the submenus', async () => {
     asRoles(['super-admin']);
     const app = renderApp('/manage/users');
     await app.opened('/manage/users');
     expect(menuTexts()).toEqual(['Update data', 'Export', 'Consult', expect.stringContaining('Manage'), 'Testing View']);
-    expect(within(sidebar()).getByRole('link', { name: 'Sdk' }).getAttribute('href')).toBe('/manage/sdk');
+    expect(within(sidebar()).getByRole('link', { name: 'Users' }).getAttribute('href')).toBe('/manage/users');
+    // Not built yet: no entry opens the upcoming-feature view (the address still does).
+    expect(within(sidebar()).queryByRole('link', { name: 'Sdk' })).toBeNull();
   });
 
   it('is 210 px wide when open, and its toggle stores 0 then 1 in the sidebarStatus cookie', async () => {

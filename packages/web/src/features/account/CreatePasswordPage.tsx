@@ -67,22 +67,16 @@ export function CreatePasswordPage() {
         {userName ? <p className="gdb-login-text">{userName}</p> : null}
         {/* Lets the browser's password manager file the new password under the right account. */}
         <input type="text" name="username" value={userName} autoComplete="username" readOnly hidden />
-        <Form.Item name="password" rules={[check((v) => passwordFieldError(v.password, userName))]}>
-          <Input.Password
-            prefix={<LockOutlined />}
-            placeholder="Password"
-            aria-label="Password"
-            autoComplete="new-password"
-            autoFocus
-          />
+        <Form.Item label="Password" name="password" rules={[check((v) => passwordFieldError(v.password, userName))]}>
+          <Input.Password prefix={<LockOutlined />} placeholder="Password" autoComplete="new-password" autoFocus />
         </Form.Item>
-        <Form.Item name="confirm" dependencies={['password']} rules={[check((v) => confirmFieldError(v.password, v.confirm))]}>
-          <Input.Password
-            prefix={<LockOutlined />}
-            placeholder="Confirm password"
-            aria-label="Confirm password"
-            autoComplete="new-password"
-          />
+        <Form.Item
+          label="Confirm password"
+          name="confirm"
+          dependencies={['password']}
+          rules={[check((v) => confirmFieldError(v.password, v.confirm))]}
+        >
+          <Input.Password prefix={<LockOutlined />} placeholder="Confirm password" autoComplete="new-password" />
         </Form.Item>
         <Button type="primary" htmlType="submit" block loading={busy}>
           Validate

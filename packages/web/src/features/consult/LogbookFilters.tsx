@@ -62,17 +62,17 @@ export function LogbookFilters({
       <Space>
         <Typography.Text>Success</Typography.Text>
         <Switch
-          aria-label="Success True"
+          aria-label="Success True: succeeded"
           checked={value.success.true}
-          checkedChildren="True"
-          unCheckedChildren="True"
+          checkedChildren="True: succeeded"
+          unCheckedChildren="True: succeeded"
           onChange={(on) => onChange({ ...value, success: toggleSuccess(value.success, 'true', on) })}
         />
         <Switch
-          aria-label="Success False"
+          aria-label="Success False: failed, running or pending"
           checked={value.success.false}
-          checkedChildren="False"
-          unCheckedChildren="False"
+          checkedChildren="False: failed, running or pending"
+          unCheckedChildren="False: failed, running or pending"
           onChange={(on) => onChange({ ...value, success: toggleSuccess(value.success, 'false', on) })}
         />
       </Space>

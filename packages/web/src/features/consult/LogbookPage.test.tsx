@@ -75,11 +75,11 @@ describe('Logbook', () => {
       '-',
       'out, store',
       'busy',
-      'false',
+      'false (Running)',
       'Ada',
       'Stop',
     ]);
-    expect(cells('Done pipe')).toEqual(['Done pipe', '-', '2026-11-22 09:05:07', '-', '', 'done', 'true', '-', '']);
+    expect(cells('Done pipe')).toEqual(['Done pipe', '-', '2026-11-22 09:05:07', '-', '', 'done', 'true (Succeeded)', '-', '']);
     const first = new URLSearchParams(listCalls(server)[0]?.search);
     expect(Object.fromEntries(first)).toEqual({ pageNumber: '0', nbItemsPerPage: '9', time: 'past' });
     expect(queryButton('Stop all pipelines')).toBeUndefined();
@@ -94,15 +94,24 @@ describe('Logbook', () => {
     await screen.findByText('Details for pipeline : Done pipe started at : 2026-11-22 09:05:07');
   });
 
+  it('empties the details panel when the filters change, as the chosen import may no longer be listed', async () => {
+    await open(['manager']);
+    fireEvent.click(screen.getByRole('button', { name: 'Details of Done pipe 2026-11-22 09:05:07' }));
+    await screen.findByText('Details for pipeline : Done pipe started at : 2026-11-22 09:05:07');
+    fireEvent.click(screen.getByLabelText('Time'));
+    await screen.findByText('Details');
+    expect(screen.queryByText(/^Details for pipeline : Done pipe/)).toBeNull();
+  });
+
   it('sends one success value, never both switches off, and pages on', async () => {
     const server = await open(['manager']);
-    fireEvent.click(screen.getByLabelText('Success False'));
+    fireEvent.click(screen.getByLabelText('Success False: failed, running or pending'));
     await waitFor(() => expect(listCalls(server).at(-1)?.search).toContain('success=true'));
     // Turning the last one off turns the other on.
-    fireEvent.click(screen.getByLabelText('Success True'));
+    fireEvent.click(screen.getByLabelText('Success True: succeeded'));
     await waitFor(() => expect(listCalls(server).at(-1)?.search).toContain('success=false'));
-    expect(screen.getByLabelText('Success False').getAttribute('aria-checked')).toBe('true');
-    expect(screen.getByLabelText('Success True').getAttribute('aria-checked')).toBe('false');
+    expect(screen.getByLabelText('Success False: failed, running or pending').getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByLabelText('Success True: succeeded').getAttribute('aria-checked')).toBe('false');
     fireEvent.click(screen.getByLabelText('Time'));
     await waitFor(() => expect(listCalls(server).at(-1)?.search).toContain('time=future'));
     fireEvent.click(screen.getByTitle('2'));

@@ -2,7 +2,7 @@ import type { ImportRecord } from '@gdb/shared/imports/import.schemas';
 import { LOGBOOK_PAGE_SIZE } from '@gdb/shared/imports/import.schemas';
 import { IMPORT_MESSAGES, parseDownloadReference } from '@gdb/shared/imports/import-rules';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Space, Table, type TableColumnsType } from 'antd';
+import { App, Button, Card, Space, Table, type TableColumnsType, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { exportUploads } from '../../ground/calls/uploads.ts';
@@ -20,6 +20,7 @@ import {
   type LogbookFilters as Filters,
   listAllQuery,
   stoppable,
+  successWords,
 } from './logbook-rules.ts';
 
 const STOP_ALL_QUESTION = 'Do you want to stop all pipelines ?';
@@ -124,7 +125,15 @@ export function LogbookPage() {
     { title: 'End at', dataIndex: 'endAt', render: dateCell },
     { title: 'Destination', dataIndex: 'destinations', render: (d: string[]) => d.join(', ') },
     { title: 'State', dataIndex: 'state' },
-    { title: 'Success', dataIndex: 'success', render: (s: boolean) => String(s) },
+    {
+      title: 'Success',
+      key: 'success',
+      render: (_: unknown, r) => (
+        <span className="gdb-logbook-success">
+          {String(r.success)} <Typography.Text type="secondary">({successWords(r)})</Typography.Text>
+        </span>
+      ),
+    },
     { title: 'User', dataIndex: 'userFirstName', render: (v: string | null) => v || '-' },
     {
       title: 'Stop',
@@ -163,6 +172,8 @@ export function LogbookPage() {
           onChange={(f) => {
             setFilters(f);
             setPage(0);
+            // The details follow the list: an import the new filters may hide is no longer shown.
+            setSelectedId(null);
           }}
         />
         <Table<ImportRecord>

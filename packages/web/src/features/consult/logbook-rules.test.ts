@@ -7,6 +7,7 @@ import {
   listAllQuery,
   stoppable,
   successFilter,
+  successWords,
   toggleSuccess,
 } from './logbook-rules.ts';
 
@@ -65,5 +66,14 @@ describe('details and cells', () => {
       'sequential',
     ]);
     expect(dateCell(null)).toBe('-');
+  });
+});
+
+describe('successWords', () => {
+  it('says the outcome in words: Succeeded, Failed, Running or Pending', () => {
+    expect(successWords({ state: 'done', success: true })).toBe('Succeeded');
+    expect(successWords({ state: 'failed', success: false })).toBe('Failed');
+    expect(successWords({ state: 'progress', success: false })).toBe('Running');
+    expect(successWords({ state: 'pending', success: false })).toBe('Pending');
   });
 });

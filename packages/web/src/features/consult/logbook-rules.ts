@@ -77,3 +77,11 @@ export const stoppable = (state: string) => isRunningState(state);
 
 /** A date cell: the local date, or a dash. */
 export const dateCell = (iso: string | null) => (iso ? formatLogDate(iso) : '-');
+
+/** The Success column in words beside the spec's true/false: Succeeded, Failed, Running or Pending. */
+export function successWords(r: Pick<ImportRecord, 'state' | 'success'>): string {
+  if (r.success) return 'Succeeded';
+  if (r.state === 'pending') return 'Pending';
+  if (isRunningState(r.state)) return 'Running';
+  return 'Failed';
+}

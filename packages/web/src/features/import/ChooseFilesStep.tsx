@@ -1,12 +1,13 @@
 import { InboxOutlined } from '@ant-design/icons';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { FILE_SIZE_TIP, type LastList, MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
-import { App, Button, Card, Space, Switch, Typography, Upload } from 'antd';
+import { App, Button, Card, Space, Typography, Upload } from 'antd';
 import { FileName } from '../../ui/FileName.tsx';
 import { formatLogDate } from '../../ui/LogView.tsx';
 import { PlainList } from '../../ui/PlainList.tsx';
 import { spaceOpensFilePicker } from '../../ui/spaceOpensFilePicker.ts';
 import { ACCEPT, uploadSources } from '../../ui/uploads/sources.ts';
+import { TakeSwitch, UploadMarks } from '../../ui/uploads/UploadMarks.tsx';
 import { UploadStatusIcon } from '../../ui/uploads/UploadStatusIcon.tsx';
 import { publishSources } from './wizard-rules.ts';
 
@@ -63,20 +64,14 @@ export function ChooseFilesStep({ pipeline, lists, chosen, onChoose, onToggle, m
               keyOf={(u) => u._id}
               label={`Last uploaded list of ${source.dataSubKind}`}
               emptyText="No upload yet."
-              actions={(u) => (
-                <Switch
-                  size="small"
-                  checked={u.enabled}
-                  aria-label={`Enable ${u.originalFilename ?? u._id}`}
-                  onChange={(on) => onToggle(u._id, on)}
-                />
-              )}
+              actions={(u) => <TakeSwitch upload={u} onToggle={(on) => onToggle(u._id, on)} />}
             >
               {(u) => (
                 <Space className="gdb-upload-row">
                   <UploadStatusIcon status={u.status} />
                   <FileName name={u.originalFilename ?? '[Unknown]'} />
                   <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
+                  <UploadMarks upload={u} />
                 </Space>
               )}
             </PlainList>

@@ -1,5 +1,6 @@
 import { parseDownloadReference } from '@gdb/shared/imports/import-rules';
 import { Space } from 'antd';
+import { Link } from 'react-router';
 import { exportUploads } from '../../ground/calls/uploads.ts';
 import { LiveLogView } from '../../ui/LogView.tsx';
 import { ImportBanner } from './ImportBanner.tsx';
@@ -11,10 +12,18 @@ function onDownloadReference(log: { message: string }) {
 }
 
 /** Step 5: the job's banner, following its import, and the import's live logs. */
-export function ImportDetails({ created }: { created: { kind: string; importId: string } | null }) {
+export function ImportDetails({
+  created,
+  logbookLink,
+}: {
+  created: { kind: string; importId: string } | null;
+  /** The import in the logbook, for those who may open it. */
+  logbookLink: string | null;
+}) {
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
       {created ? <ImportBanner kind={created.kind} importId={created.importId} /> : <p>No import yet.</p>}
+      {logbookLink && <Link to={logbookLink}>See this import in the logbook</Link>}
       <LiveLogView selection={created ? { importId: created.importId } : null} onInsert={onDownloadReference} />
     </Space>
   );

@@ -101,7 +101,9 @@ describe('Import wizard', () => {
     // The newest upload is invalid and no file is chosen: the step is not ready.
     expect(button('Next step').hasAttribute('disabled')).toBe(true);
 
-    fireEvent.click(screen.getByLabelText('Enable u-old.csv'));
+    // The switch says what it does beside it.
+    expect(screen.getByText('Take in next run')).toBeDefined();
+    fireEvent.click(screen.getByLabelText('Take in next run: u-old.csv'));
     await waitFor(() => expect(server.count('POST /uploads/disable')).toBe(1));
     expect(server.calls.find((c) => c.path === '/uploads/disable')?.body).toEqual({ id: 'u-old', enabled: true });
 
@@ -116,8 +118,27 @@ describe('Import wizard', () => {
     if (!(form instanceof FormData)) throw new Error('not a form');
     expect(form.get('pipelineId')).toBe('00000000-0000-4000-8000-000000000002');
     expect(form.get('main')).toBeInstanceOf(File);
+    expect(form.get('sentFrom')).toBe('wizard');
     expect(await screen.findByText('Uploaded successfully!')).toBeTruthy();
     await waitFor(() => expect(document.querySelector('.gdb-wizard-step')?.getAttribute('data-step')).toBe('2'));
+  });
+
+  it('marks an upload an import took with its date and import, switched off, and one sent from the testing view', async () => {
+    const imported = uploadView('u-done', '00000000-0000-4000-8000-000000000002', {
+      enabled: false,
+      importedAt: '2026-11-22T09:00:00.000Z',
+      importedBy: 'abcdef12-0000-4000-8000-000000000009',
+    });
+    const tested = uploadView('u-test', '00000000-0000-4000-8000-000000000002', { sentFrom: 'testing' });
+    await open(['user'], { 'GET /uploads/last-all': () => ok([{ dataSubKind: 'main', data: [tested, imported] }]) });
+    fireEvent.click(screen.getByText('Country A'));
+    await nextStep();
+    const row = (await screen.findByText('u-done.csv')).closest('li') as HTMLElement;
+    expect(row.textContent).toMatch(/Imported \d{4}-\d\d-\d\d \d\d:\d\d:\d\d by import abcdef12/);
+    expect(within(row).getByRole('switch').getAttribute('aria-checked')).toBe('false');
+    const other = screen.getByText('u-test.csv').closest('li') as HTMLElement;
+    expect(within(other).getByText('Testing View')).toBeDefined();
+    expect(other.textContent).not.toMatch(/Imported/);
   });
 
   it('names the missing properties of a pipeline that cannot run and keeps the step closed', async () => {
@@ -156,6 +177,10 @@ describe('Import wizard', () => {
     const body = server.calls.find((c) => c.method === 'POST' && c.path === '/imports')?.body;
     expect(body).toMatchObject({ pipelineId: '00000000-0000-4000-8000-000000000002', kind: 'immediate', repeatPattern: '' });
     expect(server.count('POST /uploads')).toBe(0);
+    // After the last step, Next says it starts over.
+    fireEvent.click(button('Next step: start over'));
+    await waitFor(() => expect(document.querySelector('.gdb-wizard-step')?.getAttribute('data-step')).toBe('0'));
+    expect(button('Next step')).toBeDefined();
   });
 
   it('blocks the schedule while an import runs and cancels it on Yes', async () => {

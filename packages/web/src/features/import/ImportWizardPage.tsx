@@ -18,7 +18,7 @@ import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { useLiveUploads } from '../../ui/useLiveUploads.ts';
 import * as calls from './api.ts';
 import { importKeys } from './queries.ts';
-import { useUploadVerdicts } from './useUploadVerdicts.ts';
+import { STORED_TOAST_KEY, useUploadVerdicts } from './useUploadVerdicts.ts';
 import { useWizardJob } from './useWizardJob.ts';
 import './import.css';
 import { uploadSources } from '../../ui/uploads/sources.ts';
@@ -32,6 +32,7 @@ import {
   runQuestion,
   STEP_TITLES,
   schedulePayload,
+  withLiveUploads,
 } from './wizard-rules.ts';
 
 // Each later step loads when it is reached: the first screen ships only the pipeline picker.
@@ -39,6 +40,11 @@ const ChooseFilesStep = lazy(() => import('./ChooseFilesStep.tsx').then((m) => (
 const ProcessStep = lazy(() => import('./ProcessStep.tsx').then((m) => ({ default: m.ProcessStep })));
 const PlanStep = lazy(() => import('./PlanStep.tsx').then((m) => ({ default: m.PlanStep })));
 const ImportDetails = lazy(() => import('./ImportDetails.tsx').then((m) => ({ default: m.ImportDetails })));
+
+const isSchedule = (kind: string) => kind === 'scheduled' || kind === 'repeat';
+/** Where the logbook shows an import: among the future ones for a Later or Repeat job. */
+const logbookPath = (importId: string, kind: string) =>
+  `/consult/import?importId=${importId}${isSchedule(kind) ? '&time=future' : ''}`;
 
 const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -64,6 +70,8 @@ export function ImportWizardPage() {
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
   const reasonId = useId();
+  const logbook = findRoute('/consult/import');
+  const seesLogbook = !!logbook && canOpen(logbook, roles);
 
   const report = (error: unknown) => {
     console.error(error);
@@ -82,7 +90,8 @@ export function ImportWizardPage() {
   const live = useLiveUploads(sessionIds);
   useUploadVerdicts(live.uploads);
 
-  const lists = last.data ?? [];
+  // The live statuses of this session's uploads win over the last list loaded before their checks ended.
+  const lists = useMemo(() => withLiveUploads(last.data ?? [], live.uploads), [last.data, live.uploads]);
   const statuses = useMemo(() => latestStatuses(last.data ?? [], live.uploads), [last.data, live.uploads]);
   const kinds = pipeline ? uploadSources(pipeline).map((s) => s.dataSubKind) : [];
   const missing = pipeline ? missingRunFields(pipeline) : [];
@@ -137,7 +146,7 @@ export function ImportWizardPage() {
     let toast: string | null = null;
     if (chosen.size) {
       try {
-        ids.push(...(await uploadFiles(p._id, chosen)));
+        ids.push(...(await uploadFiles(p._id, chosen, 'wizard')));
       } catch (error) {
         // The size refusal has its own words; any other failure reads as the widget's.
         const tooLarge = error instanceof ApiError && error.status === 413;
@@ -155,15 +164,16 @@ export function ImportWizardPage() {
     return toast;
   };
 
-  /** After a job: step 5 follows it; a Later or Repeat job opens in the logbook among future imports. */
+  /**
+   * After a job: step 5 follows it. A run now opens in the logbook for those who may read it; a
+   * Later or Repeat job stays in step 5 for everyone, which links to it among the logbook's future imports.
+   */
   const afterJob = (answer: JobCreated, kind: string) => {
     setCreated({ ...answer, kind });
     go(4);
     void plan.refresh();
-    const logbook = findRoute('/consult/import');
-    if (!logbook || !canOpen(logbook, roles)) return;
-    const future = kind === 'scheduled' || kind === 'repeat' ? '&time=future' : '';
-    void navigate(`/consult/import?importId=${answer.importId}${future}`);
+    if (!seesLogbook || isSchedule(kind)) return;
+    void navigate(logbookPath(answer.importId, kind));
   };
 
   const runJob = async (p: PipelineView) => {
@@ -171,7 +181,7 @@ export function ImportWizardPage() {
       message.error(missingFieldsMessage(missing));
       return;
     }
-    if (!(await ask(runQuestion(p.name)))) return;
+    if (!(await ask(runQuestion(p.name, plan.schedule, plan.job)))) return;
     const body = schedulePayload(plan.schedule, timeZone());
     const answer = plan.job
       ? await calls.editJob({ jobId: plan.job._id, ...body })
@@ -222,7 +232,7 @@ export function ImportWizardPage() {
       }
       const toast = step === 1 && pipeline ? await submitUploads(pipeline) : null;
       go(nextStep(step));
-      if (toast === UPLOAD_MESSAGES.succeeded) message.success(toast);
+      if (toast === UPLOAD_MESSAGES.succeeded) message.success({ content: toast, key: STORED_TOAST_KEY });
       else if (toast) message.warning(toast);
     } catch (error) {
       report(error);
@@ -239,6 +249,11 @@ export function ImportWizardPage() {
           Step {step + 1} of {STEP_TITLES.length}: {STEP_TITLES[step]}
         </Typography.Title>
         <Suspense fallback={<Spin />}>
+          {step === 0 && (
+            <Typography.Paragraph type="secondary" className="gdb-step-help">
+              Pick the pipeline to import into: narrow the list by brand, locale, product line and datakind, then choose it.
+            </Typography.Paragraph>
+          )}
           {step === 0 && (
             <PipelinePicker
               data={pipelines.data}
@@ -274,7 +289,12 @@ export function ImportWizardPage() {
               onRunCountries={(ids) => void runCountries(ids)}
             />
           )}
-          {step === 4 && <ImportDetails created={created} />}
+          {step === 4 && (
+            <ImportDetails
+              created={created}
+              logbookLink={created && seesLogbook ? logbookPath(created.importId, created.kind) : null}
+            />
+          )}
         </Suspense>
       </div>
       <Space style={{ marginTop: 24 }} wrap>
@@ -289,7 +309,7 @@ export function ImportWizardPage() {
             onClick={() => void next()}
             {...(reason ? { 'aria-describedby': reasonId } : {})}
           >
-            Next step
+            {step === STEP_TITLES.length - 1 ? 'Next step: start over' : 'Next step'}
           </Button>
         </Tooltip>
         {reason && (

@@ -182,6 +182,76 @@ describe('Import wizard, as a user meets it', () => {
     await waitFor(() => expect(screen.queryByText('Uploaded successfully!')).toBeNull());
   });
 
+  it("takes back 'Uploaded successfully!' for a file found invalid, shows its checks oldest first, and its red mark in step 2", async () => {
+    let stored = false;
+    const sent = { originalFilename: 'rows.csv', createdAt: '2026-11-22T09:00:00.000Z' };
+    await open(['user'], {
+      'POST /uploads': () => {
+        stored = true;
+        return ok(['u-new']);
+      },
+      // The list is read while the new file is being checked.
+      'GET /uploads/last-all': () =>
+        ok([
+          {
+            dataSubKind: 'main',
+            data: stored ? [upload('u-new', { ...sent, status: 'processing' }), upload('u-ok')] : [upload('u-ok')],
+          },
+        ]),
+    });
+    fireEvent.click(screen.getByText('Country A'));
+    await nextStep();
+    await screen.findByText('u-ok.csv');
+    const input = document.querySelector('input[type=file]');
+    if (!(input instanceof HTMLInputElement)) throw new Error('no file input');
+    fireEvent.change(input, { target: { files: [new File(['a,b\n1,2\n'], 'rows.csv', { type: 'text/csv' })] } });
+    await screen.findByText('rows.csv');
+    await nextStep();
+    await screen.findByText('Uploaded successfully!');
+    const socket = sockets.at(-1) as FakeSocket;
+    if (!socket.connected) socket.open();
+    await waitFor(() => expect(() => socket.idOf({ _id: ['u-new'] })).not.toThrow());
+    const checked = upload('u-new', { ...sent, status: 'invalid' });
+    socket.fire('init', hex({ subscriptionId: socket.idOf({ _id: ['u-new'] }), data: [{ ...checked, createdBy: null }] }));
+    await screen.findByText('rows.csv is invalid: see its logs in the next step.');
+    await waitFor(() => expect(screen.queryByText('Uploaded successfully!')).toBeNull());
+
+    // The check's lines read from the first to the verdict.
+    await waitFor(() => expect(() => socket.idOf({ uploadId: ['u-new'] })).not.toThrow());
+    const line = (id: string, message: string, logDate: string) => ({
+      _id: id,
+      logDate,
+      level: 'info',
+      message,
+      dataSubKind: 'main',
+      uploadId: 'u-new',
+      importId: null,
+    });
+    socket.fire(
+      'init',
+      hex({
+        subscriptionId: socket.idOf({ uploadId: ['u-new'] }),
+        data: [
+          line('l1', 'File rows.csv received.', '2026-11-22T09:00:00.000Z'),
+          line('l2', '1 row read.', '2026-11-22T09:00:01.000Z'),
+        ],
+      }),
+    );
+    await waitFor(() =>
+      expect([...document.querySelectorAll('.gdb-log-message')].map((l) => l.textContent)).toEqual([
+        'File rows.csv received.',
+        '1 row read.',
+      ]),
+    );
+
+    // Back in step 2, the list loaded while the file was checked shows it invalid, not still checking.
+    fireEvent.click(button('Prev step'));
+    const list = await screen.findByRole('list', { name: 'Last uploaded list of main' });
+    const row = within(list).getByText('rows.csv').closest('li') as HTMLElement;
+    expect(within(row).getByLabelText('invalid')).toBeDefined();
+    expect(within(row).queryByLabelText('processing')).toBeNull();
+  });
+
   it('opens the file picker from the drop zone with Space as with Enter', async () => {
     await open(['user']);
     fireEvent.click(screen.getByText('Country A'));
@@ -233,19 +303,28 @@ describe('Import wizard, as a user meets it', () => {
     await screen.findByText('The import is done.');
   });
 
-  it('opens the logbook on a Later job among the future imports', async () => {
+  it('says a Later job will be changed, names its date in the question, and stays in step 5 with a link to the logbook', async () => {
     const server = await open(['manager'], {
       'GET /imports/job': () => ok({ imp: null, job: job('j-later', 'scheduled', 'ada.lovelace'), others: [] }),
       'POST /imports/job': () => ok({ jobId: 'j-later', importId: 'i2' }),
-      'GET /imports/listAllFilters': () => ok({ brands: [], locales: [], productLines: [], datakinds: [], users: [] }),
-      'GET /imports/listAll': () => ok({ records: [], totalCount: 0 }),
     });
     await toPlan();
     const later = await screen.findByLabelText('Later');
     await waitFor(() => expect(later instanceof HTMLInputElement && later.checked).toBe(true));
+    // Next is no silent reschedule: the step says what it changes.
+    await screen.findByText(
+      'This pipeline has a scheduled job (2099-01-01 10:00). Next step changes that job to the schedule below; choose Now to delete it and run at once.',
+    );
     await nextStep();
-    fireEvent.click(button('Yes', await confirmation()));
-    await waitFor(() => expect(server.app.where()).toBe('/consult/import?importId=i2&time=future'));
-    await waitFor(() => expect(server.calls.find((c) => c.path === '/imports/listAll')?.search).toContain('time=future'));
+    const question = await confirmation();
+    expect(question.textContent).toContain(
+      'Do you want to run the pipeline : Country A on 2099-01-01 at 10:00, in place of its scheduled job (2099-01-01 10:00)',
+    );
+    fireEvent.click(button('Yes', question));
+    await screen.findByText('The import has been scheduled.');
+    // A manager lands where a user does: step 5, with the import in the logbook a link away.
+    expect(server.app.where()).toBe('/import/upload');
+    const link = screen.getByRole('link', { name: 'See this import in the logbook' });
+    expect(link.getAttribute('href')).toBe('/consult/import?importId=i2&time=future');
   });
 });

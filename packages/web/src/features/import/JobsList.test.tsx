@@ -87,10 +87,17 @@ describe('Manage jobs', () => {
     expect(widths.slice(-5)).toEqual(['450px', '180px', '180px', '180px', '200px']);
     const [weekly, missing] = rows();
     if (!weekly || !missing) throw new Error('rows missing');
-    expect(cells(weekly).slice(1)).toEqual(['Weekly prices', '30 6 * * fri', '2026-12-01 06:30:00', 'n/a', 'ada.lovelace']);
+    // The pattern's cron text, and beneath it the same in words.
+    expect(cells(weekly).slice(1)).toEqual([
+      'Weekly prices',
+      '30 6 * * frievery Friday at 06:30',
+      '2026-12-01 06:30:00',
+      'n/a',
+      'ada.lovelace',
+    ]);
     expect(cells(missing).slice(1, 5)).toEqual([
       'Pipeline not found',
-      '0 8 15 * *',
+      '0 8 15 * *on day 15 of every month at 08:00',
       '2026-12-01 06:30:00',
       '2026-11-15 08:00:00',
     ]);

@@ -7,11 +7,26 @@ import { FileName } from '../../ui/FileName.tsx';
 import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { hideMeasureRows, useDomRepair } from '../../ui/useDomRepair.ts';
 import { deleteJob, listScheduled } from './api.ts';
-import { runText, searchJobs, whenText } from './jobs-rules.ts';
+import { runText, searchJobs, whenText, whenWords } from './jobs-rules.ts';
 import { importKeys } from './queries.ts';
 import './import.css';
 
 // Widths of docs/product.md §1.3; long names are cut with their whole text in a tooltip, so the table keeps to its card.
+/** The When cell: the pattern's cron text, and beneath it the same in words. */
+function WhenCell({ job }: { job: ScheduledJob }) {
+  const words = whenWords(job);
+  return (
+    <>
+      <span className="gdb-job-when">{whenText(job)}</span>
+      {words && (
+        <Typography.Text type="secondary" className="gdb-job-when-words">
+          {words}
+        </Typography.Text>
+      )}
+    </>
+  );
+}
+
 const columns: TableColumnsType<ScheduledJob> = [
   {
     title: 'Pipeline name',
@@ -19,7 +34,7 @@ const columns: TableColumnsType<ScheduledJob> = [
     width: 450,
     render: (_: unknown, j) => <FileName name={j.pipeline?.name ?? 'Pipeline not found'} />,
   },
-  { title: 'When', key: 'when', width: 180, render: (_: unknown, j) => whenText(j) },
+  { title: 'When', key: 'when', width: 180, render: (_: unknown, j) => <WhenCell job={j} /> },
   { title: 'Next run', key: 'next', width: 180, render: (_: unknown, j) => runText(j.nextImport?.scheduledAt) },
   { title: 'Last run', key: 'last', width: 180, render: (_: unknown, j) => runText(j.lastExecuted) },
   { title: 'Scheduled by', key: 'by', width: 200, render: (_: unknown, j) => <FileName name={j.scheduledBy?.userName ?? '-'} /> },

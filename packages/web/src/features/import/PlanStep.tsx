@@ -5,10 +5,12 @@ import { Alert, Button, Space, Typography } from 'antd';
 import { formatLogDate } from '../../ui/LogView.tsx';
 import { CountryPipelines } from './CountryPipelines.tsx';
 import { JobsList } from './JobsList.tsx';
+import { whenText } from './jobs-rules.ts';
 import { OtherJobs } from './OtherJobs.tsx';
 import { RunUploads } from './RunUploads.tsx';
 import { Scheduler } from './Scheduler.tsx';
 import type { useWizardJob } from './useWizardJob.ts';
+import { jobKindWords } from './wizard-rules.ts';
 
 export interface PlanStepProps {
   pipeline: PipelineView;
@@ -31,11 +33,13 @@ export function PlanStep(props: PlanStepProps) {
   const { pipeline, missing, plan } = props;
   const { blocked, imp } = plan;
   const waitingAt = imp?.state === 'pending' ? (imp.scheduledAt ?? null) : null;
+  // A waiting import of a Later or Repeat job is that job's: its button says so.
   const cancel = plan.canCancel ? (
     <Button size="small" danger={!!blocked} onClick={() => void plan.cancelImport()}>
-      Cancel the current import
+      {waitingAt ? `Cancel the ${plan.job ? jobKindWords(plan.job) : 'scheduled import'}` : 'Cancel the current import'}
     </Button>
   ) : null;
+  const editing = plan.job && plan.job.jobKind !== 'immediate' ? plan.job : null;
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
       <Typography.Text strong className="gdb-wrap">
@@ -47,6 +51,14 @@ export function PlanStep(props: PlanStepProps) {
         <Alert type="info" showIcon message={`The next import is scheduled at ${formatLogDate(waitingAt)}.`} action={cancel} />
       )}
       <OtherJobs jobs={plan.others} />
+      {editing && (
+        <Alert
+          type="warning"
+          showIcon
+          className="gdb-wrap"
+          message={`This pipeline has a ${jobKindWords(editing)} (${whenText(editing)}). Next step changes that job to the schedule below; choose Now to delete it and run at once.`}
+        />
+      )}
       <Scheduler
         form={plan.schedule}
         roles={props.roles}

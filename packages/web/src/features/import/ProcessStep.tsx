@@ -12,7 +12,7 @@ function rowsOf(kind: string, session: readonly UploadRow[], lists: readonly Las
   return first ? [first] : [];
 }
 
-/** Step 3: per data source, the uploads beside their live logs. */
+/** Step 3: per data source, the uploads beside their live logs, oldest line first. */
 export function ProcessStep({
   pipeline,
   session,
@@ -25,7 +25,8 @@ export function ProcessStep({
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
       {uploadSources(pipeline).map((s) => (
-        <SourceUploads key={s.dataSubKind} kind={s.dataSubKind} rows={rowsOf(s.dataSubKind, session, lists)} />
+        // The check of a file reads from its first line to its verdict.
+        <SourceUploads key={s.dataSubKind} kind={s.dataSubKind} rows={rowsOf(s.dataSubKind, session, lists)} oldestFirst />
       ))}
     </Space>
   );

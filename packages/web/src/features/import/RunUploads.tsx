@@ -5,6 +5,7 @@ import { FileName } from '../../ui/FileName.tsx';
 import { formatLogDate } from '../../ui/LogView.tsx';
 import { PlainList } from '../../ui/PlainList.tsx';
 import { uploadSources } from '../../ui/uploads/sources.ts';
+import { UploadMarks } from '../../ui/uploads/UploadMarks.tsx';
 import { UploadStatusIcon } from '../../ui/uploads/UploadStatusIcon.tsx';
 import { runUploads } from './wizard-rules.ts';
 
@@ -38,6 +39,7 @@ export function RunUploads({
                   <UploadStatusIcon status="valid" />
                   <FileName name={u.originalFilename ?? '[Unknown]'} />
                   <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
+                  <UploadMarks upload={u} />
                 </Space>
               )}
             </PlainList>

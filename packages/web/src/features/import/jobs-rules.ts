@@ -1,5 +1,5 @@
 import type { ScheduledJob } from '@gdb/shared/imports/import.schemas';
-import { weekdayLabel } from '@gdb/shared/imports/repeat-pattern';
+import { describeRepeatPattern, parseRepeatPattern, weekdayLabel } from '@gdb/shared/imports/repeat-pattern';
 import { formatLogDate } from '../../ui/LogView.tsx';
 
 /**
@@ -18,6 +18,13 @@ export function whenText(job: Pick<ScheduledJob, 'jobKind' | 'repeatPattern' | '
   const d = job.importData;
   if (d.scheduledDate && d.scheduledTime) return `${d.scheduledDate} ${d.scheduledTime}`;
   return job.nextImport ? formatLogDate(job.nextImport.scheduledAt) : job.jobKind;
+}
+
+/** A repeat job's pattern in words ('every Monday at 00:30'), shown beside its cron text; null for other jobs. */
+export function whenWords(job: Pick<ScheduledJob, 'jobKind' | 'repeatPattern'>): string | null {
+  if (job.jobKind !== 'repeat') return null;
+  const p = parseRepeatPattern(job.repeatPattern);
+  return p ? describeRepeatPattern(p) : null;
 }
 
 /** A run date, or 'n/a' when there is none. */

@@ -1,6 +1,9 @@
 import { App } from 'antd';
 import { useEffect, useRef } from 'react';
 
+/** The key of the 'Uploaded successfully!' toast, which an upload found invalid closes. */
+export const STORED_TOAST_KEY = 'gdb-upload-stored';
+
 /** The message that follows 'Uploaded successfully!' once the server has checked the file. */
 function verdictText(u: { dataSubKind: string; originalFilename: string | null; status: string }): string | null {
   const name = u.originalFilename ?? u.dataSubKind;
@@ -20,8 +23,13 @@ export function useUploadVerdicts(
       const text = verdictText(u);
       if (!text || told.current.has(u._id)) continue;
       told.current.add(u._id);
-      if (u.status === 'valid') message.success(text);
-      else message.error(text);
+      if (u.status === 'valid') {
+        message.success(text);
+        continue;
+      }
+      // The file was stored, but it is not a success: the toast that said so goes.
+      message.destroy(STORED_TOAST_KEY);
+      message.error(text);
     }
   }, [uploads, message]);
 }

@@ -1,5 +1,6 @@
 import type { ImportRecord, ScheduledJob } from '@gdb/shared/imports/import.schemas';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import type { UploadView } from '@gdb/shared/uploads/upload.schemas';
 import { describe, expect, it } from 'vitest';
 import { filterPipelines, seesCountryVersions, seesVersions } from '../../ui/pipelines/pipeline-filter.ts';
 import { uploadSources } from '../../ui/uploads/sources.ts';
@@ -19,6 +20,7 @@ import {
   schedulePayload,
   scheduleValid,
   sourcesReady,
+  withLiveUploads,
 } from './wizard-rules.ts';
 
 const ref = (id: string) => ({ _id: id, name: id });
@@ -122,7 +124,7 @@ describe('step readiness', () => {
     pipelineId: 'p',
     from: 'source' as const,
     dataSubKind,
-    status: status as 'valid',
+    status: status as UploadView['status'],
     createdAt,
     originalFilename: `${id}.csv`,
     contentType: 'text/csv',
@@ -130,6 +132,9 @@ describe('step readiness', () => {
     rowCount: 1,
     importId: null,
     enabled: true,
+    importedAt: null as string | null,
+    importedBy: null as string | null,
+    sentFrom: 'wizard' as const,
   });
 
   it('asks a file only for manual sources not taken from the master', () => {
@@ -157,6 +162,17 @@ describe('step readiness', () => {
     const invalid = [upload('c', 'main', 'invalid', '2026-11-22T09:00:00.000Z')];
     expect(sourcesReady(kinds, latestStatuses(lists, invalid))).toBe(false);
     expect(sourcesReady(kinds, latestStatuses(lists.slice(0, 1), []))).toBe(false);
+  });
+
+  it('shows each followed upload as it is now: an upload found invalid after the list was loaded is invalid, not still checking', () => {
+    const lists = [{ dataSubKind: 'main', data: [upload('a', 'main', 'processing', '2026-11-22T08:00:00.000Z')] }];
+    const now = [{ _id: 'a', status: 'invalid' as const, enabled: true, importedAt: null, importedBy: null }];
+    expect(withLiveUploads(lists, now)[0]?.data[0]?.status).toBe('invalid');
+    const imported = [
+      { _id: 'a', status: 'valid' as const, enabled: false, importedAt: '2026-11-22T10:00:00.000Z', importedBy: 'i1' },
+    ];
+    expect(withLiveUploads(lists, imported)[0]?.data[0]).toMatchObject({ enabled: false, importedBy: 'i1' });
+    expect(withLiveUploads(lists, [])).toEqual(lists);
   });
 
   it('names the missing properties on step 2', () => {
@@ -284,6 +300,9 @@ describe('runUploads', () => {
     rowCount: 1,
     importId: null,
     enabled,
+    importedAt: null,
+    importedBy: null,
+    sentFrom: 'wizard' as const,
   });
 
   it('takes every enabled valid upload of the source, a live status winning over the list', () => {

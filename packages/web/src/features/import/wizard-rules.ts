@@ -1,8 +1,15 @@
 import type { ImportRecord, ScheduledJob } from '@gdb/shared/imports/import.schemas';
 import { IMPORT_MESSAGES } from '@gdb/shared/imports/import-rules';
-import { formatRepeatPattern, parseRepeatPattern, type RepeatPattern, type Weekday } from '@gdb/shared/imports/repeat-pattern';
+import {
+  describeRepeatPattern,
+  formatRepeatPattern,
+  parseRepeatPattern,
+  type RepeatPattern,
+  type Weekday,
+} from '@gdb/shared/imports/repeat-pattern';
 import type { DataSource, PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { LastList } from '@gdb/shared/uploads/upload.schemas';
+import { whenText } from './jobs-rules.ts';
 
 export const STEP_TITLES = [
   'Select locale',
@@ -26,6 +33,23 @@ export function publishSources(p: PipelineView): DataSource[] {
 export function missingPropertiesMessage(p: PipelineView, missing: readonly string[]): string {
   const kinds = p.dataSources.map((s) => s.dataSubKind).join(', ');
   return `Pipeline data sources ${kinds} cannot be run because of missing properties : ${missing.join(', ')}`;
+}
+
+/** The last lists with each upload this session follows live as it is now (status, switch, imported mark). */
+export function withLiveUploads(
+  lists: readonly LastList[],
+  live: readonly Pick<LastList['data'][number], '_id' | 'status' | 'enabled' | 'importedAt' | 'importedBy'>[],
+): LastList[] {
+  const now = new Map(live.map((u) => [u._id, u]));
+  return lists.map((l) => ({
+    dataSubKind: l.dataSubKind,
+    data: l.data.map((u) => {
+      const seen = now.get(u._id);
+      return seen
+        ? { ...u, status: seen.status, enabled: seen.enabled, importedAt: seen.importedAt, importedBy: seen.importedBy }
+        : u;
+    }),
+  }));
 }
 
 /** The status of each source's newest upload: a live status of this session's upload wins over the last list. */
@@ -208,8 +232,28 @@ export function formOfJob(job: ScheduledJob): ScheduleForm {
   return DEFAULT_SCHEDULE;
 }
 
-/** The question asked before a job is created or edited. */
-export const runQuestion = (name: string) => `Do you want to run the pipeline : ${name}`;
+/** When the form's schedule runs, in words: '' for Now, ' on {date} at {time}' for Later, the pattern in words and as text for Repeat. */
+function scheduleWords(form: ScheduleForm): string {
+  if (form.kind === 'scheduled' && form.date && form.time) return ` on ${form.date} at ${form.time}`;
+  if (form.kind !== 'repeat') return '';
+  const text = repeatPatternOf(form);
+  const p = text ? parseRepeatPattern(text) : null;
+  return p && text ? ` ${describeRepeatPattern(p)} (${text})` : '';
+}
+
+/**
+ * The question asked before a job is created or edited: the spec's words, then when it runs, and,
+ * when it changes the pipeline's scheduled job, that it does.
+ */
+export function runQuestion(name: string, form: ScheduleForm = DEFAULT_SCHEDULE, replaces: ScheduledJob | null = null): string {
+  const base = `Do you want to run the pipeline : ${name}${scheduleWords(form)}`;
+  return replaces && replaces.jobKind !== 'immediate'
+    ? `${base}, in place of its ${jobKindWords(replaces)} (${whenText(replaces)})`
+    : base;
+}
+
+/** How the scheduler and its buttons name a job: 'scheduled job' (Later) or 'repeat job'. */
+export const jobKindWords = (job: Pick<ScheduledJob, 'jobKind'>) => (job.jobKind === 'repeat' ? 'repeat job' : 'scheduled job');
 export const NOW_QUESTION = 'If you select now and execute it will delete the last import, Do you want continue?';
 export const CANCEL_QUESTION = 'Do you want to cancel the import?';
 

@@ -1,6 +1,7 @@
 import { Space, Tag, Typography } from 'antd';
 import { formatLogDate, LiveLogView } from '../../ui/LogView.tsx';
 import { PlainList } from '../../ui/PlainList.tsx';
+import { UploadMarks } from '../../ui/uploads/UploadMarks.tsx';
 import { UploadStatusIcon } from '../../ui/uploads/UploadStatusIcon.tsx';
 import { useLiveUploads } from '../../ui/useLiveUploads.ts';
 
@@ -17,6 +18,7 @@ export function SentUploads({ ids }: { ids: readonly string[] }) {
               <Tag>{u.dataSubKind}</Tag>
               <span>{u.originalFilename ?? '[Unknown]'}</span>
               <Typography.Text type="secondary">{formatLogDate(u.createdAt)}</Typography.Text>
+              <UploadMarks upload={u} />
             </Space>
           )}
         </PlainList>

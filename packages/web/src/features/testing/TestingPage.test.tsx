@@ -81,6 +81,9 @@ const liveUpload = (id: string, status: string) => ({
   enabled: true,
   createdAt: '2026-11-22T08:00:00.000Z',
   createdBy: 'u1',
+  importedAt: null,
+  importedBy: null,
+  sentFrom: 'testing',
 });
 
 // One factory for the whole file: the tab's live client outlives a test while it is open.
@@ -195,6 +198,8 @@ describe('Testing view', () => {
     const form = server.fetchMock.mock.calls.find(([url]) => String(url).endsWith('/uploads'))?.[1]?.body;
     if (!(form instanceof FormData)) throw new Error('not a form');
     expect(form.get('pipelineId')).toBe(A);
+    // Labelled as sent from here, so the wizard's lists say so.
+    expect(form.get('sentFrom')).toBe('testing');
     const part = form.get('main');
     expect(part instanceof File && part.name).toBe('rows.csv');
     expect(form.get('prices')).toBeNull();
@@ -217,6 +222,7 @@ describe('Testing view', () => {
     const sent = document.querySelector<HTMLElement>('[aria-label="Sent files"]');
     if (!sent) throw new Error('no sent files');
     expect(within(sent).getByText('rows.csv')).toBeDefined();
+    expect(within(sent).getByText('Testing View')).toBeDefined();
     expect(within(sent).getByLabelText('valid')).toBeDefined();
   });
 

@@ -82,7 +82,7 @@ export function TestingPage() {
     const target = pipeline._id;
     setSending(true);
     try {
-      const ids = await uploadFiles(target, chosen);
+      const ids = await uploadFiles(target, chosen, 'testing');
       setSent((s) => ({ pipelineId: target, ids: [...ids, ...(s.pipelineId === target ? s.ids : [])] }));
       setChosen(new Map());
       setInputsKey((k) => k + 1);

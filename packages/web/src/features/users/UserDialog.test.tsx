@@ -95,7 +95,11 @@ describe('user dialog: create', () => {
 
   it("shows 'Only dealers upload' and the pipelines for the role user only, and sends the assignment", async () => {
     const { server } = await openDialog(['super-admin'], 'create', {
-      'POST /users': () => ok(managedUser({ _id: IDS.dan, firstName: 'Grace', lastName: 'Hopper' })),
+      'POST /users': () =>
+        ok({
+          ...managedUser({ _id: IDS.dan, firstName: 'Grace', lastName: 'Hopper' }),
+          passwordMail: { to: 'grace@example.test', written: true },
+        }),
     });
     type('First name', 'Grace');
     type('Last name', 'Hopper');
@@ -114,7 +118,10 @@ describe('user dialog: create', () => {
     fireEvent.click(await screen.findByLabelText('Active: Dealers FR (v.2)'));
     fireEvent.click(field('Only dealers upload'));
     fireEvent.click(button('Confirm'));
-    await screen.findByText('The new user has been created successfully.');
+    // Where the password link went: no mail server here, so the server's outbox.
+    await screen.findByText(
+      "The new user has been created successfully. No mail server is set: the mail with the link to set a password, for grace@example.test, was written to the server's outbox folder.",
+    );
     expect(lastBody(server, '/users')).toEqual({
       firstName: 'Grace',
       lastName: 'Hopper',

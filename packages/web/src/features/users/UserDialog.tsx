@@ -15,6 +15,7 @@ import { askConfirmation, CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
 import { deleteUsers, pipelinesForQuery, resetPassword, resetTfa, saveUser } from './api.ts';
 import { PipelineTransfer } from './PipelineTransfer.tsx';
 import {
+  createdMessage,
   dialogRuleError,
   extrasFromUser,
   failureText,
@@ -101,7 +102,7 @@ export function UserDialog({ user, actor, tags, onClose, onChanged }: UserDialog
     setBusy('save');
     try {
       const saved = await saveUser(saveBody(user, values, extras));
-      void message.success(user ? USER_MESSAGES.updated : USER_MESSAGES.created);
+      void message.success(user ? USER_MESSAGES.updated : createdMessage(saved.passwordMail));
       onChanged(saved);
       onClose();
     } catch (error) {

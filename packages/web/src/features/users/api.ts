@@ -4,11 +4,14 @@ import {
   managedUserSchema,
   type PipelinesForAnswer,
   pipelinesForAnswerSchema,
+  savedUserSchema,
   type UserSaveBody,
 } from '@gdb/shared/users/users.schemas';
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../ground/request/api.ts';
+
+export type SavedUser = z.infer<typeof savedUserSchema>;
 
 export const userKeys = {
   all: ['users'] as const,
@@ -35,8 +38,8 @@ export function pipelinesForQuery(id: string) {
 }
 
 /** POST /users: creates (no `_id`) or updates a user. */
-export function saveUser(body: UserSaveBody): Promise<ManagedUser> {
-  return api.post('/users', body, managedUserSchema);
+export function saveUser(body: UserSaveBody): Promise<SavedUser> {
+  return api.post('/users', body, savedUserSchema);
 }
 
 /** POST /users/toggle: activates or de-activates users. */

@@ -2,11 +2,20 @@ import type { Role } from '@gdb/shared/auth/roles';
 import { isRole } from '@gdb/shared/auth/roles';
 import { deriveUserName, roleRuleError, USER_MESSAGES, userFieldIssues } from '@gdb/shared/users/user-rules';
 import { isSuperAdmin, type ScopeActor } from '@gdb/shared/users/user-scope';
-import type { ManagedUser, UserSaveBody } from '@gdb/shared/users/users.schemas';
+import type { ManagedUser, PasswordMail, UserSaveBody } from '@gdb/shared/users/users.schemas';
 import { wasShown } from '../../ground/request/failure.ts';
 import { ApiError } from '../../ground/request/request.ts';
 
 /** The fields of the user dialog's form. */
+/** A new user's success message: the spec's words, then where the password link went. */
+export function createdMessage(mail: PasswordMail | undefined): string {
+  if (!mail) return USER_MESSAGES.created;
+  const where = mail.written
+    ? `No mail server is set: the mail with the link to set a password, for ${mail.to}, was written to the server's outbox folder.`
+    : `A mail with a link to set a password was sent to ${mail.to}.`;
+  return `${USER_MESSAGES.created} ${where}`;
+}
+
 export interface UserFormValues {
   firstName: string;
   lastName: string;

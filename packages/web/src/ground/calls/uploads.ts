@@ -1,4 +1,4 @@
-import { lastListSchema } from '@gdb/shared/uploads/upload.schemas';
+import { lastListSchema, SENT_FROM_FIELD, type SentFrom } from '@gdb/shared/uploads/upload.schemas';
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../request/api.ts';
@@ -21,10 +21,11 @@ export function useLastUploads(pipelineId: string | null, enabled = true) {
   });
 }
 
-/** Sends the chosen files, one part per data source named by its dataSubKind; answers the upload ids. */
-export function uploadFiles(pipelineId: string, files: ReadonlyMap<string, File>): Promise<string[]> {
+/** Sends the chosen files, one part per data source named by its dataSubKind, saying which screen sent them; answers the upload ids. */
+export function uploadFiles(pipelineId: string, files: ReadonlyMap<string, File>, sentFrom: SentFrom): Promise<string[]> {
   const form = new FormData();
   form.append('pipelineId', pipelineId);
+  form.append(SENT_FROM_FIELD, sentFrom);
   for (const [dataSubKind, file] of files) form.append(dataSubKind, file, file.name);
   return api.post('/uploads', form, z.array(z.string()), { nothing: CALL_FAILURES.uploadFiles });
 }

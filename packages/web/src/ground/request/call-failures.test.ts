@@ -16,7 +16,7 @@ describe('calls that return nothing (docs/product.md §5.3)', () => {
     });
     await expect(userPipelines()).rejects.toThrow(/^no valid data$/);
     await expect(lastUploads('p1')).rejects.toThrow(/^error while fetching last upload files$/);
-    await expect(uploadFiles('p1', new Map([['main', new File(['a'], 'a.csv')]]))).rejects.toThrow(
+    await expect(uploadFiles('p1', new Map([['main', new File(['a'], 'a.csv')]]), 'wizard')).rejects.toThrow(
       /^error while uploading files$/,
     );
   });
@@ -27,7 +27,9 @@ describe('calls that return nothing (docs/product.md §5.3)', () => {
       'POST /uploads': () => envelope(40900, 'The pipeline is locked.', null, 409),
       'GET /odd': () => ok({ not: 'a list' }),
     });
-    await expect(uploadFiles('p1', new Map([['main', new File(['a'], 'a.csv')]]))).rejects.toThrow('The pipeline is locked.');
+    await expect(uploadFiles('p1', new Map([['main', new File(['a'], 'a.csv')]]), 'wizard')).rejects.toThrow(
+      'The pipeline is locked.',
+    );
     await expect(api.get('/odd', z.array(z.string()), { nothing: 'x' })).rejects.toThrow(/^Unexpected answer from GET \/odd/);
   });
 });

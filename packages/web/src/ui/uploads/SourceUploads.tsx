@@ -15,8 +15,8 @@ export interface UploadRow {
   originalFilename: string | null;
 }
 
-/** One data source: its uploads, and the live logs of the chosen one (the newest by default). */
-export function SourceUploads({ kind, rows }: { kind: string; rows: UploadRow[] }) {
+/** One data source: its uploads, and the live logs of the chosen one (the newest by default), newest line first unless `oldestFirst`. */
+export function SourceUploads({ kind, rows, oldestFirst = false }: { kind: string; rows: UploadRow[]; oldestFirst?: boolean }) {
   const [selected, setSelected] = useState<string | null>(null);
   const current = selected ?? rows[0]?._id ?? null;
   return (
@@ -41,7 +41,12 @@ export function SourceUploads({ kind, rows }: { kind: string; rows: UploadRow[] 
           </ListBox>
         </Col>
         <Col span={15}>
-          <LiveLogView selection={current ? { uploadId: current } : null} maxHeight={300} showDataSubKind={false} />
+          <LiveLogView
+            selection={current ? { uploadId: current } : null}
+            maxHeight={300}
+            showDataSubKind={false}
+            oldestFirst={oldestFirst}
+          />
         </Col>
       </Row>
     </Card>

@@ -1,8 +1,9 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv } from 'ajv';
 import { addDataModelFormats } from '../../../platform/data-model-formats.ts';
 import { linearRegExp } from '../../../platform/linear-regexp.ts';
 import { convertRows, fieldTypesOf } from './convert.ts';
 import { keptCheck } from './kept-checks.ts';
+import { rowProblemText } from './row-problem-text.ts';
 import { rowSchemaOf } from './row-schema.ts';
 import type { Row, RowProblem } from './table.ts';
 
@@ -25,16 +26,10 @@ export interface RowsRead {
   rowProblems: readonly RowProblem[];
 }
 
-function describe(e: ErrorObject): string {
-  const where = e.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : '';
-  if (e.keyword === 'required') return `${String(e.params.missingProperty)} is required`;
-  if (e.keyword === 'additionalProperties') return `${String(e.params.additionalProperty)} is not allowed`;
-  return where ? `${where} ${e.message ?? 'is invalid'}` : (e.message ?? 'is invalid');
-}
-
-/** A problem's message as the upload's log shows it: `Row {n}: …`. */
+/** A problem's message as the upload's log shows it: `Row {n}, …` for a field's, `Row {n}: …` for others. */
 function rowMessage(line: number, message: string): string {
-  return /^Row \d+/.test(message) ? message : `Row ${line}: ${message}`;
+  if (/^Row \d+/.test(message)) return message;
+  return /^[^:]+: /.test(message) ? `Row ${line}, ${message}` : `Row ${line}: ${message}`;
 }
 
 /** A compiled check of one row against the data model. */
@@ -42,6 +37,7 @@ function rowValidator(dataModel: Record<string, unknown>) {
   // Patterns run in linear time; a referenced definition compiles once, not once per use.
   const ajv = new Ajv({
     allErrors: true,
+    verbose: true,
     coerceTypes: false,
     strict: false,
     useDefaults: false,
@@ -85,7 +81,7 @@ export function checkRows(
       const line = read.lines[i] ?? i + 1;
       for (const e of validate.errors ?? []) {
         checkingCount++;
-        if (checking.length < maxProblems) checking.push({ line, message: describe(e) });
+        if (checking.length < maxProblems) checking.push({ line, message: rowProblemText(e) });
       }
     }
   }

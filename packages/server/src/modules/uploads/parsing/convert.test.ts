@@ -104,7 +104,7 @@ describe('rows checked after conversion', () => {
       { code: null, qty: 3, mail: 'a@b.example', day: '2026-03-01', ok: true },
     ]);
     expect(Object.keys(checked.rows[1] ?? {})).toEqual(['code', 'qty', 'mail', 'day', 'ok']);
-    expect(checked.problems).toEqual([{ row: 9, message: 'Row 9: code is required' }]);
+    expect(checked.problems).toEqual([{ row: 9, message: 'Row 9, code: no value, and one is required' }]);
     expect(checked.invalidRows).toBe(1);
   });
 
@@ -117,7 +117,7 @@ describe('rows checked after conversion', () => {
     );
     expect(checked.problems.map((p) => p.message)).toEqual([
       'Row 2: qty is 9007199254740993, an integer too large to be kept exact (beyond 2^53)',
-      'Row 3: code must match pattern "^[A-Z]{2}$"',
+      'Row 3, code: "x" does not have the expected form (pattern ^[A-Z]{2}$)',
       'Row 5: 3 values where the header has 2 fields.',
     ]);
     expect(checked.invalidRows).toBe(3);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { rowsOfStored } from '../../../platform/files/row-tables.ts';
 import { checkRows } from './check-rows.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
-import { parseFile } from './parse-file.ts';
+import { parseFile, summaryOf } from './parse-file.ts';
 import { readCsv, rowsOf } from './read-csv.ts';
 import { NO_HINTS } from './table.ts';
 
@@ -84,9 +84,9 @@ describe('parseFile: checks against the data model', () => {
     const messages = out.problems.map((p) => p.message);
     // Rows are numbered as the file numbers its lines, the header being line 1.
     expect(messages).toEqual([
-      'Row 3: code must NOT have fewer than 2 characters',
-      'Row 3: price must be number',
-      'Row 4: code is required',
+      'Row 3, code: "C" is shorter than 2 characters',
+      'Row 3, price: "x" is not a number',
+      'Row 4, code: no value, and one is required',
     ]);
     expect(out.problems.map((p) => p.row)).toEqual([3, 3, 4]);
     expect(out.summary).toBe('3 rows read, 2 invalid (3 problems).');
@@ -141,7 +141,16 @@ describe('parseFile: checks against the data model', () => {
 
   it('checks each row against the items of an array data model', () => {
     const out = parseFile({ bytes: enc('[{"code":"AB"}]'), group: 'json', dataModel: { type: 'array', items: model } });
-    expect(out.problems[0]?.message).toBe('Row 1: price is required');
+    expect(out.problems[0]?.message).toBe('Row 1, price: no value, and one is required');
+  });
+});
+
+describe('summaryOf', () => {
+  it('counts rows and problems in agreement with their number', () => {
+    expect(summaryOf(1, { invalidRows: 1, problemCount: 1, problems: [{ row: 2, message: 'Row 2: x' }] })).toBe(
+      '1 row read, 1 invalid (1 problem).',
+    );
+    expect(summaryOf(1, { invalidRows: 0, problemCount: 0, problems: [] })).toBe('1 row read, all valid.');
   });
 });
 

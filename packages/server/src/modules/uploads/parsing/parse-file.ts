@@ -1,4 +1,5 @@
 import { MIME_GROUPS, type MimeGroup } from '@gdb/shared/reference/mimetypes';
+import { counted } from '@gdb/shared/values/counted';
 import { isRecord } from '@gdb/shared/values/is-record';
 import { errorMessage } from '../../../platform/error-message.ts';
 import { storedRowsJson, storedTableJson, tableJson } from '../../../platform/files/row-tables.ts';
@@ -136,9 +137,9 @@ export function checkRead(
 }
 
 export function summaryOf(rowCount: number, check: CheckResult): string {
-  if (check.invalidRows === 0) return `${rowCount} rows read, all valid.`;
+  if (check.invalidRows === 0) return `${counted(rowCount, 'row')} read, all valid.`;
   const listed = check.problemCount > check.problems.length ? `, the first ${check.problems.length} listed` : '';
-  return `${rowCount} rows read, ${check.invalidRows} invalid (${check.problemCount} problems${listed}).`;
+  return `${counted(rowCount, 'row')} read, ${check.invalidRows} invalid (${counted(check.problemCount, 'problem')}${listed}).`;
 }
 
 /** Why a file's content is not of its data source's type: a CSV source's file of NUL bytes names them. */

@@ -70,7 +70,7 @@ describe('values read the same way in every format', () => {
       expect(out.status, group).toBe('invalid');
       // The sheet and the CSV file number the header as row 1; JSON items and XML records by their position.
       const row = group === 'csv' || group === 'excel' ? 3 : 2;
-      expect(out.problems, group).toEqual([{ row, message: `Row ${row}: code is required` }]);
+      expect(out.problems, group).toEqual([{ row, message: `Row ${row}, code: no value, and one is required` }]);
     }
   });
 

@@ -246,7 +246,7 @@ describe('parse pool', () => {
       const all = await pool.parse({ bytes: enc(text), group: 'csv', dataModel: model });
       // Rows are numbered by their line in the file, the header being line 1.
       expect(all.problems.map((p) => p.row)).toEqual(Array.from({ length: 12 }, (_, k) => 50 * k + 51));
-      expect(all.problems.at(-1)?.message).toBe('Row 601: code must match pattern "^[A-Z]{2}$"');
+      expect(all.problems.at(-1)?.message).toBe('Row 601, code: "x599" does not have the expected form (pattern ^[A-Z]{2}$)');
       expect(all.summary).toBe('600 rows read, 12 invalid (12 problems).');
     });
 

@@ -18,6 +18,7 @@ import * as usersAccessNotify from './20261125T2100_users_access_notify.ts';
 import * as schemasKeepKeyOrder from './20261125T2200_schemas_keep_key_order.ts';
 import * as logsLiveBatched from './20261126T0900_logs_live_batched.ts';
 import * as foldersNotify from './20261126T1300_folders_notify.ts';
+import * as uploadsImported from './20261206T0900_uploads_imported.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '20261125T2200_schemas_keep_key_order': schemasKeepKeyOrder,
   '20261126T0900_logs_live_batched': logsLiveBatched,
   '20261126T1300_folders_notify': foldersNotify,
+  '20261206T0900_uploads_imported': uploadsImported,
 };
