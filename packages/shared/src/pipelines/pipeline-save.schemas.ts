@@ -21,7 +21,7 @@ const referenceSchema = z
     none,
     idSchema,
     z
-      .object({ _id: idSchema })
+      .object({ _id: idSchema.describe('Id of the document or reference value read.') })
       .loose()
       .transform((o) => o._id),
   ])

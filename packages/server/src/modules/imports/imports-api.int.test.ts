@@ -295,7 +295,7 @@ describe('running, stopping and the logbook', () => {
     expect(children.map((c) => [c.pipeline_id, c.state])).toEqual([[countries[0], 'done']]);
     expect(await kit.messages(parent.id)).toContain('Sequential import ended: 1 of 1 country pipelines succeeded.');
     // The country read its master's upload (dataFromMaster).
-    expect(await kit.messages(children[0]?.id ?? '')).toContain('Input prices: 1 rows from prices.csv.');
+    expect(await kit.messages(children[0]?.id ?? '')).toContain('Input prices: 1 row from prices.csv.');
 
     const all = await t.call('POST', '/imports/runAllImport', { token: manager.token, body: { pipelineId: master } });
     expect(all.status).toBe(200);

@@ -267,7 +267,7 @@ describe('a worker killed during a run', () => {
       expect.arrayContaining([
         'The worker running this import stopped.',
         'The import starts again (attempt 2 of 3).',
-        'Input prices: 1 rows from restarted.csv.',
+        'Input prices: 1 row from restarted.csv.',
         'Import done.',
       ]),
     );

@@ -392,7 +392,7 @@ describe('upload checks against a data model', () => {
     };
     // A row fails the check by column: the rows are checked one by one, both checks compiled.
     expect((await check('code\nAB\nabc\n'))?.problems).toEqual([
-      { row: 3, message: 'Row 3: code must match pattern "^[A-Z]{2}$"' },
+      { row: 3, message: 'Row 3, code: "abc" does not have the expected form (pattern ^[A-Z]{2}$)' },
     ]);
     expect(pool.counts().compiles).toBe(2);
     expect((await check('code\nCD\nxyz\n'))?.status).toBe('invalid');

@@ -111,15 +111,19 @@ describe('values read the same way in every format', () => {
       'day,at,time\n2026-03-01,2026-03-01T14:30:15,14:30:15\n2026-03-01,2026-03-01T14:30:15+01:00,14:30:15Z\n2026-03-01,2026-03-01T25:00:00,24:00:00\n';
     const out = parseFile({ bytes: enc(csv), group: 'csv', dataModel: when });
     expect(out.problems).toEqual([
-      { row: 4, message: 'Row 4: at must match format "date-time"' },
-      { row: 4, message: 'Row 4: time must match format "time"' },
+      {
+        row: 4,
+        message:
+          'Row 4, at: "2026-03-01T25:00:00" is not a date and time (YYYY-MM-DDTHH:mm:ss, a zone such as Z or +01:00 optional)',
+      },
+      { row: 4, message: 'Row 4, time: "24:00:00" is not a time (HH:mm:ss, a zone optional)' },
     ]);
   });
 
   it('takes null in a JSON field as no value, as an empty cell: passed when optional, reported when required', () => {
     const json = '[{"code":"AB","qty":null,"mail":null,"day":null,"ok":null},{"code":null,"qty":1}]';
     const out = parseFile({ bytes: enc(json), group: 'json', dataModel: model });
-    expect(out.problems).toEqual([{ row: 2, message: 'Row 2: code is required' }]);
+    expect(out.problems).toEqual([{ row: 2, message: 'Row 2, code: no value, and one is required' }]);
     const valid = parseFile({ bytes: enc('[{"code":"AB","qty":null}]'), group: 'json', dataModel: model });
     expect(rowsOfStored(valid.rowsJson ?? '')).toEqual([{ code: 'AB', qty: null }]);
   });

@@ -129,7 +129,9 @@ describe('parse pool', () => {
       pool.parse({ bytes: enc(text), group: 'csv', dataModel, dataModelKey });
     // Checked by column, then (a row fails) row by row: both checks compiled.
     const first = await upload('code,qty\nAB,1\nabc,2\n', draft, 'model-1 1');
-    expect(first.problems).toEqual([{ row: 3, message: 'Row 3: code must match pattern "^[A-Z]{2}$"' }]);
+    expect(first.problems).toEqual([
+      { row: 3, message: 'Row 3, code: "abc" does not have the expected form (pattern ^[A-Z]{2}$)' },
+    ]);
     const compiled = pool.counts().compiles;
     expect(compiled).toBe(2);
     for (const text of ['code,qty\nCD,3\n', 'code,qty\nxy,4\n']) {
@@ -208,7 +210,9 @@ describe('parse pool', () => {
       const other = pool.parse({ bytes: enc('code\naaaa\n'), group: 'csv', dataModel });
       const checked = await hostile;
       expect(checked.status).toBe('invalid');
-      expect(checked.problems?.[0]?.message).toMatch(/^Row \d: code must match pattern/);
+      expect(checked.problems?.[0]?.message).toMatch(
+        /^Row \d, code: "a+…" does not have the expected form \(pattern \^\(a\+\)\+\$\)$/,
+      );
       expect((await other).status).toBe('valid');
       expect(performance.now() - started).toBeLessThan(2000);
     }

@@ -24,8 +24,8 @@ const TYPE_WORDS: Record<string, string> = {
 const FORMAT_WORDS: Record<string, string> = {
   email: 'an e-mail address',
   date: 'a date (YYYY-MM-DD)',
-  'date-time': 'a date and time (YYYY-MM-DDTHH:mm:ssZ)',
-  time: 'a time (HH:mm:ss)',
+  'date-time': 'a date and time (YYYY-MM-DDTHH:mm:ss, a zone such as Z or +01:00 optional)',
+  time: 'a time (HH:mm:ss, a zone optional)',
   uri: 'a web address',
   url: 'a web address',
   uuid: 'an id (UUID)',
