@@ -16,6 +16,8 @@ export default defineConfig({
           name: 'tools',
           include: ['scripts/**/*.test.ts'],
           environment: 'node',
+          // The tools' tests run the commands they test in processes of their own (the checks, the build).
+          testTimeout: 60_000,
         },
       },
       {
