@@ -15,7 +15,7 @@ const UPDATE_BATCH = 10;
 
 type Show = (text: string) => unknown;
 
-/** Bulk results are staggered this many ms apart (spec 002 §9). */
+/** Bulk results are staggered this many ms apart (docs/product.md §18.10). */
 const BULK_TOAST_GAP_MS = 100;
 
 /** Successes then errors, one toast each, 100 ms apart; errors read 'name, version v : error'. */
@@ -166,7 +166,7 @@ function ListState({ list, children }: { list: ReturnType<typeof usePipelineList
     <>
       {children}
       {list.data.errors.map((e) => (
-        <Typography.Text key={`${e.name}-${e.version}`} type="danger">
+        <Typography.Text key={`${e.name}-${e.version}-${e.error}`} type="danger">
           {VERSION_TEXTS.bulkError(e, e.error)}
         </Typography.Text>
       ))}
@@ -174,7 +174,7 @@ function ListState({ list, children }: { list: ReturnType<typeof usePipelineList
   );
 }
 
-/** Updates (/manage/update-lock-pipeline): update or lock many pipelines at once (spec 002 §2). */
+/** Updates (/manage/update-lock-pipeline): update or lock many pipelines at once (docs/product.md §18.6). */
 export function UpdatesPage() {
   return (
     <Tabs

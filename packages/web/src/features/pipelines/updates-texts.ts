@@ -1,4 +1,4 @@
-// The words of the Updates screen; the quoted messages of spec 002 §8 come from the version texts.
+// The words of the Updates screen; the quoted messages of docs/product.md §18.6 come from the version texts.
 export const UPDATES_TEXTS = {
   updateTab: 'Update version',
   lockTab: 'Lock version',
