@@ -72,8 +72,10 @@ describe('the sidebar', () => {
       'Export /export/index',
       'Upload /consult/upload',
       'Import /consult/import',
+      'Pipelines /manage/pipeline',
       'Data Models /manage/schemas',
       'Components /manage/components',
+      'Updates /manage/update-lock-pipeline',
       'Users /manage/users',
       'Testing View /testing/index',
     ]);
