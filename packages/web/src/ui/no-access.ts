@@ -2,7 +2,7 @@
 export const NO_ACCESS = '(no access)';
 
 /** What a reference shows while the list that names it is still being read. */
-export const LOADING_NAME = 'Loading…';
+const LOADING_NAME = 'Loading…';
 
 /** An option for a chosen id the list does not hold: said to be out of reach, or still loading. */
 export const unlistedOption = (value: string, loading: boolean) => ({

@@ -13,8 +13,8 @@ export const REQUIRED_MSG = 'is required';
 export const NUMBER_MSG = "it's not a number.";
 export const URL_MSG = "it's not url";
 export const AJAX_MSG = 'Ajax validation failed';
-export const DATE_MSG = 'is not a date (YYYY-MM-DD)';
-export const DATE_TIME_MSG = 'is not a date and time (YYYY-MM-DDThh:mm:ssZ)';
+const DATE_MSG = 'is not a date (YYYY-MM-DD)';
+const DATE_TIME_MSG = 'is not a date and time (YYYY-MM-DDThh:mm:ssZ)';
 const defaultRuleMessage = (rule: string) => `${rule} validate error`;
 /** A custom rule list that is not an array of `{ script, errMsg }`. */
 export const CUSTOM_RULE_SHAPE_MSG = '【Error】自定义验证规则应为对象数组，每项包含script,errMsg字段。';
