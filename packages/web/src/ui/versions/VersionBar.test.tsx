@@ -64,6 +64,7 @@ describe('version bar', () => {
     expect(button('Unlock').getAttribute('aria-describedby')).toBeTruthy();
     const hint = document.getElementById(button('Unlock').getAttribute('aria-describedby') ?? '');
     expect(hint?.textContent).toBe('Makes a new draft version from this locked one, which stays locked.');
+    expect(button('Unlock').title).toBe(hint?.textContent);
     expect(queryButton('Lock')).toBeUndefined();
     expect(queryButton('Delete')).toBeUndefined();
   });

@@ -1,6 +1,6 @@
 import { BranchesOutlined, DeleteOutlined, LockOutlined, PlusOutlined, SyncOutlined, UnlockOutlined } from '@ant-design/icons';
 import { VERSION_MESSAGES, type VersionKind, versionLabel } from '@gdb/shared/versions/versions.schemas';
-import { Button, Space, Tooltip, Typography } from 'antd';
+import { Button, Space, Typography } from 'antd';
 import { useId, useState } from 'react';
 import type { VersionPath } from '../../ground/calls/versions.ts';
 import { useFocusReturn } from '../useFocusReturn.ts';
@@ -58,11 +58,15 @@ function Bar({ kind, path, doc, dirty, onOpen, onChanged }: VersionBarProps & { 
       )}
       {doc.vLocked ? (
         <>
-          <Tooltip title={VERSION_TEXTS.unlockHint}>
-            <Button icon={<UnlockOutlined />} disabled={!writable} aria-describedby={hintId} onClick={() => void create()}>
-              Unlock
-            </Button>
-          </Tooltip>
+          <Button
+            icon={<UnlockOutlined />}
+            disabled={!writable}
+            title={VERSION_TEXTS.unlockHint}
+            aria-describedby={hintId}
+            onClick={() => void create()}
+          >
+            Unlock
+          </Button>
           <span id={hintId} className="gdb-sr-only">
             {VERSION_TEXTS.unlockHint}
           </span>
