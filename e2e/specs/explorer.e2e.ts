@@ -206,7 +206,8 @@ describe('an admin putting a read badge on a folder', () => {
     'hides the folder from a manager (and the admin) who do not hold the badge; a super-admin sees its expression',
     async () => {
       const boss = await testingView(USERS.superAdmin);
-      const badge = unique('E2E readers');
+      // A long badge name: the folder's name must stay readable beside it.
+      const badge = unique('E2E readers of regional dealer nets');
       const folder = unique('E2E restricted');
       const readers = (await call(boss, 'POST', '/tags', { name: badge, type: 'project', color: '#aa3355' })) as { _id: string };
       const made = (await call(boss, 'POST', '/folders', { name: folder, kind: 'pipeline' })) as { id: string };
@@ -220,12 +221,21 @@ describe('an admin putting a read badge on a folder', () => {
         const dialog = admin.getByRole('dialog', { name: `Manage badges of ${folder}` });
         await dialog.getByRole('group', { name: 'Read badges' }).getByRole('checkbox', { name: badge }).check();
         await dialog.getByRole('button', { name: 'Save' }).click();
+        // The admin does not hold the badge: they are told what saving does to them before it is saved.
+        const warning = admin.locator('.ant-modal-confirm');
+        await warning.getByText(`After this change you can no longer read ${folder}`, { exact: false }).waitFor();
+        await warning.getByRole('button', { name: 'Yes' }).click();
         await dialog.waitFor({ state: 'detached' });
+        await admin.locator('.ant-message').getByText(`Badges of ${folder} saved`).waitFor();
         // The admin does not hold the badge either: the folder leaves their tree too.
         await row(admin, folder).waitFor({ state: 'detached' });
         // A super-admin still sees it, with its read expression.
         await boss.reload();
         await row(boss, folder).getByText(`R: ${badge}`).waitFor();
+        // The name stays visible beside the long expression, which gives way first.
+        const name = row(boss, folder).locator('.gdb-explorer-label');
+        expect(await name.isVisible()).toBe(true);
+        expect((await name.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(80);
 
         const after = await testingView(USERS.manager);
         await row(after, COUNTRY_PIPELINE).waitFor();
@@ -234,6 +244,30 @@ describe('an admin putting a read badge on a folder', () => {
         await call(boss, 'DELETE', '/folders', { id: made.id, kind: 'pipeline', withFolders: true, withDocuments: false });
         await call(boss, 'DELETE', `/tags?ids=${readers._id}`);
       }
+    },
+    SIGN_INS_TIMEOUT,
+  );
+});
+
+describe('the system data models in the data model tree', () => {
+  it(
+    'are hidden from a manager and shown to a super-admin',
+    async () => {
+      const open = async (user: E2eUser) => {
+        const t = await newPage(browser);
+        pages.push(t);
+        await signIn(t.page, user);
+        await t.page.goto('/manage/schemas');
+        await waitForPage(t.page, '/manage/schemas');
+        await tree(t.page).getByRole('treeitem').first().waitFor();
+        return t.page;
+      };
+      const boss = await open(USERS.superAdmin);
+      await row(boss, 'rt-pipeline').waitFor();
+      const manager = await open(USERS.manager);
+      await row(manager, 'Data models').waitFor();
+      const labels = await tree(manager).locator('.gdb-explorer-label').allTextContents();
+      expect(labels.filter((l) => l.startsWith('rt-'))).toEqual([]);
     },
     SIGN_INS_TIMEOUT,
   );

@@ -76,8 +76,16 @@ export function buildTree(
       fill(child, f.id);
     }
     for (const d of source.documents.get(id) ?? []) {
-      const item: DocumentAccessItem = { kind, type: 'leaf', id: d.id, tags: d.tags, metadataTags: d.metadataTags, above };
-      if (visible(item)) node.children.push(leafNode(d, writable({ ...item, name: d.name, versions: d.versions })));
+      const item: DocumentAccessItem = {
+        kind,
+        type: 'leaf',
+        id: d.id,
+        name: d.name,
+        tags: d.tags,
+        metadataTags: d.metadataTags,
+        above,
+      };
+      if (visible(item)) node.children.push(leafNode(d, writable({ ...item, versions: d.versions })));
     }
   };
   const rootItem: DocumentAccessItem = {

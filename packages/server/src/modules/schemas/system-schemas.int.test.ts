@@ -67,6 +67,24 @@ describe('system data models', () => {
     expect(listed.map((d: { write_access: boolean }) => d.write_access)).toEqual([false]);
   });
 
+  it("are left out of a manager's data model tree and shown in a super-admin's", async () => {
+    const labels = async (token: string) => {
+      const [root] = (await t.call('GET', '/folders/tree?kind=schema', { token })).body.data;
+      const all: string[] = [];
+      const walk = (node: { label: string; children?: unknown[] }) => {
+        all.push(node.label);
+        for (const c of node.children ?? []) walk(c as never);
+      };
+      walk(root);
+      return all;
+    };
+    await post('/schemas', { name: 'Dealers', folder: null, jsonSchema: { type: 'object', properties: {} } }, manager);
+    const asManager = await labels(manager);
+    expect(asManager).toContain('Dealers');
+    expect(asManager.filter((l) => l.startsWith('rt-'))).toEqual([]);
+    expect((await labels(superAdmin)).filter((l) => l.startsWith('rt-')).sort()).toEqual([...SYSTEM_SCHEMA_NAMES].sort());
+  });
+
   it('refuse a manager who saves, locks, deletes or makes a new version', async () => {
     const { _id } = await byName('rt-pipeline');
     const doc = (await t.call('GET', `/schemas/find?id=${_id}`, { token: manager })).body.data;

@@ -1,5 +1,5 @@
 import '../../../test/dom.ts';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { envelope, ok, signedInAs } from '../../../test/fake-api.ts';
 import { button, confirmation } from '../../../test/queries.ts';
@@ -118,6 +118,29 @@ describe('Data Models page', () => {
     fireEvent.click(button('New schema'));
     const question = await confirmation();
     expect(question.textContent).toContain('Current schema would be lost, are you sure?');
+  });
+
+  it('does not ask before dropping an empty new data model, and asks once it has a field', async () => {
+    await openDealer();
+    fireEvent.click(button('New schema'));
+    const name = async () => {
+      const dialog = await screen.findByRole('dialog', { name: 'New schema' });
+      fireEvent.change(within(dialog).getByRole('textbox', { name: 'Name' }), { target: { value: 'Empty' } });
+      fireEvent.click(button('OK', dialog));
+      await screen.findByText('New schema Empty, not saved yet');
+    };
+    await name();
+    fireEvent.click(button('New schema'));
+    await name();
+    expect(screen.queryByText('Current schema would be lost, are you sure?')).toBeNull();
+    fireEvent.click(button('Edit json'));
+    const editJson = await screen.findByRole('dialog', { name: 'Edit json' });
+    const field = within(editJson).getByRole('textbox', { name: 'JSON schema' });
+    fireEvent.change(field, { target: { value: '{"type":"object","properties":{"city":{"type":"string"}}}' } });
+    fireEvent.click(button('Save', editJson));
+    await screen.findByText('city');
+    fireEvent.click(button('New schema'));
+    expect((await confirmation()).textContent).toContain('Current schema would be lost, are you sure?');
   });
 
   it('generates the data model from an example file, and says why when the file is refused', async () => {

@@ -15,6 +15,15 @@ import { useSchemaEditor } from './useSchemaEditor.ts';
 
 const NEW_SCHEMA = { type: 'object', properties: {} };
 
+/** A data model with no field and no other keyword: dropping it loses nothing worth a question. */
+function isEmptyModel(json: unknown): boolean {
+  if (typeof json !== 'object' || json === null) return true;
+  const { type, properties, ...rest } = json as Record<string, unknown>;
+  const noFields =
+    properties === undefined || (typeof properties === 'object' && properties !== null && Object.keys(properties).length === 0);
+  return (type === undefined || type === 'object') && noFields && Object.keys(rest).length === 0;
+}
+
 /** A JSON value that is a schema object, or the error saying it is not. */
 function schemaObject(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   const parsed = parseJson(text);
@@ -43,8 +52,12 @@ export function useSchemaDocument() {
     // The explorer's New schema: an empty object data model.
     create: (name, folderId) => saveSchema({ name, folder: folderId, jsonSchema: NEW_SCHEMA }),
     texts: SCHEMA_TEXTS,
-    // Changes count only while a data model is open, saved or new: with none open there is nothing to lose.
-    unsaved: (doc) => editor.dirty && (doc !== null || isNew),
+    // Changes count only while a data model is open, saved or new: with none open there is nothing to lose;
+    // nor when it was empty and still is.
+    unsaved: (doc) =>
+      editor.dirty &&
+      (doc !== null || isNew) &&
+      !(isEmptyModel(treeToJson(editor.tree)) && isEmptyModel(doc?.jsonSchema ?? NEW_SCHEMA)),
     // A version read from the server (a new one, or the shown one locked) starts the editor over; the one just saved does not.
     onAdopt: (doc) => {
       setIsNew(false);

@@ -191,7 +191,7 @@ describe('explorer, tree mode', () => {
     expect(await screen.findByText('Pipeline deleted')).toBeDefined();
   });
 
-  it('shows admins the badge expressions and lets them set a folder read badges', async () => {
+  it('shows admins the badge expressions and lets them set a folder read badges, warned before they lose read, told once saved', async () => {
     const { server } = show(['admin'], {}, { 'POST /tags/update-document-tags': () => ok(null) });
     await waitFor(() => expect(labels()).toHaveLength(7));
     await waitFor(() => expect(within(item('Alpha')).getByText('W: Paris')).toBeDefined());
@@ -201,16 +201,45 @@ describe('explorer, tree mode', () => {
     const modal = await dialog('Manage badges of Beta');
     const read = within(modal).getByRole('group', { name: 'Read badges' });
     fireEvent.click(within(read).getByRole('checkbox', { name: 'Paris' }));
+    // The admin holds no Paris badge: saving would hide Beta from them, and they are told first.
+    fireEvent.click(button('Save', modal));
+    const warning = await confirmation();
+    expect(warning.textContent).toContain(
+      'After this change you can no longer read Beta: you hold none of its read badge groups, so it leaves your tree. Save anyway?',
+    );
+    fireEvent.click(button('No', warning));
+    await waitFor(() => expect(document.querySelector('.ant-modal-confirm')).toBeNull());
+    expect(server.count('POST /tags/update-document-tags')).toBe(0);
+    expect(screen.getByRole('dialog', { name: 'Manage badges of Beta' })).toBeDefined();
+    await waitFor(() => expect(button('Save', modal).className).not.toContain('ant-btn-loading'));
+    fireEvent.click(button('Save', modal));
+    const again = await confirmation();
     await act(async () => {
-      fireEvent.click(button('Save', modal));
+      fireEvent.click(button('Yes', again));
     });
     await waitFor(() => expect(server.count('POST /tags/update-document-tags')).toBe(1));
+    expect(await screen.findByText('Badges of Beta saved')).toBeDefined();
     expect(server.calls.find((c) => c.path === '/tags/update-document-tags')?.body).toEqual({
       id: 'beta',
       tags: { read: [['t1']], write: [] },
       metadataTags: [],
       type: 'folder',
     });
+  });
+
+  it('does not warn when the new read badges still let the admin read the folder', async () => {
+    const { server } = show(['admin'], {}, { 'POST /tags/update-document-tags': () => ok(null) });
+    await waitFor(() => expect(labels()).toHaveLength(7));
+    await menuOf('Beta', 'Manage badges');
+    const modal = await dialog('Manage badges of Beta');
+    const write = within(modal).getByRole('group', { name: 'Write badges' });
+    fireEvent.click(within(write).getByRole('checkbox', { name: 'Lyon' }));
+    await act(async () => {
+      fireEvent.click(button('Save', modal));
+    });
+    await waitFor(() => expect(server.count('POST /tags/update-document-tags')).toBe(1));
+    expect(document.querySelector('.ant-modal-confirm')).toBeNull();
+    expect(await screen.findByText('Badges of Beta saved')).toBeDefined();
   });
 });
 

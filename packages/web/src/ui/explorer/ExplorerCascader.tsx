@@ -1,6 +1,7 @@
 import type { FolderKind, TreeNode } from '@gdb/shared/folders/folders.schemas';
 import { Cascader } from 'antd';
 import { useMemo } from 'react';
+import { NO_ACCESS } from '../no-access.ts';
 import { KIND_LABELS } from './explorer-rules.ts';
 import { chainOf, filterTree, indexTree, nodeOfVersion } from './tree-model.ts';
 
@@ -44,7 +45,7 @@ export function ExplorerCascader({
     <Cascader<TreeNode>
       aria-label={label}
       className="gdb-explorer-cascader"
-      placeholder={`Select a ${KIND_LABELS[kind]}`}
+      placeholder={selectedId && !selected && !loading ? NO_ACCESS : `Select a ${KIND_LABELS[kind]}`}
       options={options}
       fieldNames={FIELD_NAMES}
       loading={loading}

@@ -64,7 +64,14 @@ export function ExplorerTree(props: ExplorerTreeProps) {
   const shown = useMemo(() => filterTree(roots, filter, keepLeaf), [roots, filter, keepLeaf]);
   const selected = nodeOfVersion(index, selectedId);
 
-  const dialogs: ExplorerDialogs = useExplorerDialogs({ kind, index, calls, onOpen, onCreateDocument: props.onCreateDocument });
+  const dialogs: ExplorerDialogs = useExplorerDialogs({
+    kind,
+    user,
+    index,
+    calls,
+    onOpen,
+    onCreateDocument: props.onCreateDocument,
+  });
   const options = { canCreateDocument: props.onCreateDocument !== undefined };
   const actionsOf = (node: TreeNode) => menuActions(user, index, node, options);
 

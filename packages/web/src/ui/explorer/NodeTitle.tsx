@@ -55,10 +55,12 @@ export function NodeTitle({ node, tagNames, hasMenu, renaming, onMenu, onRename,
       {renaming ? (
         <InlineRename node={node} onRename={onRename} onEnd={onRenameEnd} />
       ) : (
-        <span className="gdb-explorer-label">{node.label}</span>
+        <span className="gdb-explorer-label" title={node.label}>
+          {node.label}
+        </span>
       )}
-      {read ? <span className="gdb-explorer-tags" title="Read badges">{`R: ${read}`}</span> : null}
-      {write ? <span className="gdb-explorer-tags" title="Write badges">{`W: ${write}`}</span> : null}
+      {read ? <span className="gdb-explorer-tags" title={`Read badges: ${read}`}>{`R: ${read}`}</span> : null}
+      {write ? <span className="gdb-explorer-tags" title={`Write badges: ${write}`}>{`W: ${write}`}</span> : null}
       {hasMenu && !renaming ? (
         <Button
           type="text"

@@ -42,6 +42,24 @@ function canWrite(user: ExplorerUser, index: TreeIndex, node: TreeNode): boolean
   return node.write_access ?? canAccessPath({ roles: user.roles, project_tags: user.tags }, chainOf(index, node), 'write');
 }
 
+/**
+ * True when the user reads the node now and would not once it carries these badges: no read group
+ * of it (or of a folder above it) is one they hold. Super-admins never lose it.
+ */
+export function losesRead(user: ExplorerUser, index: TreeIndex, node: TreeNode, tags: TreeNode['tags']): boolean {
+  const holder = { roles: user.roles, project_tags: user.tags };
+  const chain = chainOf(index, node);
+  const after = [{ ...node, tags }, ...chain.slice(1)];
+  return canAccessPath(holder, chain, 'read') && !canAccessPath(holder, after, 'read');
+}
+
+/** Asked before a badge change takes the user's own read access away. */
+export const losesReadQuestion = (label: string) =>
+  `After this change you can no longer read ${label}: you hold none of its read badge groups, so it leaves your tree. Save anyway?`;
+
+/** Said once a node's badges are saved. */
+export const badgesSaved = (label: string) => `Badges of ${label} saved`;
+
 /** The folder a node stands for when something is created or dropped at it: itself, or a leaf's parent. */
 export function folderAt(index: TreeIndex, node: TreeNode): TreeNode | null {
   return node.type === 'folder' ? node : (index.parentOf.get(node.value) ?? null);

@@ -13,6 +13,7 @@ import {
 } from '../../ground/calls/folders.ts';
 import { showFailure } from '../../ground/request/failure.ts';
 import type { DocumentBadges } from '../tags/DocumentBadgesDialog.tsx';
+import { badgesSaved } from './explorer-rules.ts';
 
 /** How a failed call is told: a toast by default; the testing view only logs it. */
 export type FailureReport = (error: unknown) => void;
@@ -51,15 +52,17 @@ export function useExplorerCalls(kind: FolderKind, onFailure?: FailureReport) {
       change<unknown>(() =>
         item.type === 'folder' ? reparentFolder(item.value, parentId) : reparentDocument(kind, item.value, parentId),
       ),
-    saveBadges: (node: TreeNode, badges: DocumentBadges) =>
-      change(() =>
+    saveBadges: async (node: TreeNode, badges: DocumentBadges) => {
+      await change(() =>
         updateDocumentTags({
           id: node.value,
           tags: { read: badges.read, write: badges.write },
           metadataTags: badges.metadataTags,
           type: node.type === 'folder' ? 'folder' : kind,
         }),
-      ),
+      );
+      void message.success(badgesSaved(node.label));
+    },
     /** A change the host made (a document created, say). */
     changed: () => folderTreeChanged(queryClient, kind),
     report,

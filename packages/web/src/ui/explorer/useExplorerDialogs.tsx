@@ -8,7 +8,16 @@ import { tagListQuery } from '../tags/api.ts';
 import { askConfirmation } from '../tags/confirmation.ts';
 import { DocumentBadgesDialog } from '../tags/DocumentBadgesDialog.tsx';
 import { VersionSelectorDialog } from '../versions/VersionSelectorDialog.tsx';
-import { deleteQuestion, folderAt, KIND_LABELS, type MenuAction, moveTarget } from './explorer-rules.ts';
+import {
+  deleteQuestion,
+  type ExplorerUser,
+  folderAt,
+  KIND_LABELS,
+  losesRead,
+  losesReadQuestion,
+  type MenuAction,
+  moveTarget,
+} from './explorer-rules.ts';
 import type { TreeIndex } from './tree-model.ts';
 import type { ExplorerCalls } from './useExplorerCalls.ts';
 
@@ -18,6 +27,8 @@ type Open =
 
 interface DialogsInput {
   kind: FolderKind;
+  /** Who changes badges: warned before they take away their own read access. */
+  user: ExplorerUser;
   index: TreeIndex;
   calls: ExplorerCalls;
   onOpen: (id: string, node: TreeNode) => void;
@@ -30,7 +41,7 @@ export interface ExplorerDialogs {
 }
 
 /** What each node menu entry does: its dialog, its confirmation, or its move. */
-export function useExplorerDialogs({ kind, index, calls, onOpen, onCreateDocument }: DialogsInput): ExplorerDialogs {
+export function useExplorerDialogs({ kind, user, index, calls, onOpen, onCreateDocument }: DialogsInput): ExplorerDialogs {
   const { modal } = App.useApp();
   const [open, setOpen] = useState<Open>({ type: 'none' });
   const close = () => setOpen({ type: 'none' });
@@ -126,6 +137,11 @@ export function useExplorerDialogs({ kind, index, calls, onOpen, onCreateDocumen
           value={{ read: node.tags.read, write: node.tags.write, metadataTags: node.metadataTags }}
           withMetadata={kind === 'component'}
           onSave={async (badges) => {
+            const tags = { read: badges.read, write: badges.write };
+            if (losesRead(user, index, node, tags) && !(await askConfirmation(modal, losesReadQuestion(node.label)))) {
+              // Not saved: the dialog stays open to change the badges.
+              throw new Error('kept');
+            }
             await calls.saveBadges(node, badges);
           }}
           onClose={close}

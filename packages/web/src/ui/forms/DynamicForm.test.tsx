@@ -69,6 +69,25 @@ describe('DynamicForm', () => {
     expect(screen.getByLabelText('Name')).toHaveProperty('value', '');
   });
 
+  it('checks a date field as a date and a date-time field as a date and time', async () => {
+    const dated = {
+      type: 'object',
+      properties: { since: text('Since', { format: 'date' }), at: text('At', { format: 'date-time' }) },
+    };
+    renderWidget(<FormPreview schema={dated} />);
+    await screen.findByLabelText('Since');
+    type('Since', '2026-02-30');
+    type('At', 'tomorrow');
+    fireEvent.click(screen.getByRole('button', { name: 'Validate' }));
+    expect(await screen.findByText('is not a date (YYYY-MM-DD)')).toBeTruthy();
+    expect(screen.getByText('is not a date and time (YYYY-MM-DDThh:mm:ssZ)')).toBeTruthy();
+    type('Since', '2026-02-28');
+    type('At', '2026-02-28T10:15:00Z');
+    await waitFor(() => expect(screen.queryByText(/is not a date/)).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Validate' }));
+    expect(await screen.findByText('Validation passed')).toBeTruthy();
+  });
+
   it('tracks the dirty state against the original value and resets to it', async () => {
     const ref = formHandle();
     const changes: boolean[] = [];

@@ -87,6 +87,15 @@ describe('dynamic form rules', () => {
     expect(message('aa', { pattern: '^(a)\\1$' })).toBe('Invalid regular expression: ^(a)\\1$');
   });
 
+  it('date and rfc3339DateTime take real calendar dates only', () => {
+    expect(check('2024-02-29', { date: true }).valid).toBe(true);
+    expect(message('2023-02-29', { date: true })).toBe('is not a date (YYYY-MM-DD)');
+    expect(message('29/02/2024', { date: true })).toBe('is not a date (YYYY-MM-DD)');
+    expect(check('2024-02-29T23:59:59+01:00', { rfc3339DateTime: true }).valid).toBe(true);
+    expect(message('2024-02-30T10:00:00Z', { rfc3339DateTime: true })).toBe('is not a date and time (YYYY-MM-DDThh:mm:ssZ)');
+    expect(message('2024-02-28', { rfc3339DateTime: true })).toBe('is not a date and time (YYYY-MM-DDThh:mm:ssZ)');
+  });
+
   it('email, url ("it\'s not url"), tel, ipv4, ipv6, hostname, dateTime', () => {
     expect(message('a@b', { email: true })).toBe('email validate error');
     expect(check('a@b.io', { email: true }).valid).toBe(true);

@@ -13,6 +13,8 @@ export const REQUIRED_MSG = 'is required';
 export const NUMBER_MSG = "it's not a number.";
 export const URL_MSG = "it's not url";
 export const AJAX_MSG = 'Ajax validation failed';
+const DATE_MSG = 'is not a date (YYYY-MM-DD)';
+const DATE_TIME_MSG = 'is not a date and time (YYYY-MM-DDThh:mm:ssZ)';
 const defaultRuleMessage = (rule: string) => `${rule} validate error`;
 /** A custom rule list that is not an array of `{ script, errMsg }`. */
 export const CUSTOM_RULE_SHAPE_MSG = '【Error】自定义验证规则应为对象数组，每项包含script,errMsg字段。';
@@ -139,6 +141,25 @@ async function ajaxCheck(value: unknown, rule: unknown, context: RuleCheckContex
   }
 }
 
+const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A calendar date written YYYY-MM-DD (format `date`): 2026-02-30 is not one. */
+function isDateText(v: unknown): boolean {
+  const m = typeof v === 'string' ? DATE_TEXT.exec(v) : null;
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+const DATE_TIME_TEXT = /^(\d{4}-\d{2}-\d{2})[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** A date and time as RFC 3339 writes it (format `date-time`), on a calendar date. */
+const isDateTimeText = (v: unknown): boolean => {
+  const m = typeof v === 'string' ? DATE_TIME_TEXT.exec(v) : null;
+  return m !== null && isDateText(m[1]) && Number.isFinite(Date.parse(String(v)));
+};
+
 const BUILT_IN: Record<string, Rule> = {
   required: { defaultErrMsg: REQUIRED_MSG, check: (v) => !isEmptyValue(v) },
   minimum: numeric((v, r) => v >= r),
@@ -174,6 +195,8 @@ const BUILT_IN: Record<string, Rule> = {
       return Number.isFinite(/^-?\d+$/.test(v) ? new Date(Number(v)).getTime() : Date.parse(v));
     },
   },
+  date: { defaultErrMsg: DATE_MSG, check: isDateText },
+  rfc3339DateTime: { defaultErrMsg: DATE_TIME_MSG, check: isDateTimeText },
   ajax: { defaultErrMsg: AJAX_MSG, check: ajaxCheck },
 };
 

@@ -111,7 +111,15 @@ const KEYWORD_RULES = [
   'maxProperties',
   'pattern',
 ] as const;
-const FORMAT_RULES: Record<string, string> = { email: 'email', uri: 'url', url: 'url', ipv4: 'ipv4', ipv6: 'ipv6' };
+const FORMAT_RULES: Record<string, string> = {
+  email: 'email',
+  uri: 'url',
+  url: 'url',
+  ipv4: 'ipv4',
+  ipv6: 'ipv6',
+  date: 'date',
+  'date-time': 'rfc3339DateTime',
+};
 const TYPES = new Set<string>(['string', 'number', 'integer', 'boolean', 'object', 'array', 'HTML', 'COMP']);
 
 function typeOf(raw: Record<string, unknown>): FieldType {

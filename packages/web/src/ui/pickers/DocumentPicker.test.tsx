@@ -52,6 +52,15 @@ describe('document picker (form widgets component and sdk)', () => {
     expect(onChange).toHaveBeenCalledWith('orders');
   });
 
+  it("shows a chosen version the caller may not read as '(no access)', never its id", async () => {
+    const hidden = '00000000-0000-4000-8000-00000000beef';
+    const { server } = show({ value: hidden });
+    await waitFor(() => expect(server.count('GET /folders/tree')).toBe(1));
+    await waitFor(() => expect(shownVersion()).toBe('(no access)'));
+    expect(document.querySelector('.gdb-document-picker-name')?.textContent).toContain('(no access)');
+    expect(document.body.textContent).not.toContain(hidden);
+  });
+
   it("chooses a document through the explorer's folders, answering its newest version", async () => {
     const { onChange } = show();
     await pickFromMenu('Components', 'Mapping', 'Orders map');

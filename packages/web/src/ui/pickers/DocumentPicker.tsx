@@ -6,6 +6,7 @@ import { useMemo } from 'react';
 import { folderTreeQuery } from '../../ground/calls/folders.ts';
 import { Explorer } from '../explorer/index.ts';
 import { indexTree, nodeOfVersion } from '../explorer/tree-model.ts';
+import { unlistedOption } from '../no-access.ts';
 import { openInNewTab } from './document-addresses.ts';
 import './pickers.css';
 
@@ -25,8 +26,10 @@ function useVersionsOf(kind: 'component' | 'sdk', value: string | null) {
   return useMemo(() => {
     const node = nodeOfVersion(indexTree(tree.data ?? []), value);
     const versions = [...(node?.versions ?? [])].sort((a, b) => b.version - a.version);
-    return versions.map((v) => ({ value: v._id, label: versionLabel(v) }));
-  }, [tree.data, value]);
+    const listed = versions.map((v) => ({ value: v._id, label: versionLabel(v) }));
+    // A chosen version the caller may not read is not in their tree: it is said so, not shown by its id.
+    return listed.length > 0 || !value ? listed : [unlistedOption(value, tree.isPending)];
+  }, [tree.data, tree.isPending, value]);
 }
 
 /**
@@ -56,7 +59,7 @@ export function DocumentPicker({ kind, value, onChange, readOnly = false }: Docu
         disabled={readOnly || !value}
         value={value ?? undefined}
         onChange={(id: string) => onChange(id)}
-        options={versions.length > 0 || !value ? versions : [{ value, label: value }]}
+        options={versions}
       />
       <Button
         icon={<EditOutlined />}

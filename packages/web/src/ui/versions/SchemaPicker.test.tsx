@@ -45,6 +45,16 @@ describe('schema picker', () => {
     expect(onChange).toHaveBeenCalledWith(vid(1));
   });
 
+  it("shows a chosen data model the caller may not read as '(no access)', never its id", async () => {
+    const hidden = vid(9);
+    const { server } = show({ value: hidden });
+    await waitFor(() => expect(server.count('GET /schemas/list')).toBe(1));
+    await waitFor(() =>
+      expect(document.querySelector('.gdb-schema-picker .ant-select-content')?.textContent).toBe('(no access)'),
+    );
+    expect(document.body.textContent).not.toContain(hidden);
+  });
+
   it('is clearable', async () => {
     const { onChange } = show({ value: vid(1) });
     await screen.findByText('orders (v.1 - Prod)');

@@ -5,6 +5,7 @@ import { App, Button, Select, Space } from 'antd';
 import { useEffect, useId, useMemo } from 'react';
 import { useSchemaList } from '../../ground/calls/schemas.ts';
 import { showFailure } from '../../ground/request/failure.ts';
+import { unlistedOption } from '../no-access.ts';
 import './versions.css';
 
 /** Where the schema editor opens a data model (route SchemaEditor, query id). */
@@ -33,10 +34,11 @@ export function SchemaPicker({ value, onChange, readOnly = false, onEdit }: Sche
   useEffect(() => {
     if (list.error) showFailure(list.error, message.error);
   }, [list.error, message]);
-  const options = useMemo(
-    () => [...(list.data ?? [])].sort(byName).map((s) => ({ value: s._id, label: `${s.name} ${versionLabel(s)}` })),
-    [list.data],
-  );
+  const options = useMemo(() => {
+    const listed = [...(list.data ?? [])].sort(byName).map((s) => ({ value: s._id, label: `${s.name} ${versionLabel(s)}` }));
+    // A chosen data model the caller may not read is not listed: it is said so, not shown by its id.
+    return value && !listed.some((o) => o.value === value) ? [...listed, unlistedOption(value, list.isPending)] : listed;
+  }, [list.data, list.isPending, value]);
   const edit = () => {
     if (!value) return;
     if (onEdit) onEdit(value);

@@ -56,10 +56,15 @@ describe('version bar', () => {
     expect(screen.getByRole('group', { name: 'Version' })).toBeDefined();
   });
 
-  it('offers Unlock but neither Lock nor Delete on a locked version', () => {
+  it('offers Unlock, saying that it makes a new draft version, but neither Lock nor Delete on a locked version', () => {
     show(LOCKED);
     expect(screen.getByText('customer (v.1 - Prod)')).toBeDefined();
     expect(queryButton('Unlock')).toBeDefined();
+    // What Unlock does, told beside the spec's word: read with the button and shown on hover.
+    expect(button('Unlock').getAttribute('aria-describedby')).toBeTruthy();
+    const hint = document.getElementById(button('Unlock').getAttribute('aria-describedby') ?? '');
+    expect(hint?.textContent).toBe('Makes a new draft version from this locked one, which stays locked.');
+    expect(button('Unlock').title).toBe(hint?.textContent);
     expect(queryButton('Lock')).toBeUndefined();
     expect(queryButton('Delete')).toBeUndefined();
   });

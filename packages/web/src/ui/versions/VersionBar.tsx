@@ -1,12 +1,13 @@
 import { BranchesOutlined, DeleteOutlined, LockOutlined, PlusOutlined, SyncOutlined, UnlockOutlined } from '@ant-design/icons';
 import { VERSION_MESSAGES, type VersionKind, versionLabel } from '@gdb/shared/versions/versions.schemas';
 import { Button, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { VersionPath } from '../../ground/calls/versions.ts';
 import { useFocusReturn } from '../useFocusReturn.ts';
 import { UpdatePreviewDialog } from './UpdatePreviewDialog.tsx';
 import { useVersionActions } from './useVersionActions.tsx';
 import { VersionSelectorDialog } from './VersionSelectorDialog.tsx';
+import { VERSION_TEXTS } from './version-texts.ts';
 import type { VersionedDoc } from './versioned-doc.ts';
 import './versions.css';
 
@@ -38,6 +39,7 @@ function Bar({ kind, path, doc, dirty, onOpen, onChanged }: VersionBarProps & { 
   const { busy, lock, create, remove, choose } = useVersionActions({ path, doc, dirty, onOpen, onChanged });
   const [dialog, setDialog] = useState<'select' | 'update' | null>(null);
   const focus = useFocusReturn();
+  const hintId = useId();
   const show = (which: 'select' | 'update') => {
     focus.opened();
     setDialog(which);
@@ -54,9 +56,26 @@ function Bar({ kind, path, doc, dirty, onOpen, onChanged }: VersionBarProps & { 
           Lock
         </Button>
       )}
-      <Button icon={doc.vLocked ? <UnlockOutlined /> : <PlusOutlined />} disabled={!writable} onClick={() => void create()}>
-        {doc.vLocked ? 'Unlock' : 'New version'}
-      </Button>
+      {doc.vLocked ? (
+        <>
+          <Button
+            icon={<UnlockOutlined />}
+            disabled={!writable}
+            title={VERSION_TEXTS.unlockHint}
+            aria-describedby={hintId}
+            onClick={() => void create()}
+          >
+            Unlock
+          </Button>
+          <span id={hintId} className="gdb-sr-only">
+            {VERSION_TEXTS.unlockHint}
+          </span>
+        </>
+      ) : (
+        <Button icon={<PlusOutlined />} disabled={!writable} onClick={() => void create()}>
+          New version
+        </Button>
+      )}
       {!doc.vLocked && (
         <Button icon={<DeleteOutlined />} danger disabled={!writable} onClick={() => void remove()}>
           Delete

@@ -13,6 +13,7 @@ export const VERSION_TEXTS = {
   force: 'Also lock the drafts it depends on',
   country: 'Also lock its country pipelines',
   confirmNew: (n: number) => `Create a new version from version ${n} ?`,
+  unlockHint: 'Makes a new draft version from this locked one, which stays locked.',
   confirmUnlock: (n: number) => `Unlock version ${n} ? A new draft version is created from it.`,
   confirmDelete: (n: number) => `Delete version ${n} ?`,
   confirmOpen: (n: number, dirty: boolean) =>
