@@ -80,7 +80,7 @@ describe('DynamicForm', () => {
     type('At', 'tomorrow');
     fireEvent.click(screen.getByRole('button', { name: 'Validate' }));
     expect(await screen.findByText('is not a date (YYYY-MM-DD)')).toBeTruthy();
-    expect(screen.getByText('is not a date and time (YYYY-MM-DDThh:mm:ssZ)')).toBeTruthy();
+    expect(screen.getByText('is not a date and time (YYYY-MM-DDThh:mm:ss, a zone such as Z or +01:00 optional)')).toBeTruthy();
     type('Since', '2026-02-28');
     type('At', '2026-02-28T10:15:00Z');
     await waitFor(() => expect(screen.queryByText(/is not a date/)).toBeNull());

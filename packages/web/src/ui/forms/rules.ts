@@ -14,7 +14,7 @@ export const NUMBER_MSG = "it's not a number.";
 export const URL_MSG = "it's not url";
 export const AJAX_MSG = 'Ajax validation failed';
 const DATE_MSG = 'is not a date (YYYY-MM-DD)';
-const DATE_TIME_MSG = 'is not a date and time (YYYY-MM-DDThh:mm:ssZ)';
+const DATE_TIME_MSG = 'is not a date and time (YYYY-MM-DDThh:mm:ss, a zone such as Z or +01:00 optional)';
 const defaultRuleMessage = (rule: string) => `${rule} validate error`;
 /** A custom rule list that is not an array of `{ script, errMsg }`. */
 export const CUSTOM_RULE_SHAPE_MSG = '【Error】自定义验证规则应为对象数组，每项包含script,errMsg字段。';
@@ -152,9 +152,9 @@ function isDateText(v: unknown): boolean {
   return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 
-const DATE_TIME_TEXT = /^(\d{4}-\d{2}-\d{2})[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/;
+const DATE_TIME_TEXT = /^(\d{4}-\d{2}-\d{2})[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})?$/;
 
-/** A date and time as RFC 3339 writes it (format `date-time`), on a calendar date. */
+/** A date and time as RFC 3339 writes it (format `date-time`), on a calendar date; the zone may be left out, as the server's check allows (a file's author often wrote none). */
 const isDateTimeText = (v: unknown): boolean => {
   const m = typeof v === 'string' ? DATE_TIME_TEXT.exec(v) : null;
   return m !== null && isDateText(m[1]) && Number.isFinite(Date.parse(String(v)));
