@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe.ts';
 import { closePage, launchBrowser, newPage, signIn, type TestPage } from '../support/browser.ts';
+import { callFromPage as call } from '../support/page-api.ts';
 import { USERS } from '../support/users.ts';
 
 let browser: Browser;
@@ -20,26 +21,6 @@ afterEach(async ({ task }) => {
   await closePage(t, task.name, task.result?.state === 'fail');
   t = undefined;
 });
-
-/** Calls the API from the page with the signed-in user's token; answers the envelope's data. */
-async function call<T>(page: Page, path: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const res = await fetch(`/gdb-importer/v1${path}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: {
-          'x-token': localStorage.getItem('gdb-token') ?? '',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const answer = (await res.json()) as { code: number; message: string; data: unknown };
-      if (answer.code !== 20000) throw new Error(`${path}: ${answer.message}`);
-      return answer.data;
-    },
-    { path, body },
-  ) as Promise<T>;
-}
 
 interface Doc {
   _id: string;

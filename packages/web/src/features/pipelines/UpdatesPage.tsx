@@ -161,7 +161,12 @@ function LockTab() {
 /** A list while it loads, when it failed (with the pipelines whose report failed), or shown. */
 function ListState({ list, children }: { list: ReturnType<typeof usePipelineList>; children: ReactNode }) {
   if (list.error) return <Typography.Text type="danger">{errorText(list.error)}</Typography.Text>;
-  if (!list.data) return <Spin aria-label="Loading the pipelines" />;
+  if (!list.data)
+    return (
+      <div role="status" aria-label="Loading the pipelines">
+        <Spin />
+      </div>
+    );
   return (
     <>
       {children}

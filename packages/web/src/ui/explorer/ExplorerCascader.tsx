@@ -1,6 +1,6 @@
 import type { FolderKind, TreeNode } from '@gdb/shared/folders/folders.schemas';
 import { Cascader } from 'antd';
-import { useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import { NO_ACCESS } from '../no-access.ts';
 import { KIND_LABELS } from './explorer-rules.ts';
 import { chainOf, filterTree, indexTree, nodeOfVersion } from './tree-model.ts';
@@ -32,6 +32,9 @@ export function ExplorerCascader({
   loading,
   disabled = false,
 }: ExplorerCascaderProps) {
+  // The search input names its list (`aria-owns`/`aria-controls` `{id}_list`) as a select's does, but
+  // the cascader renders no element of that id: its menus are wrapped in one, so the name is true.
+  const id = useId();
   const options = useMemo(() => filterTree(roots, '', keepLeaf) as TreeNode[], [roots, keepLeaf]);
   const index = useMemo(() => indexTree(roots), [roots]);
   const selected = nodeOfVersion(index, selectedId);
@@ -43,7 +46,9 @@ export function ExplorerCascader({
 
   return (
     <Cascader<TreeNode>
+      id={id}
       aria-label={label}
+      popupRender={(menus) => <div id={`${id}_list`}>{menus}</div>}
       className="gdb-explorer-cascader"
       placeholder={selectedId && !selected && !loading ? NO_ACCESS : `Select a ${KIND_LABELS[kind]}`}
       options={options}
