@@ -7,34 +7,15 @@
 //   node --no-node-snapshot --import tsx bench/versions/compute.ts
 //   BENCH_RUNS (20), BENCH_VERSIONS (200), BENCH_DEPENDENTS (500),
 //   BENCH_DATABASE_URL (a PostgreSQL server: a fresh database is made on it and dropped; PGlite otherwise)
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../../packages/server/src/app.ts';
-import type { AuthContext } from '../../packages/server/src/platform/auth/access-control.ts';
-import { loadConfig } from '../../packages/server/src/platform/config.ts';
-import { createTestDb } from '../../packages/server/test/test-db.ts';
+import { benchApp } from './bench-app.ts';
 
 const runCount = Number(process.env.BENCH_RUNS ?? 20);
 const versionCount = Number(process.env.BENCH_VERSIONS ?? 200);
 const dependentCount = Number(process.env.BENCH_DEPENDENTS ?? 500);
 const TARGET_MS = 200;
 
-if (process.env.BENCH_DATABASE_URL) process.env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
-const testDb = await createTestDb();
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-bench-versions-'));
-const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', TFA_REQUIRED: 'none' });
-const { app, services, ctx } = await buildApp(config, { db: testDb.db, web: false });
-
-const boss = await services.users.create({
-  firstName: 'bench',
-  lastName: 'versions',
-  userName: 'bench.versions',
-  email: 'bench.versions@example.test',
-  roles: ['super-admin'],
-  password: 'Bench!Passw0rd',
-});
-const auth: AuthContext = { userId: boss.id, sessionId: 'bench', userName: boss.user_name, roles: ['super-admin'] };
+const { services, ctx, boss, auth, close } = await benchApp('versions');
 
 const setupStarted = performance.now();
 const schema = await services.schemas.create({
@@ -115,6 +96,4 @@ console.log(
   `mass-compute update list of the ${dependentCount + 1} pipelines: fastest ${ms(list.fastest)}, median ${ms(list.median)}, CPU median ${ms(list.cpuMedian)}`,
 );
 
-await app.close();
-await testDb.drop();
-fs.rmSync(dataDir, { recursive: true, force: true });
+await close();

@@ -8,13 +8,9 @@
 //   node --no-node-snapshot --import tsx bench/versions/mass.ts
 //   BENCH_RUNS (5), BENCH_MASTERS (100), BENCH_COUNTRIES (10),
 //   BENCH_DATABASE_URL (a PostgreSQL server: a fresh database is made on it and dropped; PGlite otherwise)
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../../packages/server/src/app.ts';
-import type { AuthContext } from '../../packages/server/src/platform/auth/access-control.ts';
-import { loadConfig } from '../../packages/server/src/platform/config.ts';
-import { createTestDb } from '../../packages/server/test/test-db.ts';
+import { referenceValues } from '../../packages/server/test/factories.ts';
+import { benchApp } from './bench-app.ts';
 
 const runCount = Number(process.env.BENCH_RUNS ?? 5);
 const masterCount = Number(process.env.BENCH_MASTERS ?? 100);
@@ -22,28 +18,8 @@ const countryCount = Number(process.env.BENCH_COUNTRIES ?? 10);
 const COMPUTE_TARGET_MS = 2_000;
 const UPDATE_TARGET_MS = 10_000;
 
-if (process.env.BENCH_DATABASE_URL) process.env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
-const testDb = await createTestDb();
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-bench-mass-'));
-const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', TFA_REQUIRED: 'none' });
-const { app, services, ctx } = await buildApp(config, { db: testDb.db, web: false });
-
-const boss = await services.users.create({
-  firstName: 'bench',
-  lastName: 'mass',
-  userName: 'bench.mass',
-  email: 'bench.mass@example.test',
-  roles: ['super-admin'],
-  password: 'Bench!Passw0rd',
-});
-const auth: AuthContext = { userId: boss.id, sessionId: 'bench', userName: boss.user_name, roles: ['super-admin'] };
-const [brands, locales, lines, kinds] = await Promise.all([
-  services.reference.brands(),
-  services.reference.locales(),
-  services.reference.productLines(),
-  services.reference.datakinds(),
-]);
-const reference = { brand: brands[0]?._id, locale: locales[0]?._id, productLine: lines[0]?._id, datakind: kinds[0]?._id };
+const { services, ctx, boss, auth, close } = await benchApp('mass');
+const reference = await referenceValues({ services, ctx });
 
 /** A master with its countries, all locked, on version 1 of its own data model, which has a version 2. */
 async function family(n: number): Promise<{ master: string; schema: string }> {
@@ -131,6 +107,4 @@ console.log(
   `mass-update of ${masterCount} pipelines with their jobs (${answer.success.length} new versions): ${took.toFixed(0)} ms (target ${UPDATE_TARGET_MS} ms): ${took <= UPDATE_TARGET_MS ? 'met' : 'missed'}; load average ${os.loadavg()[0]?.toFixed(1)}`,
 );
 
-await app.close();
-await testDb.drop();
-fs.rmSync(dataDir, { recursive: true, force: true });
+await close();

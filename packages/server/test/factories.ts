@@ -17,7 +17,7 @@ export const TEST_PASSWORD = 'Str0ng!Passw0rd';
 
 /** What the factories need of a built app (a test app, or the app a bench builds). */
 export interface FactoryApp {
-  services: Pick<Services, 'users' | 'pipelines' | 'schemas' | 'auth'>;
+  services: Pick<Services, 'users' | 'pipelines' | 'schemas' | 'auth' | 'reference'>;
   ctx: { db: { kysely: Kysely<Database> } };
 }
 
@@ -53,6 +53,26 @@ export async function buildUser(app: FactoryApp, roles: Role[], fields: Partial<
     password: TEST_PASSWORD,
     ...(fields.unrestrictedUpload !== undefined ? { unrestrictedUpload: fields.unrestrictedUpload } : {}),
   });
+}
+
+/** The reference values a pipeline names: the first brand, locale and product line, and the dealer datakind (seeded by the migrations). */
+export async function referenceValues(app: FactoryApp) {
+  const [brands, locales, lines, kinds] = await Promise.all([
+    app.services.reference.brands(),
+    app.services.reference.locales(),
+    app.services.reference.productLines(),
+    app.services.reference.datakinds(),
+  ]);
+  const need = (id: string | undefined, what: string) => {
+    if (!id) throw new Error(`No ${what} in the reference data.`);
+    return id;
+  };
+  return {
+    brand: need(brands[0]?._id, 'brand'),
+    locale: need(locales[0]?._id, 'locale'),
+    productLine: need(lines[0]?._id, 'product line'),
+    datakind: need(kinds.find((k) => k.isDealer)?._id, 'dealer datakind'),
+  };
 }
 
 /** A pipeline (version 1 of a new family unless told otherwise), through the pipelines service. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceValues } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { newId } from '../../platform/ids.ts';
 
@@ -9,7 +10,7 @@ let manager: string;
 let insider: string;
 let outsider: string;
 let secret: string;
-let ref: { brand: string; locale: string; productLine: string; datakind: string };
+let ref: Awaited<ReturnType<typeof referenceValues>>;
 
 const call = (method: 'GET' | 'POST', url: string, token: string, body?: unknown) =>
   t.call(method, url, { token, ...(body === undefined ? {} : { body }) });
@@ -30,18 +31,7 @@ beforeAll(async () => {
   secret = (await call('POST', '/tags', boss, { name: 'Secret', type: 'project' })).body.data._id;
   insider = await signIn([secret]);
   outsider = await signIn([]);
-  const [brands, locales, lines, kinds] = await Promise.all([
-    t.services.reference.brands(),
-    t.services.reference.locales(),
-    t.services.reference.productLines(),
-    t.services.reference.datakinds(),
-  ]);
-  ref = {
-    brand: brands[0]?._id ?? '',
-    locale: locales[0]?._id ?? '',
-    productLine: lines[0]?._id ?? '',
-    datakind: kinds.find((k) => k.isDealer)?._id ?? '',
-  };
+  ref = await referenceValues(t);
 });
 afterAll(async () => {
   await t.close();

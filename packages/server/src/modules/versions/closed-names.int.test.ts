@@ -1,6 +1,7 @@
 // A manager without a badge probes the version calls for the names of documents the badge closes:
 // refusals and bulk answers must count those documents, never name them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceValues } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { newId } from '../../platform/ids.ts';
 
@@ -8,24 +9,13 @@ let t: TestApp;
 let manager: string;
 let boss: string;
 let secret: string;
-let ref: { brand: string; locale: string; productLine: string; datakind: string };
+let ref: Awaited<ReturnType<typeof referenceValues>>;
 beforeAll(async () => {
   t = await createTestApp();
   manager = (await t.signedIn(['manager'])).token;
   boss = (await t.signedIn(['super-admin'])).token;
   secret = (await post('/tags', { name: `Secret ${newId()}`, type: 'project' }, boss)).body.data._id as string;
-  const [brands, locales, lines, kinds] = await Promise.all([
-    t.services.reference.brands(),
-    t.services.reference.locales(),
-    t.services.reference.productLines(),
-    t.services.reference.datakinds(),
-  ]);
-  ref = {
-    brand: brands[0]?._id ?? '',
-    locale: locales[0]?._id ?? '',
-    productLine: lines[0]?._id ?? '',
-    datakind: kinds.find((k) => k.isDealer)?._id ?? '',
-  };
+  ref = await referenceValues(t);
 });
 afterAll(async () => {
   await t.close();

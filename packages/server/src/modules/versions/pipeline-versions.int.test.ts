@@ -1,6 +1,7 @@
 import type { Role } from '@gdb/shared/auth/roles';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceValues } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { actingAs } from '../../../test/version-chain.ts';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
@@ -9,24 +10,13 @@ import { newId } from '../../platform/ids.ts';
 let t: TestApp;
 let manager: string;
 let me: AuthContext;
-let ref: { brand: string; locale: string; productLine: string; datakind: string };
+let ref: Awaited<ReturnType<typeof referenceValues>>;
 beforeAll(async () => {
   t = await createTestApp();
   const signed = await t.signedIn(['manager']);
   manager = signed.token;
   me = actingAs(signed.user);
-  const [brands, locales, lines, kinds] = await Promise.all([
-    t.services.reference.brands(),
-    t.services.reference.locales(),
-    t.services.reference.productLines(),
-    t.services.reference.datakinds(),
-  ]);
-  ref = {
-    brand: brands[0]?._id ?? '',
-    locale: locales[0]?._id ?? '',
-    productLine: lines[0]?._id ?? '',
-    datakind: kinds.find((k) => k.isDealer)?._id ?? '',
-  };
+  ref = await referenceValues(t);
 });
 afterAll(async () => {
   await t.close();
