@@ -1,9 +1,9 @@
 import { Button, Empty, Spin, Typography } from 'antd';
 import { useRef, useState } from 'react';
+import { NameDialog } from '../../ui/dialog/NameDialog.tsx';
 import { Explorer } from '../../ui/explorer/index.ts';
 import { useEditorHeight } from '../../ui/useEditorHeight.ts';
 import { VersionBar } from '../../ui/versions/VersionBar.tsx';
-import { NewPipelineDialog } from './NewPipelineDialog.tsx';
 import { PipelineForm, type PipelineFormHandle } from './PipelineForm.tsx';
 import { PIPELINE_TEXTS } from './pipeline-texts.ts';
 import { usePipelineDocument } from './usePipelineDocument.ts';
@@ -53,7 +53,7 @@ export function PipelinesPage() {
             <VersionBar
               kind="pipeline"
               path="/pipelines"
-              doc={{ ...current, read_only: current.read_only || !current.write_access }}
+              doc={current}
               dirty={doc.dirty}
               onOpen={doc.openVersion}
               onChanged={() => doc.openVersion(current._id)}
@@ -64,7 +64,15 @@ export function PipelinesPage() {
           </>
         )}
       </section>
-      <NewPipelineDialog open={asking} onCreate={doc.createNew} onClose={() => setAsking(false)} />
+      <NameDialog
+        open={asking}
+        title={PIPELINE_TEXTS.newPipeline}
+        confirmText="Create"
+        onConfirm={async (name) => {
+          if (await doc.createNew(name)) setAsking(false);
+        }}
+        onCancel={() => setAsking(false)}
+      />
     </div>
   );
 }

@@ -5,9 +5,6 @@ export const PIPELINE_TEXTS = {
   saved: PIPELINE_SAVE_MESSAGES.saved,
   save: 'Save',
   newPipeline: 'New pipeline',
-  name: 'Name',
-  create: 'Create',
-  cancel: 'Cancel',
   /** 'MASTER Pipeline [name]' or 'Country Pipeline [name]'. */
   title: (p: { isMaster: boolean; name: string }) => `${p.isMaster ? 'MASTER Pipeline' : 'Country Pipeline'} [${p.name}]`,
   choose: 'Choose a pipeline on the left, or create a new one.',

@@ -56,15 +56,20 @@ export function usePipelineDocument() {
     }
   };
 
-  /** The 'New pipeline' button: a master in the root, opened at once. */
-  const createNew = async (name: string) => {
-    if (!(await addressed.mayDrop())) return;
+  /**
+   * The 'New pipeline' button: a master in the root, opened at once. Answers whether it was made
+   * (false: the user kept the unsaved changes); a failure is said and rejects, so the name stays.
+   */
+  const createNew = async (name: string): Promise<boolean> => {
+    if (!(await addressed.mayDrop())) return false;
     try {
       const made = await newPipeline(name, null);
       void message.success(PIPELINE_TEXTS.saved);
       addressed.openVersion(made._id);
+      return true;
     } catch (error) {
       showFailure(error, message.error);
+      throw error;
     }
   };
 

@@ -93,6 +93,8 @@ describe('dynamic form rules', () => {
     expect(message('29/02/2024', { date: true })).toBe('is not a date (YYYY-MM-DD)');
     expect(check('2024-02-29T23:59:59+01:00', { rfc3339DateTime: true }).valid).toBe(true);
     expect(check('2026-03-01T14:30:15', { rfc3339DateTime: true }).valid).toBe(true);
+    expect(check('2026-03-01T14:30', { rfc3339DateTime: true }).valid).toBe(false);
+    expect(check('2026-03-01T25:00:00', { rfc3339DateTime: true }).valid).toBe(false);
     expect(message('2024-02-30T10:00:00Z', { rfc3339DateTime: true })).toBe(
       'is not a date and time (YYYY-MM-DDThh:mm:ss, a zone such as Z or +01:00 optional)',
     );

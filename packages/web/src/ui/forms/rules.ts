@@ -152,7 +152,8 @@ function isDateText(v: unknown): boolean {
   return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 
-const DATE_TIME_TEXT = /^(\d{4}-\d{2}-\d{2})[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})?$/;
+// As the server's check (ajv-formats' iso-date-time): seconds required, the zone optional.
+const DATE_TIME_TEXT = /^(\d{4}-\d{2}-\d{2})[Tt ]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?([Zz]|[+-]\d{2}(:?\d{2})?)?$/;
 
 /** A date and time as RFC 3339 writes it (format `date-time`), on a calendar date; the zone may be left out, as the server's check allows (a file's author often wrote none). */
 const isDateTimeText = (v: unknown): boolean => {

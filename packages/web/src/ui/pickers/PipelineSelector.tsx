@@ -4,6 +4,7 @@ import { App, Button, Select, Space } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useMasterPipelines } from '../../ground/calls/pipelines.ts';
 import { showFailure } from '../../ground/request/failure.ts';
+import { unlistedOption } from '../no-access.ts';
 import { openInNewTab } from './document-addresses.ts';
 import './pickers.css';
 
@@ -14,8 +15,6 @@ export interface PipelineSelectorProps {
   readOnly?: boolean;
   /** The host's edit action; without it the edit button opens the pipeline (ManagePipeline) in a new tab. */
   onEdit?: (id: string) => void;
-  /** A version to leave out (the pipeline being edited cannot be its own master). */
-  exclude?: string;
 }
 
 /**
@@ -23,20 +22,19 @@ export interface PipelineSelectorProps {
  * 'Pipeline', filled from the master pipelines by name ignoring case, each with its version, and an
  * edit button that opens the chosen one.
  */
-export function PipelineSelector({ value, onChange, readOnly = false, onEdit, exclude }: PipelineSelectorProps) {
+export function PipelineSelector({ value, onChange, readOnly = false, onEdit }: PipelineSelectorProps) {
   const { message } = App.useApp();
   const masters = useMasterPipelines();
   useEffect(() => {
     if (masters.error) showFailure(masters.error, message.error);
   }, [masters.error, message]);
-  const options = useMemo(
-    () =>
-      [...(masters.data ?? [])]
-        .filter((p) => p._id !== exclude)
-        .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.version - b.version)
-        .map((p) => ({ value: p._id, label: `${p.name} ${versionLabel(p)}` })),
-    [masters.data, exclude],
-  );
+  const options = useMemo(() => {
+    const listed = [...(masters.data ?? [])]
+      .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.version - b.version)
+      .map((p) => ({ value: p._id, label: `${p.name} ${versionLabel(p)}` }));
+    // A chosen master the caller may not read is not listed: it is said so, not shown by its id.
+    return value && !listed.some((o) => o.value === value) ? [...listed, unlistedOption(value, masters.isPending)] : listed;
+  }, [masters.data, masters.isPending, value]);
   const edit = () => {
     if (!value) return;
     if (onEdit) onEdit(value);
