@@ -1,6 +1,7 @@
 import type { RunLogEntry, RunResult } from '@gdb/shared/components/run.schemas';
 import type { SdkFunction } from '@gdb/shared/sdk/sdk.schemas';
 import type { CallerGate } from './caller-gate.ts';
+import type { ComponentGraph } from './graph.ts';
 import { RunFailure } from './run-failure.ts';
 
 /** How the editors' test runs reach the runtime: the callers' places, and runs in the test lane. */
@@ -37,8 +38,9 @@ export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane
       componentId: string,
       payload: object,
       rtContext: object,
-      gone?: AbortSignal,
+      opts: { gone?: AbortSignal; graph?: ComponentGraph } = {},
     ): Promise<RunResult> {
+      const { gone, graph } = opts;
       const key = testKey(userId, componentId);
       const controller = new AbortController();
       gone?.addEventListener('abort', () => controller.abort(), { once: true });
@@ -52,6 +54,7 @@ export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane
           inputJson: JSON.stringify(payload),
           rtContextJson: JSON.stringify(rtContext),
           signal: controller.signal,
+          ...(graph ? { graph } : {}),
         }).finally(leave);
         return {
           output: objectFrom(outcome.outputJson),

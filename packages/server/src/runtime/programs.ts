@@ -80,12 +80,15 @@ export function programBuilds(options: { settings: Config['runtime']; source: Do
     return program;
   }
 
-  /** The program of a component version: built from its current documents, or taken from the cache. */
-  async function program(componentId: string, opts: { fresh?: boolean } = {}): Promise<Program> {
+  /**
+   * The program of a component version: built from its current documents (`graph` when the caller
+   * has read them already), or taken from the cache.
+   */
+  async function program(componentId: string, opts: { fresh?: boolean; graph?: ComponentGraph } = {}): Promise<Program> {
     // A locked version whose whole closure is locked never changes: no need to read it again.
     const settled = opts.fresh ? undefined : lockedPrograms.get(componentId);
     if (settled) return settled;
-    const graph = await loadGraph(source, componentId);
+    const graph = opts.graph ?? (await loadGraph(source, componentId));
     const key = fingerprint(graph, RUNTIME_REVISION);
     const cached = opts.fresh ? undefined : programs.get(key);
     const built = cached ?? compile(graph);

@@ -6,7 +6,7 @@ import type { JsonParts } from '../platform/files/json-parts.ts';
 import { CallerGate } from './caller-gate.ts';
 import { editorTests } from './editor-tests.ts';
 import { type CsvPieces, execute, type RunLimits } from './executor.ts';
-import { type DocumentSource, loadGraph } from './graph.ts';
+import { type ComponentGraph, type DocumentSource, loadGraph } from './graph.ts';
 import { IsolatePool } from './isolate-pool.ts';
 import { programBuilds } from './programs.ts';
 import { RunFailure } from './run-failure.ts';
@@ -15,6 +15,8 @@ import { RunFailure } from './run-failure.ts';
 export interface ComponentRunRequest {
   /** The component version to run. */
   componentId: string;
+  /** Its documents, when the caller has read them already (a test run's access check): not read again. */
+  graph?: ComponentGraph;
   /**
    * JSON text of ctx.input: an object with a value for each input port name, e.g. `{"rows":[…]}`;
    * or that text in parts, whose bytes are handed over to the run (see the executor's `input`).
@@ -104,7 +106,7 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
   /** Runs a component version in the isolates of one lane; throws a RunFailure when it fails. */
   async function runIn(lane: IsolatePool, request: ComponentRunRequest): Promise<ComponentRunOutcome> {
     const started = performance.now();
-    const built = await program(request.componentId);
+    const built = await program(request.componentId, request.graph ? { graph: request.graph } : {});
     const answer = await execute(
       lane,
       built,

@@ -75,11 +75,12 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
       async (req, reply) => {
         const auth = requireAuth(req);
         // A component the caller's badges do not open, or one naming such a document at any depth, is refused before it runs.
-        await components.assertRunnable(auth, await runtime.graph(req.params.id));
+        // The run builds its program from the documents checked, not from a second read.
+        const graph = await runtime.graph(req.params.id);
+        await components.assertRunnable(auth, graph);
         const gone = longAnswer(req, reply);
-        return ok(
-          await runtime.testComponent(auth.userId, req.params.id, req.body.payload ?? {}, req.body.rt_context ?? {}, gone),
-        );
+        const { payload = {}, rt_context = {} } = req.body;
+        return ok(await runtime.testComponent(auth.userId, req.params.id, payload, rt_context, { gone, graph }));
       },
     );
     app.post(
