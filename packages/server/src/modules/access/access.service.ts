@@ -168,13 +168,13 @@ export function accessHooks(access: DocumentAccess, locked?: LockedOnlyReads) {
     badgeReadFilter: async <R extends Badged>(auth: AuthContext, kind: FolderKind, rows: readonly R[]) =>
       (await access(auth)).filter('read', kind, rows, (r) => ({ folder: r.folder_id, tags: r.tags })),
     /**
-     * The explorer's check, prepared once per call: as the server's writes, it refuses write on a
-     * system data model to all but super-admins.
+     * The explorer's check, prepared once per call: the system data models are super-admins' alone
+     * (only they change them), so for all others they are neither in the tree nor changeable.
      */
     explorerCheck: async (auth: AuthContext) => {
       const caller = await access(auth);
       return (action: DocumentAction, item: ExplorerItem) =>
-        !(action === 'write' && !caller.everything && isSystemDataModel(item)) && caller.allows(action, item);
+        !(!caller.everything && isSystemDataModel(item)) && caller.allows(action, item);
     },
   };
 }

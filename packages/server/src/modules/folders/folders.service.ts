@@ -1,5 +1,4 @@
 import { FOLDER_MESSAGES, type Folder, type FolderKind, type TreeNode } from '@gdb/shared/folders/folders.schemas';
-import { isSystemSchemaName } from '@gdb/shared/schemas/system-schemas';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -12,14 +11,10 @@ import { folderBadges } from './folder-badges.ts';
 import { folderChains } from './folder-chains.ts';
 import { buildTree, documentItem } from './folder-tree.ts';
 import { type FolderRow, foldersRepo } from './folders.repo.ts';
-import type { DocumentAccessHook, DocumentAccessItem } from './folders.types.ts';
+import type { DocumentAccessHook } from './folders.types.ts';
 import { treeSources } from './tree-source.ts';
 
 export type { DocumentAccessHook, DocumentAccessItem } from './folders.types.ts';
-
-/** The system data models (rt-*) are shown in the tree to super-admins only: they alone change them. */
-const hiddenFrom = (auth: AuthContext) => (item: DocumentAccessItem) =>
-  item.kind === 'schema' && item.type === 'leaf' && isSystemSchemaName(item.name) && !auth.roles.includes('super-admin');
 
 const toFolder = (row: FolderRow): Folder => ({ id: row.id, name: row.name, kind: row.kind, parent: row.parent_id });
 
@@ -53,10 +48,9 @@ export function foldersService(ctx: AppContext, versions: VersionsService, optio
     async tree(auth: AuthContext, kind: FolderKind): Promise<TreeNode[]> {
       assertKind(auth, kind);
       const [source, check] = await Promise.all([sources(kind), documentAccess(auth)]);
-      const hidden = hiddenFrom(auth);
       return buildTree(
         source,
-        (item) => !hidden(item) && check('read', item),
+        (item) => check('read', item),
         (item) => check('write', item),
       );
     },
