@@ -85,8 +85,8 @@ function jobsOf(imports: () => ImportsService): PipelineImports {
 function pipelineNeighbours(components: ComponentsService, schemas: SchemasService, imports: () => ImportsService) {
   return {
     references: {
-      components: { existing: components.byIds, readable: components.many },
-      dataModels: { existing: schemas.byIds, readable: schemas.many },
+      components: components.byIds,
+      dataModels: schemas.byIds,
     },
     imports: jobsOf(imports),
   };

@@ -1,3 +1,4 @@
+import type { FolderKind } from '@gdb/shared/folders/folders.schemas';
 import { type DataSource, dataSinkSchema, dataSourceSchema } from '@gdb/shared/pipelines/pipeline.schemas';
 import { PIPELINE_SAVE_MESSAGES, type PipelineSaveBody, pipelineSaveIssue } from '@gdb/shared/pipelines/pipeline-save.schemas';
 import { VERSION_MESSAGES, versionLabel } from '@gdb/shared/versions/versions.schemas';
@@ -5,23 +6,13 @@ import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { badRequest, forbidden } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { ACCESS_MESSAGES, type DocumentAccess } from '../access/access.service.ts';
+import type { AccessedDocument, CallerAccess } from '../access/access.types.ts';
 import type { ReferenceService } from '../reference/reference.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import type { PipelineRow, pipelinesRepo } from './pipelines.repo.ts';
 
-/** A document a pipeline names, as the save names it in a refusal. */
-interface NamedVersion {
-  _id: string;
-  name: string;
-  version: number;
-  vLocked: boolean;
-}
-
-/** The versions among these ids that exist, and those of them the viewer may read. */
-interface DocumentsOf {
-  existing: (ids: readonly string[]) => Promise<NamedVersion[]>;
-  readable: (ids: readonly string[], viewer: AuthContext) => Promise<NamedVersion[]>;
-}
+/** The versions among these ids that exist, with the folder and badges the read check needs. */
+type DocumentsOf = (ids: readonly string[]) => Promise<({ _id: string } & AccessedDocument)[]>;
 
 /** What a pipeline save reads of the other modules: the components and data models it names, the reference lists. */
 export interface PipelineReferences {
@@ -109,15 +100,21 @@ async function assertReferenceValues(reference: ReferenceService, c: Columns): P
  * id the caller sent: a closed document's name is not told (docs/decisions.md, "Answers name only
  * what the caller reads").
  */
-async function assertReadable(what: string, ids: readonly string[], documentsOf: DocumentsOf, auth: AuthContext) {
+async function assertReadable(
+  [kind, what]: [FolderKind, string],
+  ids: readonly string[],
+  documentsOf: DocumentsOf,
+  caller: CallerAccess,
+) {
   const asked = [...new Set(ids)];
   if (asked.length === 0) return;
-  const existing = new Set((await documentsOf.existing(asked)).map((d) => d._id));
-  const missing = asked.find((id) => !existing.has(id));
+  const found = new Map((await documentsOf(asked)).map((d) => [d._id, d]));
+  const missing = asked.find((id) => !found.has(id));
   if (missing) throw badRequest(`The ${what} ${missing} does not exist.`);
-  const readable = new Set((await documentsOf.readable(asked, auth)).map((d) => d._id));
-  const closed = asked.find((id) => !readable.has(id));
-  if (closed) throw forbidden(`You are not allowed to read the ${what} ${closed}.`);
+  for (const id of asked) {
+    const doc = found.get(id) as AccessedDocument;
+    if (!(await caller.may('read', kind, doc))) throw forbidden(`You are not allowed to read the ${what} ${id}.`);
+  }
 }
 
 /**
@@ -144,14 +141,10 @@ export function pipelineSave(repo: Repo, versions: SaveVersions, access: Documen
   async function checkedColumns(auth: AuthContext, body: PipelineSaveBody, familyId: string | null): Promise<Columns> {
     let columns = columnsOf(body);
     if (columns.master_pipeline) columns = inherited(columns, await masterOf(auth, columns.master_pipeline, familyId));
-    await assertReadable('component', columns.component ? [columns.component] : [], refs.components, auth);
-    const models = [columns.pipeline_schema, ...columns.data_sources.map((s) => s.dataModel)];
-    await assertReadable(
-      'data model',
-      models.flatMap((m) => m ?? []),
-      refs.dataModels,
-      auth,
-    );
+    const caller = await access(auth);
+    await assertReadable(['component', 'component'], columns.component ? [columns.component] : [], refs.components, caller);
+    const models = [columns.pipeline_schema, ...columns.data_sources.map((s) => s.dataModel)].flatMap((m) => m ?? []);
+    await assertReadable(['schema', 'data model'], models, refs.dataModels, caller);
     await assertReferenceValues(refs.reference, columns);
     return columns;
   }
@@ -183,7 +176,7 @@ export function pipelineSave(repo: Repo, versions: SaveVersions, access: Documen
 
   async function saveDraft(auth: AuthContext, body: PipelineSaveBody & { _id: string }): Promise<string> {
     if (body.version === undefined) throw badRequest(VERSION_MESSAGES.missingVersion);
-    if (body.sys_version === undefined) throw badRequest('Update : Missing sys_version in document');
+    if (body.sys_version === undefined) throw badRequest(VERSION_MESSAGES.missingSysVersion);
     const current = await versions.load('pipeline', body._id);
     const issue = pipelineSaveIssue(body);
     if (issue) throw badRequest(issue);
