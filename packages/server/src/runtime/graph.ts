@@ -70,25 +70,30 @@ export async function loadGraph(source: DocumentSource, rootId: string): Promise
   return { root, components, schemas, sdk, missingComponents, missingSchemas, missingSdk };
 }
 
-/** Schema ids a JSON schema points at through `$ref` (a schema version id, optionally with a fragment). */
-export function schemaRefs(jsonSchema: unknown): string[] {
-  const out = new Set<string>();
-  const walk = (node: unknown) => {
+/**
+ * The schema ids a JSON schema points at through `$ref` (a schema version id, optionally with a
+ * fragment), each with where: `jsonSchema.properties.a.$ref`.
+ */
+export function schemaRefPaths(jsonSchema: unknown): { path: string; id: string }[] {
+  const out: { path: string; id: string }[] = [];
+  const walk = (node: unknown, path: string) => {
     if (Array.isArray(node)) {
-      for (const item of node) walk(item);
+      for (const [i, item] of node.entries()) walk(item, `${path}[${i}]`);
       return;
     }
     if (node === null || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string') {
-        const id = value.split('#')[0] ?? '';
-        if (isId(id)) out.add(id);
-      } else walk(value);
+      const id = key === '$ref' && typeof value === 'string' ? (value.split('#')[0] ?? '') : '';
+      if (isId(id)) out.push({ path: `${path}.$ref`, id });
+      else walk(value, `${path}.${key}`);
     }
   };
-  walk(jsonSchema);
-  return [...out];
+  walk(jsonSchema, 'jsonSchema');
+  return out;
 }
+
+/** Schema ids a JSON schema points at through `$ref`, each once. */
+export const schemaRefs = (jsonSchema: unknown): string[] => [...new Set(schemaRefPaths(jsonSchema).map((r) => r.id))];
 
 /** The well-formed ids of a set; the others are recorded as missing (no query could find them). */
 function onlyIds(ids: Iterable<string>, missing: Set<string>): string[] {

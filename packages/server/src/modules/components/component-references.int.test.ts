@@ -109,7 +109,7 @@ describe('a manager running an open component that names a closed document', () 
       ._id;
     const withRef = (await component(boss, { name: 'Open checker', inputs: [{ name: 'in', inputSchema: wrapper }] })).body.data
       ._id;
-    expectRefused(await execute(withRef), `$ref of ${wrapper}`, closed.model);
+    expectRefused(await execute(withRef), `jsonSchema.$ref of ${wrapper}`, closed.model);
   });
 
   it('runs it once nothing it names is closed', async () => {

@@ -4,7 +4,7 @@ import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
 import type { SdkFunction } from '@gdb/shared/sdk/sdk.schemas';
 import type { Executor } from '../../platform/db/transaction.ts';
 import { badRequest } from '../../platform/http/errors.ts';
-import { schemaRefs } from '../../runtime/graph.ts';
+import { schemaRefPaths } from '../../runtime/graph.ts';
 import {
   assertReferencesReadable,
   type CallerAccess,
@@ -89,7 +89,7 @@ export async function assertClosureReadable(caller: CallerAccess, closure: Compo
   const held = (holder: string, refs: Reference[]) => refs.map((r) => ({ ...r, path: `${r.path} of ${holder}` }));
   for (const c of closure.components.values()) await assertReferencesReadable(caller, held(c._id, referencesOf(c)), found);
   for (const s of closure.schemas.values()) {
-    const refs = schemaRefs(s.jsonSchema).map((id): Reference => ({ path: '$ref', kind: 'schema', id }));
+    const refs = schemaRefPaths(s.jsonSchema).map((r): Reference => ({ ...r, kind: 'schema' }));
     await assertReferencesReadable(caller, held(s._id, refs), found);
   }
 }

@@ -10,17 +10,18 @@ import type { Executor } from '../../platform/db/transaction.ts';
 import { versionFields } from '../../platform/db/versioned-row.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { schemaRefPaths } from '../../runtime/graph.ts';
 import {
   ACCESS_MESSAGES,
   assertReferencesReadable,
   type CallerAccess,
   type DocumentAccess,
+  type Reference,
   type ReferencedDocument,
 } from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { modelBoundsIssue } from './model-bounds.ts';
 import { lockedSchemaCache } from './schema-cache.ts';
-import { schemaReferences } from './schema-references.ts';
 import { type SchemaRow, schemasRepo } from './schemas.repo.ts';
 
 /**
@@ -53,9 +54,9 @@ async function assertRefsReadable(
   caller: CallerAccess,
   jsonSchema: Record<string, unknown>,
 ): Promise<void> {
-  const refs = schemaReferences(jsonSchema);
+  const refs = schemaRefPaths(jsonSchema).map((r): Reference => ({ ...r, kind: 'schema' }));
   if (refs.length === 0) return;
-  const rows = await repo.byIds([...new Set(refs.map((r) => r.id))]);
+  const rows = await repo.heldByIds([...new Set(refs.map((r) => r.id))]);
   const found = new Map(rows.map((r) => [r.id, { id: r.id, folder: r.folder_id, tags: r.tags }]));
   await assertReferencesReadable(caller, refs, found);
 }
