@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FORM_CHECK_SETTING, formCheckPrefixProblem, parseFormCheckUrls } from '@gdb/shared/schemas/form-checks';
+import { FORM_CHECK_SETTING, formCheckPrefixProblem, parseFormCheckUrls, settingEntries } from '@gdb/shared/schemas/form-checks';
 
 import { SCHEMA_LIMITS } from '@gdb/shared/schemas/schemas.schemas';
 import { z } from 'zod';
@@ -20,24 +20,15 @@ const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v
 
 /** A comma-separated list of URL prefixes, each checked on its own. */
 const urlPrefixes = z.string().superRefine((text, check) => {
-  for (const entry of text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
+  for (const entry of settingEntries(text)) {
     const problem = formCheckPrefixProblem(entry);
     if (problem) check.addIssue({ code: 'custom', message: `${FORM_CHECK_SETTING}: ${problem}` });
   }
 });
 
-const listOf = (text: string | undefined) =>
-  (text ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
 /** Host names (no scheme, port or path), compared in lower case. */
 const hostNames = z.string().superRefine((text, check) => {
-  for (const entry of listOf(text)) {
+  for (const entry of settingEntries(text)) {
     if (!/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/i.test(entry)) {
       check.addIssue({
         code: 'custom',
@@ -49,7 +40,7 @@ const hostNames = z.string().superRefine((text, check) => {
 
 /** CIDR ranges (`10.20.0.0/16`). */
 const addressRanges = z.string().superRefine((text, check) => {
-  for (const entry of listOf(text)) {
+  for (const entry of settingEntries(text)) {
     if (!parseRange(entry)) check.addIssue({ code: 'custom', message: `${entry} is not an address range such as 10.20.0.0/16` });
   }
 });
@@ -298,8 +289,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     formCheckUrls: parseFormCheckUrls(e.FORM_CHECK_URLS),
     realtimeSources: {
-      hosts: listOf(e.REALTIME_SOURCE_HOSTS).map((h) => h.toLowerCase()),
-      privateRanges: listOf(e.REALTIME_SOURCE_PRIVATE_RANGES),
+      hosts: settingEntries(e.REALTIME_SOURCE_HOSTS).map((h) => h.toLowerCase()),
+      privateRanges: settingEntries(e.REALTIME_SOURCE_PRIVATE_RANGES),
     },
 
     schemaBounds: {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
+import { type SchemaDocument, schemaContentKey } from '@gdb/shared/schemas/schemas.schemas';
 import { FORMATS_MODULE, FORMATS_MODULE_SOURCE } from '../platform/data-model-formats.ts';
 import type { Problem } from './checks.ts';
 import { schemaRefs } from './graph.ts';
@@ -61,7 +61,7 @@ function compileRequest(id: string, schemas: ReadonlyMap<string, SchemaDocument>
     for (const ref of doc ? schemaRefs(doc.jsonSchema) : []) if (schemas.has(ref) && !order.includes(ref)) order.push(ref);
   }
   const docs = order.map((ref) => schemas.get(ref) as SchemaDocument);
-  const key = docs.map((d) => `${d._id} ${d.sys_version} ${d.lastUpdateDate}`).join('\n');
+  const key = docs.map(schemaContentKey).join('\n');
   return { key, request: { id, schemas: docs.map((d) => ({ id: d._id, schema: prepared(d) })) } };
 }
 

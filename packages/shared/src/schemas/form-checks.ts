@@ -30,13 +30,16 @@ export function formCheckPrefixProblem(entry: string): string | null {
   return null;
 }
 
-/** The entries of the setting as the browser compares them (normalised URLs). */
-export function parseFormCheckUrls(setting: string | undefined): string[] {
-  const entries = (setting ?? '')
+/** The entries of a comma-separated setting, trimmed, empty ones left out. */
+export const settingEntries = (setting: string | undefined): string[] =>
+  (setting ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  return entries.map((entry) => new URL(entry).href);
+
+/** The entries of the setting as the browser compares them (normalised URLs). */
+export function parseFormCheckUrls(setting: string | undefined): string[] {
+  return settingEntries(setting).map((entry) => new URL(entry).href);
 }
 
 type Json = Record<string, unknown>;

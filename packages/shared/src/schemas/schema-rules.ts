@@ -3,8 +3,8 @@
 import { linearPatternError } from './linear-pattern.ts';
 import { NAMED_PARENTS, type NodeKind, SCHEMA_KINDS, type SchemaNode, valuesOf } from './schema-nodes.ts';
 
-/** What the editor shows for a pattern the linear-time engine cannot run. */
-const LINEAR_PATTERN_MESSAGE =
+/** What the editor shows, and the server answers with the field's path, for a pattern the linear-time engine cannot run. */
+export const LINEAR_PATTERN_MESSAGE =
   'Pattern cannot be checked in linear time: backreferences, lookahead and lookbehind are not supported';
 
 const has = (node: SchemaNode, kind: NodeKind) => node.children.some((c) => c.kind === kind);

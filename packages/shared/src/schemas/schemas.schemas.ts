@@ -95,3 +95,7 @@ export const cacheClearAnswerSchema = z.object({
 export const schemaGenerateAnswerSchema = z
   .array(z.record(z.string(), z.unknown()).describe('The data model inferred from one example file.'))
   .describe('One data model per file.');
+
+/** What names a stored data model version's content: any save changes it (kept checks and compiled validators are keyed by it). */
+export const schemaContentKey = (d: Pick<SchemaDocument, '_id' | 'sys_version' | 'lastUpdateDate'>): string =>
+  `${d._id} ${d.sys_version} ${d.lastUpdateDate}`;

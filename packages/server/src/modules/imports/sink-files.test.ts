@@ -3,17 +3,9 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { generatedCells, readAsFormula } from '../../../test/generated-cells.ts';
 import { columnTable } from '../../platform/files/row-tables.ts';
+import { FORMULA } from '../../runtime/sandbox/csv-writer.ts';
 import { RunStepError } from './run-errors.ts';
-import {
-  columnsOf,
-  csvLines,
-  csvRecords,
-  FORMULA,
-  sinkFileName,
-  tableRows,
-  writeSinkFile,
-  writeSinkTable,
-} from './sink-files.ts';
+import { columnsOf, csvLines, csvRecords, sinkFileName, tableRows, writeSinkFile, writeSinkTable } from './sink-files.ts';
 
 const rows = [
   { code: 'A1', price: 1.5, tags: ['x', 'y'] },

@@ -64,8 +64,6 @@ export function csvBytesOfTable(table: ColumnTable): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-export { FORMULA };
-
 /** Table rows of an output value: an array of objects, or one object; anything else is refused. */
 export function tableRows(value: unknown, sinkName: string): Record<string, unknown>[] {
   const list = Array.isArray(value) ? value : [value];

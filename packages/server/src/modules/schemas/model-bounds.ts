@@ -1,4 +1,5 @@
 import { linearPatternError } from '@gdb/shared/schemas/linear-pattern';
+import { LINEAR_PATTERN_MESSAGE } from '@gdb/shared/schemas/schema-rules';
 import type { Config } from '../../platform/config.ts';
 
 /** What a data model may hold on save (settings of docs/operations.md, "Data model bounds"). */
@@ -18,8 +19,7 @@ const BOUND_MESSAGES = {
     `${path}: the enum lists ${count} values, more than SCHEMA_MAX_ENUM_VALUES allows (${max})`,
   expanded: (max: number) =>
     `The data model holds more than SCHEMA_MAX_EXPANDED_SCHEMAS allows (${max} schemas) once each $ref is replaced by the schema it names`,
-  pattern: (path: string, detail: string) =>
-    `${path}: the pattern cannot be checked in linear time (backreferences, lookahead and lookbehind are not supported): ${detail}`,
+  pattern: (path: string, detail: string) => `${path}: ${LINEAR_PATTERN_MESSAGE} (${detail})`,
 } as const;
 
 type Json = Record<string, unknown>;

@@ -84,7 +84,7 @@ describe('a pattern the linear-time engine cannot run is refused on save', () =>
   it('refuses a backreference, naming the field path', async () => {
     const res = await save({ type: 'object', properties: { code: { type: 'string', pattern: '^(a)\\1$' } } });
     expect(res.status).toBe(400);
-    expect(res.body.message).toMatch(/^jsonSchema\.properties\.code\.pattern: the pattern cannot be checked in linear time/);
+    expect(res.body.message).toMatch(/^jsonSchema\.properties\.code\.pattern: Pattern cannot be checked in linear time/);
     expect(res.body.data.issues[0].path).toBe('jsonSchema.properties.code.pattern');
   });
 
@@ -97,9 +97,7 @@ describe('a pattern the linear-time engine cannot run is refused on save', () =>
     expect(lookahead.body.data.issues[0].path).toBe('jsonSchema.properties.dealer.properties.zip.pattern');
     const named = await save({ type: 'object', patternProperties: { '^(?!x)': { type: 'string' } } });
     expect(named.status).toBe(400);
-    expect(named.body.message).toMatch(
-      /^jsonSchema\.patternProperties\.\^\(\?!x\): the pattern cannot be checked in linear time/,
-    );
+    expect(named.body.message).toMatch(/^jsonSchema\.patternProperties\.\^\(\?!x\): Pattern cannot be checked in linear time/);
   });
 
   it('keeps ^(a+)+$: the linear-time engine runs it', async () => {

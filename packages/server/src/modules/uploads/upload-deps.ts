@@ -1,4 +1,4 @@
-import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
+import { type SchemaDocument, schemaContentKey } from '@gdb/shared/schemas/schemas.schemas';
 import type { FileStore } from '../../platform/files/file-store.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
 import type { ParsePool } from './parsing/parse-pool.ts';
@@ -22,7 +22,7 @@ export interface UploadDataModel {
 
 /** A stored data model version as an upload check uses it (null when there is none); a draft's save changes its key. */
 export function uploadDataModel(doc: SchemaDocument | undefined): UploadDataModel | null {
-  return doc ? { jsonSchema: doc.jsonSchema, key: `${doc._id} ${doc.sys_version} ${doc.lastUpdateDate}` } : null;
+  return doc ? { jsonSchema: doc.jsonSchema, key: schemaContentKey(doc) } : null;
 }
 
 export interface UploadsDeps {
