@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Empty, Progress, Spin, Tabs, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { errorText, showFailure } from '../../ground/request/failure.ts';
-import { VERSION_TEXTS } from '../../ui/versions/version-texts.ts';
+import { showResults, VERSION_TEXTS } from '../../ui/versions/version-texts.ts';
 import { PipelineChecklist } from './PipelineChecklist.tsx';
 import { UpdateReportTable } from './UpdateReportTable.tsx';
 import { massLock, massUpdate, updatePayloadOf, updatesKeys, usePipelineList } from './updates-api.ts';
@@ -13,22 +13,8 @@ import './updates.css';
 /** Payloads sent per mass-update call, so the progress moves while a long update runs. */
 const UPDATE_BATCH = 10;
 
-type Show = (text: string) => unknown;
-
-/** Bulk results are staggered this many ms apart (docs/product.md §18.10). */
-const BULK_TOAST_GAP_MS = 100;
-
-/** Successes then errors, one toast each, 100 ms apart; errors read 'name, version v : error'. */
-function showResults(successes: readonly string[], errors: readonly BulkError[], ok: Show, ko: Show) {
-  const toasts = [
-    ...successes.map((text) => () => ok(text)),
-    ...errors.map((e) => () => ko(VERSION_TEXTS.bulkError(e, e.error))),
-  ];
-  toasts.forEach((toast, i) => {
-    if (i === 0) toast();
-    else setTimeout(toast, i * BULK_TOAST_GAP_MS);
-  });
-}
+/** A refused entry as its toast reads it: 'name, version v : error'. */
+const bulkErrorText = (e: BulkError) => VERSION_TEXTS.bulkError(e, e.error);
 
 /** The checked entries, masters first (a country's update follows its master's). */
 const checkedOf = (masters: readonly MassComputeEntry[], country: readonly MassComputeEntry[], checked: ReadonlySet<string>) =>
@@ -66,7 +52,7 @@ function UpdateTab() {
     try {
       const answer = await updateInBatches(entries, (done) => setProgress({ done, total: entries.length }));
       const texts = answer.success.map((s) => VERSION_TEXTS.updated(s.name, s.old_version, s.new_version));
-      showResults(texts, answer.errors, message.success, message.error);
+      showResults(texts, answer.errors.map(bulkErrorText), message.success, message.error);
       setChecked(new Set());
       setSelected(null);
     } catch (error) {
@@ -126,7 +112,7 @@ function LockTab() {
       const answer = await massLock(checkedOf(masters, country, checked).map((e) => e.doc._id));
       showResults(
         answer.success.map((s) => VERSION_TEXTS.locked(s.version)),
-        answer.errors,
+        answer.errors.map(bulkErrorText),
         message.success,
         message.error,
       );

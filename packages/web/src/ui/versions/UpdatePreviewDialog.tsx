@@ -10,7 +10,7 @@ import { useEffect, useState } from 'react';
 import { useUpdateReport, type VersionPath, versionCalls } from '../../ground/calls/versions.ts';
 import { errorText, showFailure } from '../../ground/request/failure.ts';
 import { CSP_SAFE_MODAL } from '../tags/confirmation.ts';
-import { kindWord, showApart, VERSION_TEXTS } from './version-texts.ts';
+import { kindWord, showResults, VERSION_TEXTS } from './version-texts.ts';
 import type { VersionedDoc } from './versioned-doc.ts';
 
 export interface UpdatePreviewDialogProps {
@@ -93,12 +93,10 @@ export function UpdatePreviewDialog({ open, kind, path, doc, onUpdated, onClose,
     setProceeding(true);
     try {
       const answer = await versionCalls(path).update(payloadOf(kind, doc._id, rows, chosen, follow));
-      showApart(
+      showResults(
         answer.success.map((s) => VERSION_TEXTS.updated(s.name, s.old_version, s.new_version)),
-        (text) => void message.success(text),
-      );
-      showApart(
         answer.errors.map((e) => VERSION_TEXTS.bulkError(e, e.error)),
+        (text) => void message.success(text),
         (text) => void message.error(text),
       );
       onClose();

@@ -34,10 +34,27 @@ const KIND_WORDS: Record<VersionKind, string> = {
 /** The document type, capitalised, as dialog titles show it. */
 export const kindWord = (kind: VersionKind) => KIND_WORDS[kind];
 
-/** Shows `texts` one after another, `gapMs` apart (bulk results, docs/product.md §18.10). */
-export function showApart(texts: readonly string[], show: (text: string) => unknown, gapMs = 100): void {
-  texts.forEach((text, i) => {
-    if (i === 0) show(text);
-    else setTimeout(() => show(text), i * gapMs);
+/** Bulk results are shown one at a time, this many ms apart (docs/product.md §18.10). */
+const BULK_TOAST_GAP_MS = 100;
+
+function showInTurn(toasts: readonly (() => unknown)[]): void {
+  toasts.forEach((toast, i) => {
+    if (i === 0) toast();
+    else setTimeout(toast, i * BULK_TOAST_GAP_MS);
   });
+}
+
+/** Shows `texts` one after another, 100 ms apart. */
+export function showApart(texts: readonly string[], show: (text: string) => unknown): void {
+  showInTurn(texts.map((text) => () => show(text)));
+}
+
+/** A bulk call's answer: the successes, then the errors, one toast each in one sequence 100 ms apart. */
+export function showResults(
+  successes: readonly string[],
+  errors: readonly string[],
+  ok: (text: string) => unknown,
+  ko: (text: string) => unknown,
+): void {
+  showInTurn([...successes.map((text) => () => ok(text)), ...errors.map((text) => () => ko(text))]);
 }
