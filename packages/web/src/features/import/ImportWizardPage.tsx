@@ -282,7 +282,6 @@ export function ImportWizardPage() {
               missing={missing}
               plan={plan}
               roles={roles}
-              live={live.uploads}
               lists={lists}
               countries={countries.data ?? []}
               busy={busy}

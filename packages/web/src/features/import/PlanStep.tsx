@@ -18,7 +18,6 @@ export interface PlanStepProps {
   /** The pipeline's current import and jobs, and the scheduler's form. */
   plan: ReturnType<typeof useWizardJob>;
   roles: readonly string[];
-  live: readonly { _id: string; status: string }[];
   lists: readonly LastList[];
   countries: readonly PipelineView[];
   busy: boolean;
@@ -67,7 +66,7 @@ export function PlanStep(props: PlanStepProps) {
         onKind={(k) => void plan.changeKind(k)}
       />
       {seesJobs(props.roles) && <JobsList compact pipelineId={pipeline._id} />}
-      <RunUploads pipeline={pipeline} lists={props.lists} live={props.live} />
+      <RunUploads pipeline={pipeline} lists={props.lists} />
       {pipeline.isMaster && (
         <CountryPipelines countries={props.countries} roles={props.roles} busy={props.busy} onRun={props.onRunCountries} />
       )}

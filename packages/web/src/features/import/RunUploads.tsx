@@ -10,22 +10,14 @@ import { UploadStatusIcon } from '../../ui/uploads/UploadStatusIcon.tsx';
 import { runUploads } from './wizard-rules.ts';
 
 /** Step 4's last uploads: per data source, every upload the run will take, so no older file is merged unseen. */
-export function RunUploads({
-  pipeline,
-  lists,
-  live,
-}: {
-  pipeline: PipelineView;
-  lists: readonly LastList[];
-  live: readonly { _id: string; status: string }[];
-}) {
+export function RunUploads({ pipeline, lists }: { pipeline: PipelineView; lists: readonly LastList[] }) {
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
       <Typography.Title level={3} className="gdb-section-title">
         Uploads this import takes
       </Typography.Title>
       {uploadSources(pipeline).map((s) => {
-        const rows = runUploads(s.dataSubKind, lists, live);
+        const rows = runUploads(s.dataSubKind, lists);
         return (
           <Card key={s.dataSubKind} size="small" title={s.dataSubKind}>
             <PlainList

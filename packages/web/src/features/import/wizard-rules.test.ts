@@ -309,9 +309,10 @@ describe('runUploads', () => {
     const lists = [
       { dataSubKind: 'main', data: [u('a', 'processing'), u('b', 'valid'), u('c', 'valid', false), u('d', 'invalid')] },
     ];
-    expect(runUploads('main', lists, []).map((x) => x._id)).toEqual(['b']);
-    expect(runUploads('main', lists, [{ _id: 'a', status: 'valid' }]).map((x) => x._id)).toEqual(['a', 'b']);
-    expect(runUploads('other', lists, [])).toEqual([]);
+    expect(runUploads('main', lists).map((x) => x._id)).toEqual(['b']);
+    const live = withLiveUploads(lists, [{ ...u('a', 'valid'), importedAt: null, importedBy: null }]);
+    expect(runUploads('main', live).map((x) => x._id)).toEqual(['a', 'b']);
+    expect(runUploads('other', lists)).toEqual([]);
   });
 });
 

@@ -259,15 +259,15 @@ export const CANCEL_QUESTION = 'Do you want to cancel the import?';
 
 /**
  * The uploads a run of the pipeline takes from one data source: every enabled valid upload of its
- * last list (the server merges them all), with the live status of this session's uploads.
+ * last list (the server merges them all); the lists carry this session's live statuses already
+ * (`withLiveUploads`).
  */
 export function runUploads<U extends LastList['data'][number]>(
   kind: string,
   lists: readonly { dataSubKind: string; data: readonly U[] }[],
-  live: readonly { _id: string; status: string }[],
 ): U[] {
   const data = lists.find((l) => l.dataSubKind === kind)?.data ?? [];
-  return data.filter((u) => u.enabled && (live.find((l) => l._id === u._id)?.status ?? u.status) === 'valid');
+  return data.filter((u) => u.enabled && u.status === 'valid');
 }
 
 export interface NextState {
