@@ -6,10 +6,10 @@ import { useEffect, useId, useMemo } from 'react';
 import { useSchemaList } from '../../ground/calls/schemas.ts';
 import { showFailure } from '../../ground/request/failure.ts';
 import { unlistedOption } from '../no-access.ts';
+import { openInNewTab } from '../pickers/document-addresses.ts';
 import './versions.css';
 
 /** Where the schema editor opens a data model (route SchemaEditor, query id). */
-const schemaEditorAddress = (id: string) => `/manage/schemas?id=${encodeURIComponent(id)}`;
 
 export interface SchemaPickerProps {
   /** Id of the chosen data model version; null when none. */
@@ -42,7 +42,7 @@ export function SchemaPicker({ value, onChange, readOnly = false, onEdit }: Sche
   const edit = () => {
     if (!value) return;
     if (onEdit) onEdit(value);
-    else window.open(schemaEditorAddress(value), '_blank', 'noopener');
+    else openInNewTab('schema', value);
   };
   return (
     <div className="gdb-schema-picker">
