@@ -29,7 +29,6 @@ export const pipelinePermissionSchema = z.object({
   isActive: z.boolean().describe('Whether the assignment is active: an inactive one keeps the pipeline out of reach.'),
 });
 
-/** A user as the Users screen lists and edits it. */
 /** Where a new account's password link went: mailed to `to`, or written to the server's outbox when no mail server is set. */
 export const passwordMailSchema = z.object({
   to: z.string().describe('The address the link was mailed to.'),
@@ -37,6 +36,7 @@ export const passwordMailSchema = z.object({
 });
 export type PasswordMail = z.infer<typeof passwordMailSchema>;
 
+/** A user as the Users screen lists and edits it. */
 export const managedUserSchema = z.object({
   _id: z.string().describe('User id.'),
   firstName: z.string().describe('First name.'),

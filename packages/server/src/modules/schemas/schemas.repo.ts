@@ -23,7 +23,6 @@ export function schemasRepo(k: Kysely<Database>) {
         .orderBy('updated_at', 'desc')
         .limit(1)
         .executeTakeFirst(),
-    /** Whether a data model of another family has this name. */
     /** A version of another family with this name ignoring case (its folder and badges, for the read check), if any. */
     otherFamilyNamed: async (name: string, familyId: string | null) => {
       let q = k.selectFrom('schemas').select(['id', 'folder_id', 'tags']).where(sql`lower(name)`, '=', name.toLowerCase());

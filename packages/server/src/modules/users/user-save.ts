@@ -73,10 +73,10 @@ async function userBefore(d: SaveDeps, actor: ScopeActor, body: UserSaveBody): P
   return before ?? null;
 }
 
-/** The trimmed dialog values, after the dialog rules, the admin-badge scope, the badges and the unique email. */
 /** The acting user as a save checks it: its admin scope and the project badges it holds. */
 type SaveActor = ScopeActor & { project_tags: readonly string[] };
 
+/** The trimmed dialog values, after the dialog rules, the admin-badge scope, the badges and the unique email. */
 async function checkedInput(d: SaveDeps, actor: SaveActor, before: UserRow | null, body: UserSaveBody) {
   const firstName = body.firstName.trim();
   const lastName = body.lastName.trim();

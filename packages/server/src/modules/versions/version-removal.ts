@@ -3,11 +3,10 @@ import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
 import type { VersionAccess } from './version-access.ts';
-
-type UsedBy = Awaited<ReturnType<VersionAccess['usedBy']>>;
-
 import { adapterOf } from './version-graph.ts';
 import { type VersionedRow, versionsRepo } from './versions.repo.ts';
+
+type UsedBy = Awaited<ReturnType<VersionAccess['usedBy']>>;
 
 /**
  * The draft versions to delete, each checked first: read-only, locked or refused by the badges
