@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { errorMessage } from '../platform/error-message.ts';
 import { bundledWorkerCode } from '../platform/worker-code.ts';
 import type { CompileAnswer, CompileRequest } from './model-compile.ts';
+import { PromiseCache } from './promise-cache.ts';
 
 const ENTRY = path.join(import.meta.dirname, 'model-compile.worker.ts');
 /** Compiled data models kept, by the versions they are made of. */
@@ -30,7 +31,9 @@ export const COMPILE_MESSAGES = {
  * limit is not kept (a busy machine may have made it slow).
  */
 export function modelCompiler(limits: CompileLimits) {
-  const cache = new Map<string, Promise<CompileAnswer>>();
+  // Only the compiler's own answers are kept (a model it refuses is refused again): a compile stopped
+  // at a limit or by its worker's end, or a worker that could not be built, is tried again next run.
+  const cache = new PromiseCache<CompileAnswer>(CACHE_SIZE, (a) => !('stopped' in a && a.stopped));
   const idle: Worker[] = [];
   const waiting: (() => void)[] = [];
   let running = 0;
@@ -106,21 +109,9 @@ export function modelCompiler(limits: CompileLimits) {
     /** A data model's standalone validator code, compiled in a worker or taken from the cache by `key`. */
     compile(key: string, request: CompileRequest): Promise<CompileAnswer> {
       const kept = cache.get(key);
-      if (kept) {
-        cache.delete(key);
-        cache.set(key, kept);
-        return kept;
-      }
+      if (kept) return kept;
       compiled++;
-      const answer = compileNow(request);
-      cache.set(key, answer);
-      if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value ?? '');
-      // Only the compiler's own answers are kept (a model it refuses is refused again): a compile
-      // stopped at a limit or by its worker's end, or a worker that could not be built, is tried
-      // again by the next run.
-      const forget = () => cache.get(key) === answer && cache.delete(key);
-      answer.then((a) => 'stopped' in a && a.stopped && forget(), forget);
-      return answer;
+      return cache.set(key, compileNow(request));
     },
 
     /** Data models compiled so far, those taken from the cache left out. */

@@ -6,34 +6,11 @@ import { type ComponentGraph, type DocumentSource, fingerprint, loadGraph } from
 import type { IsolatePool } from './isolate-pool.ts';
 import { modelCompiler } from './model-compiler.ts';
 import { buildModels } from './models.ts';
+import { PromiseCache } from './promise-cache.ts';
 import { buildFailure } from './run-failure.ts';
 import { checkSyntax } from './syntax-check.ts';
 
 const PROGRAM_CACHE_SIZE = 200;
-
-/** A small least-recently-used map of built programs. */
-class ProgramCache {
-  private readonly map = new Map<string, Promise<Program>>();
-  get(key: string): Promise<Program> | undefined {
-    const hit = this.map.get(key);
-    if (hit) {
-      this.map.delete(key);
-      this.map.set(key, hit);
-    }
-    return hit;
-  }
-  set(key: string, value: Promise<Program>): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > PROGRAM_CACHE_SIZE) {
-      const oldest = this.map.keys().next().value;
-      if (oldest !== undefined) this.map.delete(oldest);
-    }
-    value.catch(() => {
-      if (this.map.get(key) === value) this.map.delete(key);
-    });
-  }
-}
 
 /** True when every document of the graph is a locked version, so its program can never change. */
 function isLocked(graph: ComponentGraph): boolean {
@@ -64,9 +41,9 @@ function portModels(graph: ComponentGraph): Map<string, string[]> {
  */
 export function programBuilds(options: { settings: Config['runtime']; source: DocumentSource; syntaxPool: IsolatePool }) {
   const { settings, source, syntaxPool } = options;
-  const programs = new ProgramCache();
-  const lockedPrograms = new ProgramCache();
-  const sdkPrograms = new ProgramCache();
+  const programs = new PromiseCache<Program>(PROGRAM_CACHE_SIZE);
+  const lockedPrograms = new PromiseCache<Program>(PROGRAM_CACHE_SIZE);
+  const sdkPrograms = new PromiseCache<Program>(PROGRAM_CACHE_SIZE);
   const models = modelCompiler(settings.modelCompile);
 
   async function compile(graph: ComponentGraph): Promise<Program> {
