@@ -20,6 +20,7 @@ const running = new WeakMap<Page, Promise<unknown>>();
  */
 async function runAxe(page: Page): Promise<Violation[]> {
   if (!(await page.evaluate(() => Reflect.has(window, 'axe')))) await page.evaluate(axe.source);
+  await settled(page);
   const found = await page.evaluate(async () => {
     const run = Reflect.get(window, 'axe') as typeof axe;
     const result = await run.run(document, {
@@ -34,6 +35,22 @@ async function runAxe(page: Page): Promise<Violation[]> {
     }));
   });
   return found.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+}
+
+/** How long an audit waits at most for the page's transitions and animations to end. */
+const ANIMATIONS_MS = 1500;
+
+/**
+ * Waits until no transition or animation of the page is running (a colour half-way between a
+ * disabled and an enabled button is no colour the page shows for long), for at most ANIMATIONS_MS.
+ */
+async function settled(page: Page): Promise<void> {
+  await page
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, {
+      timeout: ANIMATIONS_MS,
+      polling: 50,
+    })
+    .catch(() => undefined);
 }
 
 /**

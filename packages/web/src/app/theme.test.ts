@@ -36,6 +36,8 @@ describe('theme colours (WCAG 2.2 AA)', () => {
     const token = theme.getDesignToken(appTheme(false));
     expect(contrast(token.colorPrimary, '#ffffff')).toBeGreaterThanOrEqual(4.5);
     expect(contrast(token.colorError, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    for (const state of [token.colorLinkHover, token.colorLinkActive, token.colorPrimaryTextHover])
+      expect(contrast(state, '#ffffff'), state).toBeGreaterThanOrEqual(4.5);
     expect(contrast(token.colorPrimaryBorder, '#ffffff')).toBeGreaterThanOrEqual(3);
     for (const grey of [
       token.colorTextTertiary,
