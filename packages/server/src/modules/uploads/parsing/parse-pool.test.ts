@@ -217,7 +217,9 @@ describe('parse pool', () => {
         /^Row \d, code: "a+…" does not have the expected form \(pattern \^\(a\+\)\+\$\)$/,
       );
       expect((await other).status).toBe('valid');
-      expect(performance.now() - started).toBeLessThan(2000);
+      // A worker's start and compile are in it: the bound tells a linear check (well under a second
+      // on an idle machine) from a backtracking one (minutes), not how loaded the machine is.
+      expect(performance.now() - started).toBeLessThan(10_000);
     }
   });
 
