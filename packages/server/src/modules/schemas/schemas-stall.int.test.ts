@@ -127,7 +127,8 @@ describe('a hostile data model compiled while other users work', () => {
       kit.upload(attacker, pipelineId, 'codes', `code\n${'a'.repeat(40)}!\n${'a'.repeat(40)}b\n`),
       othersUpload(others),
     ]);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Linear against backtracking (minutes): the bound is not a measure of the machine's load.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(upload.status).toBe('valid');
     expect(upload.ms).toBeLessThan(2000);
     const hostileRow = await t.ctx.db.kysely
