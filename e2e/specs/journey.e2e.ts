@@ -7,7 +7,7 @@
 // The tests of this file run in order, each on what the one before made.
 import { readFile } from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage } from '../support/browser.ts';
 import { type SpecServer, startSpecServer } from '../support/server.ts';
 import { USERS } from '../support/users.ts';
@@ -43,7 +43,7 @@ async function open(): Promise<Page> {
 }
 
 beforeAll(async () => {
-  server = await startSpecServer({ TFA_REQUIRED: 'none' }, { bare: true });
+  server = await startSpecServer({ TFA_REQUIRED: 'none', WEB_DIST: inject('webDist') }, { bare: true });
   browser = await launchBrowser();
 }, 180_000);
 
