@@ -13,6 +13,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** The URL prefix of the check service the forms' ajax rules may ask (FORM_CHECK_URLS). */
     checkUrl: string;
+    /** The run's copy of the web app's build, for the servers a spec starts of its own. */
+    webDist: string;
   }
 }
 
@@ -37,6 +39,7 @@ export default async function setup(project: TestProject) {
   const server = await startSpecServer({ TFA_REQUIRED: 'none', WEB_DIST: webDist, FORM_CHECK_URLS: checks.prefix });
   project.provide('baseUrl', server.baseUrl);
   project.provide('checkUrl', checks.prefix);
+  project.provide('webDist', webDist);
 
   return async () => {
     await server.stop();

@@ -2,6 +2,8 @@
 // process at a time, and the server code needs node's --no-node-snapshot):
 //   seed.ts            creates the test users in DATA_DIR (or, with DATABASE_URL, in a fresh
 //                      database on that server) and prints {"databaseUrl": …} on its last line;
+//   seed.ts --bare     creates only the test users, the admin and the user sharing a group badge
+//                      (a fresh install's accounts, without the demo content);
 //   seed.ts --drop URL drops that database again.
 import { buildApp } from '../../packages/server/src/app.ts';
 import { seedDemo } from '../../packages/server/src/modules/demo/demo.seed.ts';
@@ -10,7 +12,7 @@ import { openDb } from '../../packages/server/src/platform/db/index.ts';
 import { createTestDb } from '../../packages/server/test/test-db.ts';
 import { HOSTILE_SCHEMA, STORED_HOSTILE_MODEL } from './models.ts';
 import { COUNTRY_PIPELINE, SLOW_PIPELINE, SLOW_RUN_MS } from './pipelines.ts';
-import { E2E_PASSWORD, USERS } from './users.ts';
+import { BARE_TEAM_BADGE, E2E_PASSWORD, USERS } from './users.ts';
 
 async function drop(url: string): Promise<void> {
   const target = new URL(url);
@@ -81,12 +83,11 @@ async function seedStoredHostileModel(built: Awaited<ReturnType<typeof buildApp>
     .execute();
 }
 
-async function seed(): Promise<void> {
-  const fresh = process.env.DATABASE_URL ? await createTestDb() : undefined;
-  const config = loadConfig({ ...process.env, DATABASE_URL: fresh?.url, LOG_LEVEL: 'warn' });
-  const built = await buildApp(config, { web: false, ...(fresh ? { db: fresh.db } : {}) });
+/** The test users; the admin and the user share `groupBadge` when one is given, so the admin manages the user. */
+async function seedUsers(built: Awaited<ReturnType<typeof buildApp>>, groupBadge?: string): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
   for (const [key, u] of Object.entries(USERS)) {
+    const shared = groupBadge && (key === 'admin' || key === 'user') ? { adminTags: [groupBadge] } : {};
     const created = await built.services.users.create({
       firstName: u.firstName,
       lastName: u.lastName,
@@ -94,11 +95,25 @@ async function seed(): Promise<void> {
       email: `${u.userName}@example.test`,
       roles: u.roles,
       password: E2E_PASSWORD,
+      ...shared,
     });
     ids[key] = created.id;
   }
-  await seedPipelines(built, ids.user ?? '');
-  await seedStoredHostileModel(built, ids.manager ?? '');
+  return ids;
+}
+
+async function seed(bare: boolean): Promise<void> {
+  const fresh = process.env.DATABASE_URL ? await createTestDb() : undefined;
+  const config = loadConfig({ ...process.env, DATABASE_URL: fresh?.url, LOG_LEVEL: 'warn' });
+  const built = await buildApp(config, { web: false, ...(fresh ? { db: fresh.db } : {}) });
+  if (bare) {
+    const team = await built.services.tags.save({ name: BARE_TEAM_BADGE, type: 'group' });
+    await seedUsers(built, team._id);
+  } else {
+    const ids = await seedUsers(built);
+    await seedPipelines(built, ids.user ?? '');
+    await seedStoredHostileModel(built, ids.manager ?? '');
+  }
   await built.app.close();
   await fresh?.db.close();
   process.stdout.write(`\n${JSON.stringify({ databaseUrl: fresh?.url ?? null })}\n`);
@@ -106,4 +121,4 @@ async function seed(): Promise<void> {
 
 const dropAt = process.argv.indexOf('--drop');
 if (dropAt >= 0) await drop(process.argv[dropAt + 1] ?? '');
-else await seed();
+else await seed(process.argv.includes('--bare'));

@@ -1,6 +1,6 @@
 // A server instance of its own for a spec that needs other settings than the shared one (two-factor
-// for everyone, mail through a test SMTP server): seeded with the test users, on a free
-// 127.0.0.1 port, stopped by its PID.
+// for everyone, mail through a test SMTP server, a fresh install without the demo): seeded with
+// the test users, on a free 127.0.0.1 port, stopped by its PID.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -17,8 +17,8 @@ export interface SpecServer {
   stop: () => Promise<void>;
 }
 
-function seed(env: NodeJS.ProcessEnv): string | undefined {
-  const r = spawnSync(process.execPath, [...NODE_ARGS, 'e2e/support/seed.ts'], { cwd: root, env, encoding: 'utf8' });
+function seed(env: NodeJS.ProcessEnv, args: string[]): string | undefined {
+  const r = spawnSync(process.execPath, [...NODE_ARGS, 'e2e/support/seed.ts', ...args], { cwd: root, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`seed failed:\n${r.stdout}\n${r.stderr}`);
   const parsed: unknown = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
   return typeof parsed === 'object' && parsed !== null && 'databaseUrl' in parsed && typeof parsed.databaseUrl === 'string'
@@ -69,10 +69,18 @@ export function spawnServer(nodeFlags: string[], env: NodeJS.ProcessEnv): { chil
   return { child, output: () => log };
 }
 
+export interface SpecServerOptions {
+  /**
+   * True: a fresh install's database, only the test users in it (the admin and the user sharing
+   * a group badge), and the server started with DEMO_DATA=false; otherwise the suite's seed.
+   */
+  bare?: boolean;
+}
+
 /** Starts a seeded server with these extra settings and waits until it is ready. */
-export async function startSpecServer(settings: Record<string, string>): Promise<SpecServer> {
+export async function startSpecServer(settings: Record<string, string>, options: SpecServerOptions = {}): Promise<SpecServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-e2e-spec-'));
-  const databaseUrl = seed({ ...process.env, DATA_DIR: dataDir });
+  const databaseUrl = seed({ ...process.env, DATA_DIR: dataDir }, options.bare ? ['--bare'] : []);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -82,6 +90,7 @@ export async function startSpecServer(settings: Record<string, string>): Promise
     HOST: '127.0.0.1',
     PUBLIC_URL: baseUrl,
     LOG_LEVEL: 'warn',
+    ...(options.bare ? { DEMO_DATA: 'false' } : {}),
     ...settings,
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;

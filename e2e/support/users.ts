@@ -18,3 +18,6 @@ export const USERS = {
   /** A user with no pipeline: sees and receives nothing of the others' imports. */
   other: { userName: 'otto.other', firstName: 'Otto', lastName: 'Other', roles: ['user'] },
 } satisfies Record<string, E2eUser>;
+
+/** On a server seeded bare (no demo), the group badge the admin and the user share. */
+export const BARE_TEAM_BADGE = 'Journey team';
