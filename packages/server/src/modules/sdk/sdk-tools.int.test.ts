@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
@@ -15,7 +16,7 @@ let t: TestApp;
 let boss: string;
 let advisories: string;
 beforeAll(async () => {
-  advisories = path.join(fs.mkdtempSync(path.join(import.meta.dirname, '../../../../../.advisories-')), 'osv.json');
+  advisories = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-advisories-')), 'osv.json');
   fs.copyFileSync(FIXTURE, advisories);
   t = await createTestApp({ sdk: { modules: ['dayjs', 'semver', 'fastify'], advisories } });
   boss = (await t.signedIn(['super-admin'])).token;
