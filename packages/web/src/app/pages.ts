@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import * as account from '../features/account/index.ts';
 import * as components from '../features/components/index.ts';
 import * as consult from '../features/consult/index.ts';
+import * as documentation from '../features/documentation/index.ts';
 import * as exporting from '../features/export/index.ts';
 import * as importing from '../features/import/index.ts';
 import * as pipelines from '../features/pipelines/index.ts';
@@ -18,6 +19,7 @@ export const PAGES: Record<string, Lazy> = {
   ...account.pages,
   ...components.pages,
   ...consult.pages,
+  ...documentation.pages,
   ...exporting.pages,
   ...importing.pages,
   ...pipelines.pages,

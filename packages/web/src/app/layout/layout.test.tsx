@@ -140,12 +140,12 @@ describe('sidebar', () => {
 describe('upcoming-feature view', () => {
   it('shows only the title of the route it stands for', async () => {
     render(
-      <MemoryRouter initialEntries={['/manage/documentation']}>
+      <MemoryRouter initialEntries={['/manage/listeners']}>
         <UpcomingPage />
       </MemoryRouter>,
     );
-    const heading = await screen.findByRole('heading', { name: 'Documentation' });
-    expect(heading.closest('.gdb-upcoming')?.textContent).toBe('Documentation');
+    const heading = await screen.findByRole('heading', { name: 'Manage listeners' });
+    expect(heading.closest('.gdb-upcoming')?.textContent).toBe('Manage listeners');
   });
 });
 
