@@ -7,6 +7,7 @@ import * as exporting from '../features/export/index.ts';
 import * as importing from '../features/import/index.ts';
 import * as pipelines from '../features/pipelines/index.ts';
 import * as schemas from '../features/schemas/index.ts';
+import * as sdk from '../features/sdk/index.ts';
 import * as testing from '../features/testing/index.ts';
 import * as users from '../features/users/index.ts';
 
@@ -24,6 +25,7 @@ export const PAGES: Record<string, Lazy> = {
   ...importing.pages,
   ...pipelines.pages,
   ...schemas.pages,
+  ...sdk.pages,
   ...testing.pages,
   ...users.pages,
   '/unauthorized/index': () => import('./pages/UnauthorizedPage.tsx').then((m) => ({ Component: m.UnauthorizedPage })),

@@ -1,3 +1,4 @@
+import { usageSchema } from '@gdb/shared/components/hierarchy.schemas';
 import {
   type SdkFunction,
   type SdkSaveBody,
@@ -5,6 +6,7 @@ import {
   sdkFunctionSchema,
   sdkListEntrySchema,
 } from '@gdb/shared/sdk/sdk.schemas';
+import { vulnerabilityReportSchema } from '@gdb/shared/sdk/sdk-report.schemas';
 import { z } from 'zod';
 import { api } from '../request/api.ts';
 
@@ -12,6 +14,8 @@ export const sdkKeys = {
   all: ['sdk'] as const,
   find: (id: string) => ['sdk', 'find', id] as const,
   documentation: ['sdk', 'documentation'] as const,
+  vulnerabilities: (id: string) => ['sdk', 'vulnerabilities', id] as const,
+  usages: (id: string) => ['sdk', 'usages', id] as const,
 };
 
 /** GET /sdk/find: one SDK function version. */
@@ -32,3 +36,16 @@ export const executeSdk = (functionName: string, payload: unknown[]) =>
 export const sdkDocumentation = (signal?: AbortSignal) =>
   api.get('/components/documentation', z.array(sdkListEntrySchema), signal ? { signal } : {});
 
+/**
+ * GET /sdk/vulnerabilities: the version's modules matched against the operator's advisory set;
+ * with `refresh` the set is read again first ('Recheck for vulnerabilities').
+ */
+export const sdkVulnerabilities = (id: string, refresh: boolean, signal?: AbortSignal) =>
+  api.get('/sdk/vulnerabilities', vulnerabilityReportSchema, {
+    query: { id, ...(refresh ? { refresh: 'true' } : {}) },
+    ...(signal ? { signal } : {}),
+  });
+
+/** GET /sdk/usages: the component versions that call the function (name, version, url). */
+export const sdkUsages = (id: string, signal?: AbortSignal) =>
+  api.get('/sdk/usages', z.array(usageSchema), { query: { id }, ...(signal ? { signal } : {}) });
