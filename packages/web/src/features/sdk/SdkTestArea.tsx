@@ -71,7 +71,8 @@ export function SdkTestArea({ doc }: { doc: SdkDoc }) {
       <Input.TextArea
         id={ids.args}
         className="gdb-sdk-code-text"
-        autoSize={{ minRows: 3, maxRows: 12 }}
+        // No autoSize: its measuring copy is a hidden textarea that the keyboard can still reach.
+        rows={6}
         value={text}
         status={problem ? 'error' : undefined}
         onChange={(e) => setText(e.target.value)}
