@@ -141,13 +141,13 @@ describe('SDK editor', () => {
   it('says why when no advisory data could be read, and never that nothing is vulnerable', async () => {
     const unread = report({
       checked: false,
-      message: 'No advisory data could be read',
+      message: 'No advisory data could be read: advisories.json: no such file',
       error: 'advisories.json: no such file',
       advisories: { source: 'advisories.json', count: 0, readAt: null },
     });
     await openSdk({ 'GET /sdk/vulnerabilities': () => ok(unread) });
     await waitFor(() =>
-      expect(reportRegion().textContent).toContain('No advisory data could be read: advisories.json: no such file'),
+      expect(reportRegion().textContent).toBe('Vulnerable packagesNo advisory data could be read: advisories.json: no such file'),
     );
     expect(reportRegion().textContent).not.toContain('No vulnerable packages');
   });
