@@ -12,7 +12,7 @@ import type { SdkDoc } from './useSdkDocument.ts';
 const pretty = (value: unknown) => JSON.stringify(value ?? null, null, 4);
 
 /** The arguments typed, when they are a JSON array; else the words saying why not. */
-export function readArguments(text: string): { args: unknown[] } | { problem: string } {
+function readArguments(text: string): { args: unknown[] } | { problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);

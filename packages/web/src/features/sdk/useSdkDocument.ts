@@ -82,5 +82,3 @@ export function useSdkDocument() {
     save,
   };
 }
-
-export type SdkDocumentState = ReturnType<typeof useSdkDocument>;
