@@ -36,7 +36,14 @@ export default async function setup(project: TestProject) {
   const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-e2e-web-'));
   fs.cpSync(built, webDist, { recursive: true });
   const checks = await startCheckService();
-  const server = await startSpecServer({ TFA_REQUIRED: 'none', WEB_DIST: webDist, FORM_CHECK_URLS: checks.prefix });
+  // The SDK's vulnerability report reads the advisory fixture the demo uses.
+  const advisories = path.join(root, 'docs/examples/osv-npm-advisories.json');
+  const server = await startSpecServer({
+    TFA_REQUIRED: 'none',
+    WEB_DIST: webDist,
+    FORM_CHECK_URLS: checks.prefix,
+    SDK_ADVISORIES: advisories,
+  });
   project.provide('baseUrl', server.baseUrl);
   project.provide('checkUrl', checks.prefix);
   project.provide('webDist', webDist);

@@ -2,10 +2,12 @@ import type { ComponentType } from 'react';
 import * as account from '../features/account/index.ts';
 import * as components from '../features/components/index.ts';
 import * as consult from '../features/consult/index.ts';
+import * as documentation from '../features/documentation/index.ts';
 import * as exporting from '../features/export/index.ts';
 import * as importing from '../features/import/index.ts';
 import * as pipelines from '../features/pipelines/index.ts';
 import * as schemas from '../features/schemas/index.ts';
+import * as sdk from '../features/sdk/index.ts';
 import * as testing from '../features/testing/index.ts';
 import * as users from '../features/users/index.ts';
 
@@ -18,10 +20,12 @@ export const PAGES: Record<string, Lazy> = {
   ...account.pages,
   ...components.pages,
   ...consult.pages,
+  ...documentation.pages,
   ...exporting.pages,
   ...importing.pages,
   ...pipelines.pages,
   ...schemas.pages,
+  ...sdk.pages,
   ...testing.pages,
   ...users.pages,
   '/unauthorized/index': () => import('./pages/UnauthorizedPage.tsx').then((m) => ({ Component: m.UnauthorizedPage })),

@@ -84,8 +84,9 @@ describe('sidebar', () => {
     await app.opened('/manage/users');
     expect(menuTexts()).toEqual(['Update data', 'Export', 'Consult', expect.stringContaining('Manage'), 'Testing View']);
     expect(within(sidebar()).getByRole('link', { name: 'Users' }).getAttribute('href')).toBe('/manage/users');
+    expect(within(sidebar()).getByRole('link', { name: 'Sdk' }).getAttribute('href')).toBe('/manage/sdk');
     // Not built yet: no entry opens the upcoming-feature view (the address still does).
-    expect(within(sidebar()).queryByRole('link', { name: 'Sdk' })).toBeNull();
+    expect(within(sidebar()).queryByRole('link', { name: 'Manage listeners' })).toBeNull();
   });
 
   it('is 210 px wide when open, and its toggle stores 0 then 1 in the sidebarStatus cookie', async () => {
@@ -140,12 +141,12 @@ describe('sidebar', () => {
 describe('upcoming-feature view', () => {
   it('shows only the title of the route it stands for', async () => {
     render(
-      <MemoryRouter initialEntries={['/manage/documentation']}>
+      <MemoryRouter initialEntries={['/manage/listeners']}>
         <UpcomingPage />
       </MemoryRouter>,
     );
-    const heading = await screen.findByRole('heading', { name: 'Documentation' });
-    expect(heading.closest('.gdb-upcoming')?.textContent).toBe('Documentation');
+    const heading = await screen.findByRole('heading', { name: 'Manage listeners' });
+    expect(heading.closest('.gdb-upcoming')?.textContent).toBe('Manage listeners');
   });
 });
 

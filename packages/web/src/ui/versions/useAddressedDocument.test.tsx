@@ -17,7 +17,11 @@ const TEXTS = { wouldBeLost: 'Current thing would be lost, are you sure?', saved
 type Thing = ReturnType<typeof versionedFields>;
 
 /** Renders the hook at `?id=SHOWN` over a server answering `reads`; `unsaved` says whether the page holds changes. */
-function renderThing(reads: Record<string, Thing>, unsaved = false) {
+function renderThing(
+  reads: Record<string, Thing>,
+  unsaved = false,
+  texts: typeof TEXTS | { wouldBeLost: string; saved: (id: string) => string } = TEXTS,
+) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const find = vi.fn(async (id: string) => {
     const read = reads[id];
@@ -35,7 +39,7 @@ function renderThing(reads: Record<string, Thing>, unsaved = false) {
   );
   const hook = renderHook(
     () => ({
-      doc: useAddressedDocument({ kind: 'component', keys: KEYS, find, create, texts: TEXTS, unsaved: () => unsaved, onAdopt }),
+      doc: useAddressedDocument({ kind: 'component', keys: KEYS, find, create, texts, unsaved: () => unsaved, onAdopt }),
       search: useLocation().search,
     }),
     { wrapper },
@@ -111,5 +115,14 @@ describe('useAddressedDocument', () => {
     await screen.findByText(TEXTS.saved);
     expect(hook.result.current.search).toBe(`?id=${OTHER}`);
     await shows(hook, OTHER);
+  });
+
+  it('tells the id of the document made when its toast names it', async () => {
+    const reads = { [SHOWN]: versionedFields(SHOWN, 'Dealer'), [OTHER]: versionedFields(OTHER, 'Port') };
+    const texts = { wouldBeLost: TEXTS.wouldBeLost, saved: (id: string) => `thing saved, id : ${id}` };
+    const { hook } = renderThing(reads, false, texts);
+    await shows(hook, SHOWN);
+    await act(() => hook.result.current.doc.createIn('Port', 'folder-1'));
+    await screen.findByText(`thing saved, id : ${OTHER}`);
   });
 });

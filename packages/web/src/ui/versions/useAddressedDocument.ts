@@ -24,8 +24,8 @@ export interface AddressedDocumentOptions<T extends AddressedDoc> {
   find: (id: string, signal: AbortSignal) => Promise<T>;
   /** Makes a document in a folder (the explorer's New). */
   create: (name: string, folderId: string) => Promise<{ _id: string }>;
-  /** The question asked before unsaved changes are dropped, and the toast of a document made. */
-  texts: { wouldBeLost: string; saved: string };
+  /** The question asked before unsaved changes are dropped, and the toast of a document made (given its id). */
+  texts: { wouldBeLost: string; saved: string | ((id: string) => string) };
   /** Whether the page holds changes that opening another document would drop, given the shown version. */
   unsaved: (shown: T | null) => boolean;
   /** What the page does when a version read from the server becomes the shown one. */
@@ -100,7 +100,8 @@ export function useAddressedDocument<T extends AddressedDoc>(options: AddressedD
     if (!(await mayDrop())) throw new Error('kept');
     try {
       const made = await options.create(name, folderId);
-      void message.success(options.texts.saved);
+      const { saved } = options.texts;
+      void message.success(typeof saved === 'string' ? saved : saved(made._id));
       openVersion(made._id);
     } catch (error) {
       showFailure(error, message.error);
