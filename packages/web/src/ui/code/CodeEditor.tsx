@@ -30,7 +30,6 @@ export function CodeEditor(props: CodeEditorProps) {
   latest.current = props;
   const nonce = useContext(ConfigProvider.ConfigContext).csp?.nonce;
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: built once per host; value and settings follow below
   useEffect(() => {
     if (!host.current) return;
     const created = new EditorView({
