@@ -121,6 +121,9 @@ export const API_ACCESS = {
   'GET /components/:id/js-code': ['super-admin'],
   'POST /components/:id/generate': ['super-admin'],
   'POST /components/:id/stop': ['super-admin'],
+  'GET /components/:id/dependencies': ['manager', 'super-admin'],
+  'GET /components/usages': ['manager', 'super-admin'],
+  'POST /components/test-file': ['manager', 'super-admin'],
   ...versionRouteKeys('/components', () => AUTHORS),
   // SDK (docs/product.md §17): super-admin only.
   'GET /sdk': ['super-admin'],
@@ -128,6 +131,9 @@ export const API_ACCESS = {
   'POST /sdk': ['super-admin'],
   'DELETE /sdk': ['super-admin'],
   'POST /sdk/:name/execute': ['super-admin'],
+  'GET /sdk/explorer': ['super-admin'],
+  'GET /sdk/vulnerabilities': ['super-admin'],
+  'GET /sdk/usages': ['super-admin'],
   ...versionRouteKeys('/sdk', () => ['super-admin'] as const),
   // Data models (docs/product.md §18.2): manager and super-admin, like the editor.
   'GET /schemas/byname': AUTHORS,

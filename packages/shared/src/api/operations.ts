@@ -431,6 +431,30 @@ export const API_OPERATIONS = {
     summary: "Stop the caller's test run of a component",
     returns: 'Whether a run was stopped.',
   },
+  'GET /components/:id/dependencies': {
+    operationId: 'getComponentHierarchy',
+    summary: 'Read the dependency hierarchy of a component version: what it runs, what runs it, the pipelines invoking them',
+    returns:
+      'The components (key, name, class_name, version, vLocked, type, sources), pipelines, dependencies, bottomComponents and the key asked.',
+    errors: [404],
+  },
+  'GET /components/usages': {
+    operationId: 'getComponentUsages',
+    summary: 'List the components and pipelines that use a component version',
+    returns: 'Each user: name, version and the address the editor opens it at.',
+    errors: [404],
+  },
+  'POST /components/test-file': {
+    operationId: 'readComponentTestFile',
+    summary:
+      "Read a test file's rows for the component editor's 'Load ...' dialog (CSV, XLSX, XLS or JSON as multipart/form-data)",
+    returns: 'The rows as JSON, with the fields and the format read.',
+    errors: [413, 422, 503],
+    form: {
+      fields: {},
+      files: 'One file, at most 20 MiB: CSV, XLSX or XLS (its first visible sheet) or JSON.',
+    },
+  },
   ...versionOperations('/components', 'Component', 'component'),
   'GET /sdk': { operationId: 'listSdkFunctions', summary: 'List the SDK functions', returns: 'The SDK functions.' },
   'GET /sdk/find': {
@@ -456,6 +480,23 @@ export const API_OPERATIONS = {
     summary: 'Test-run an SDK function on sample arguments',
     returns: 'The result and the logs of the test run.',
     errors: [404, 429],
+  },
+  'GET /sdk/explorer': {
+    operationId: 'getSdkExplorer',
+    summary: 'Read the explorer tree of the SDK functions the caller may read',
+    returns: 'The folders and SDK functions as tree nodes with their versions.',
+  },
+  'GET /sdk/vulnerabilities': {
+    operationId: 'getSdkVulnerabilities',
+    summary: "Match an SDK function version's npm modules against the operator's OSV advisory set (read again with refresh)",
+    returns: 'The vulnerable packages with their advisories, or why no advisory data could be read.',
+    errors: [404],
+  },
+  'GET /sdk/usages': {
+    operationId: 'getSdkUsages',
+    summary: 'List the component versions that call an SDK function version',
+    returns: 'Each component: name, version and the address the editor opens it at.',
+    errors: [404],
   },
   ...versionOperations('/sdk', 'SdkFunction', 'SDK function'),
   ...versionOperations('/pipelines', 'Pipeline', 'pipeline'),

@@ -16,10 +16,37 @@ export const functionNameSchema = z
   .max(SDK_LIMITS.functionName, `The function name can have at most ${SDK_LIMITS.functionName} characters`)
   .regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/, 'The function name must be a JavaScript identifier (letters, digits, _ and $)');
 
+/** An npm package name as the registry takes it: no path, URL or git spec (a scope, then lower-case letters, digits, - . _ ~). */
+const NPM_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
+/** An exact version (semver), or empty for the one the server has: no range, tag, path, URL or git spec. */
+const EXACT_VERSION = /^(?:|(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$/;
+
+/** Why a module of an SDK function cannot be one, naming it; null when its name and version are well formed. */
+export function moduleSpecProblem(name: string, version: string): string | null {
+  if (name.length > 214 || !NPM_NAME.test(name)) {
+    return `Module ${JSON.stringify(name)} is not an npm package name (paths, URLs and git specs are refused)`;
+  }
+  if (version.length > 100 || !EXACT_VERSION.test(version)) {
+    return `Module ${name}: version ${JSON.stringify(version)} is not an exact version (ranges, tags, paths, URLs and git specs are refused)`;
+  }
+  return null;
+}
+
 export const sdkModuleSchema = z.object({
-  name: z.string().min(1).max(214).describe('npm package name, from the allow-list.'),
-  version: z.string().max(100).describe('Its version.'),
+  name: z.string().describe('npm package name, from the allow-list (SDK_MODULES).'),
+  version: z.string().describe("Its exact version: the one the server's node_modules held when it was saved."),
 });
+
+/** A module as a save sends it: a package name and an exact version (empty: the one the server has), each checked. */
+export const sdkModuleBodySchema = z
+  .object({
+    name: z.string().min(1).max(1000).describe('npm package name, from the allow-list (SDK_MODULES).'),
+    version: z.string().max(1000).describe("Its exact version, the one the server's node_modules hold; empty for that one."),
+  })
+  .superRefine((m, ctx) => {
+    const problem = moduleSpecProblem(m.name, m.version);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [NPM_NAME.test(m.name) ? 'version' : 'name'] });
+  });
 
 /** An SDK function version (docs/product.md §17). */
 export const sdkFunctionSchema = z.object({
@@ -52,7 +79,7 @@ export const sdkSaveBodySchema = z.object({
   input: z.string().max(SDK_LIMITS.text).optional().describe('What it takes.'),
   output: z.string().max(SDK_LIMITS.text).optional().describe('What it answers.'),
   error: z.string().max(SDK_LIMITS.text).optional().describe('What it throws, and when.'),
-  modules: z.array(sdkModuleSchema).max(SDK_LIMITS.modules).optional().describe('The npm modules it uses (at most 50).'),
+  modules: z.array(sdkModuleBodySchema).max(SDK_LIMITS.modules).optional().describe('The npm modules it uses (at most 50).'),
   folder: idSchema.nullable().optional().describe('Id of its folder; null at the top.'),
 });
 
