@@ -1,4 +1,5 @@
 import { componentSchema } from '@gdb/shared/components/components.schemas';
+import { componentHierarchySchema, testFileRowsSchema, usageSchema } from '@gdb/shared/components/hierarchy.schemas';
 import { runResultSchema, stopResultSchema } from '@gdb/shared/components/run.schemas';
 import { schemaDocumentSchema } from '@gdb/shared/schemas/schemas.schemas';
 import { sdkListEntrySchema } from '@gdb/shared/sdk/sdk.schemas';
@@ -36,3 +37,18 @@ export const stopComponent = (id: string) => api.post(`/components/${encodeURICo
 
 /** GET /components/{id}/js-code: the program the version compiles to. */
 export const componentJsCode = (id: string) => api.get(`/components/${encodeURIComponent(id)}/js-code`, z.string());
+
+/** GET /components/usages?id=: the components and pipelines that use a component version. */
+export const componentUsages = (id: string, signal?: AbortSignal) =>
+  api.get('/components/usages', z.array(usageSchema), { query: { id }, ...(signal ? { signal } : {}) });
+
+/** GET /components/{id}/dependencies: what the version runs, what runs it, and the pipelines invoking them. */
+export const componentHierarchy = (id: string, signal?: AbortSignal) =>
+  api.get(`/components/${encodeURIComponent(id)}/dependencies`, componentHierarchySchema, signal ? { signal } : {});
+
+/** POST /components/test-file: the rows of a CSV, XLSX, XLS or JSON file, for the test's ctx.input. */
+export function readTestFile(file: File) {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return api.post('/components/test-file', form, testFileRowsSchema);
+}
