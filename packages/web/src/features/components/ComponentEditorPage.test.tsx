@@ -219,4 +219,104 @@ describe('Components page', () => {
     expect(row.textContent).toContain('dayjs@1.11.13');
     expect((screen.getByText('cleanName').closest('tr') as HTMLElement).textContent).toContain('No');
   });
+
+  it('draws the schematic of a workflow with its ports as text, and following an instance opens its component', async () => {
+    const workflow = {
+      kind: 'workflow',
+      outputs: [{ name: 'mapped', outputSchema: null, isJoin: false, isFork: false }],
+      instances: [{ name: 'check', instanceOf: OTHER }],
+      links: [
+        {
+          name: 'toCheck',
+          fromInstance: '',
+          fromPort: 'dealers',
+          toInstance: 'check',
+          toPort: 'dealers',
+          jsCode: '',
+          inputSchema: null,
+          outputSchema: null,
+        },
+        {
+          name: 'fromCheck',
+          fromInstance: 'check',
+          fromPort: 'dealers',
+          toInstance: '',
+          toPort: 'mapped',
+          jsCode: '',
+          inputSchema: null,
+          outputSchema: null,
+        },
+      ],
+    };
+    const used = component({
+      _id: OTHER,
+      familyId: OTHER,
+      name: 'Slow dealer check',
+      outputs: [{ name: 'dealers', outputSchema: null, isJoin: false, isFork: false }],
+    });
+    const { app } = await openComponent(workflow, { 'GET /components': () => ok([used]) });
+    fireEvent.click(screen.getByText('View component schematic'));
+    const figure = await screen.findByRole('figure', { name: 'Component schematic' });
+    await waitFor(() => expect(figure.textContent).toContain('{dealerId: string}[]'));
+    expect(figure.textContent).toContain('toCheck');
+    expect(figure.textContent).toContain('fromCheck');
+    const follow = await waitFor(() => screen.getByRole('link', { name: 'Slow dealer check v1' }));
+    expect(follow.getAttribute('href')).toBe(`/manage/components?id=${OTHER}`);
+    fireEvent.click(follow);
+    await screen.findByText('Slow dealer check (v.1 - Draft)');
+    expect(app.where()).toBe(`/manage/components?id=${OTHER}`);
+    const trail = screen.getByRole('navigation', { name: 'Opened components' });
+    expect(button('Check and map dealers', trail)).toBeTruthy();
+  });
+
+  it('names the component and the missing instance when a link cannot be drawn', async () => {
+    const broken = {
+      kind: 'workflow',
+      links: [
+        {
+          name: 'lost',
+          fromInstance: 'ghost',
+          fromPort: 'x',
+          toInstance: '',
+          toPort: 'dealers',
+          jsCode: '',
+          inputSchema: null,
+          outputSchema: null,
+        },
+      ],
+    };
+    await openComponent(broken);
+    fireEvent.click(screen.getByText('View component schematic'));
+    await screen.findByText('Component "Check and map dealers" v1: link "lost" cannot find instance "ghost"');
+  });
+
+  it('runs a test with ctx.input and ctx.rt_context and shows ctx.output and the logs', async () => {
+    const { server } = await openComponent(
+      { testPayload: { dealers: [{ dealerId: 'D1' }] } },
+      {
+        [`POST /components/${ID}/execute`]: () =>
+          ok({
+            output: { dealers: [{ dealerId: 'D1' }] },
+            logs: [{ level: 'info', message: '1 dealer mapped', date: '2026-12-06T10:00:00.000Z' }],
+            rt_context: { user: 'me' },
+          }),
+      },
+    );
+    fireEvent.click(screen.getByText('Test component'));
+    fireEvent.click(await waitFor(() => button('Run test')));
+    const logs = await screen.findByRole('region', { name: 'Logs' });
+    await waitFor(() => expect(logs.textContent).toContain('[info] 1 dealer mapped'));
+    const output = screen.getByRole('region', { name: 'ctx.output' });
+    expect(output.textContent).toContain('"dealerId": "D1"');
+    const run = server.calls.find((c) => c.method === 'POST' && c.path === `/components/${ID}/execute`);
+    expect(run?.body).toEqual({ payload: { dealers: [{ dealerId: 'D1' }] }, rt_context: {} });
+    expect(screen.queryByRole('button', { name: 'Copy js code to clipboard' })).toBeNull();
+  });
+
+  it("shows 'Execute error : {detail}' when a run fails", async () => {
+    await openComponent({}, { [`POST /components/${ID}/execute`]: () => envelope(50000, 'the code threw: boom', null, 422) });
+    fireEvent.click(screen.getByText('Test component'));
+    fireEvent.click(await waitFor(() => button('Run test')));
+    await screen.findByText('Execute error : the code threw: boom');
+  });
 });

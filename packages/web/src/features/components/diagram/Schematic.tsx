@@ -140,7 +140,6 @@ function Flow({ diagram, onOpen, onDrawn }: SchematicProps) {
         nodeTypes={nodeTypes}
         nodesDraggable={false}
         nodesConnectable={false}
-        onlyRenderVisibleElements
         minZoom={0.05}
         proOptions={{ hideAttribution: true }}
       />
