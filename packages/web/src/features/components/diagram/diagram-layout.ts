@@ -20,6 +20,11 @@ export async function layoutDiagram(diagram: Diagram): Promise<Map<string, { x: 
       'elk.direction': 'RIGHT',
       'elk.spacing.nodeNode': '24',
       'elk.layered.spacing.nodeNodeBetweenLayers': '48',
+      // React Flow draws the arrows itself, so ELK's orthogonal edge routing would be wasted; one
+      // crossing-minimisation pass and simple placement keep 500 boxes under the bench's 1.5 s.
+      'elk.edgeRouting': 'POLYLINE',
+      'elk.layered.thoroughness': '1',
+      'elk.layered.nodePlacement.strategy': 'SIMPLE',
     },
     children: diagram.boxes.map((b) => ({ id: b.id, ...boxSize(b) })),
     edges: diagram.arrows.map((a) => ({ id: a.id, sources: [a.source], targets: [a.target] })),
