@@ -11,9 +11,10 @@ import { authService } from './modules/auth/auth.service.ts';
 import { throttleService } from './modules/auth/throttle.service.ts';
 import { componentsRoutes } from './modules/components/components.routes.ts';
 import { type ComponentsService, componentsService } from './modules/components/components.service.ts';
+import { testFileRoute } from './modules/components/test-file.route.ts';
 import { datastoreService } from './modules/datastore/datastore.service.ts';
 import { foldersRoutes } from './modules/folders/folders.routes.ts';
-import { foldersService } from './modules/folders/folders.service.ts';
+import { type FoldersService, foldersService } from './modules/folders/folders.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsLiveCollection, pipelinesOfImports } from './modules/imports/imports.live.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
@@ -28,6 +29,7 @@ import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { referenceService } from './modules/reference/reference.service.ts';
 import { schemasRoutes } from './modules/schemas/schemas.routes.ts';
 import { type SchemasService, schemasService } from './modules/schemas/schemas.service.ts';
+import { advisoryCheck } from './modules/sdk/advisories.ts';
 import { sdkRoutes } from './modules/sdk/sdk.routes.ts';
 import { sdkService } from './modules/sdk/sdk.service.ts';
 import { documentTagsService } from './modules/tags/document-tags.service.ts';
@@ -46,7 +48,7 @@ import { pipelineVersionRoutes } from './modules/versions/pipeline-versions.rout
 import { pipelineVersionsService } from './modules/versions/pipeline-versions.service.ts';
 import { versionRoutes } from './modules/versions/versions.routes.ts';
 import { versionsService } from './modules/versions/versions.service.ts';
-import { type RegisteredRoute, registerAccessControl } from './platform/auth/access-control.ts';
+import { type AuthContext, type RegisteredRoute, registerAccessControl } from './platform/auth/access-control.ts';
 import { loadSecrets } from './platform/auth/secrets.ts';
 import { followRevocations } from './platform/auth/session-cache.ts';
 import type { Config } from './platform/config.ts';
@@ -65,6 +67,7 @@ import type { LiveHub } from './platform/live/live-hub.ts';
 import { registerLive } from './platform/live/register-live.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 import { runtimeService } from './runtime/runtime.service.ts';
+import { sdkModules } from './runtime/sdk-modules.ts';
 
 export interface BuildOptions {
   /** An open database (tests share one per file); otherwise one is opened from the config. */
@@ -89,6 +92,18 @@ function pipelineNeighbours(components: ComponentsService, schemas: SchemasServi
       dataModels: schemas.byIds,
     },
     imports: jobsOf(imports),
+  };
+}
+
+/**
+ * The SDK editor's tools: the npm modules SDK functions may use (checked on save, bundled for the
+ * sandbox once per name@version), the operator's advisories, the explorer tree.
+ */
+function sdkEditorTools(ctx: AppContext, folders: FoldersService) {
+  return {
+    modules: sdkModules(ctx.config.sdk.modules),
+    advisories: advisoryCheck(ctx.config.sdk.advisories),
+    tree: (auth: AuthContext) => folders.tree(auth, 'sdk'),
   };
 }
 
@@ -123,15 +138,13 @@ export function buildServices(ctx: AppContext) {
     dataModels: (executor, ids) => schemas.referenced(executor, ids),
     sdkFunctions: (ids) => sdk.referenced(ids),
   });
-  const sdk = sdkService(ctx, components, documentAccess, versions);
+  const sdkTools = sdkEditorTools(ctx, folders);
+  const sdk = sdkService(ctx, components, documentAccess, versions, sdkTools);
   const runtime = runtimeService({
     settings: ctx.config.runtime,
     log: ctx.log,
-    source: {
-      components: (ids) => components.byIds(ids),
-      schemas: (ids) => schemas.byIds(ids),
-      sdkFunctions: (ids) => sdk.byIds(ids),
-    },
+    sdkModules: sdkTools.modules,
+    source: { components: components.byIds, schemas: schemas.byIds, sdkFunctions: sdk.byIds },
   });
   const logs = logsService(ctx);
   const neighbours = pipelineNeighbours(components, schemas, () => imports);
@@ -339,6 +352,7 @@ async function registerApiRoutes(app: FastifyInstance, config: Config, services:
         }),
       );
       await api.register(componentsRoutes(services.components, services.runtime, services.sdk));
+      await api.register(testFileRoute((name, bytes) => services.uploads.readFileRows(name, bytes), intake));
       await api.register(sdkRoutes(services.sdk, services.runtime));
       await api.register(schemasRoutes(services.schemas, intake));
       await api.register(versionRoutes(services.versions, 'schema', '/schemas'));

@@ -6,6 +6,7 @@ import { loadConfig } from '../src/platform/config.ts';
 import { newId } from '../src/platform/ids.ts';
 import type { DocumentSource } from '../src/runtime/graph.ts';
 import { type RuntimeService, runtimeService } from '../src/runtime/runtime.service.ts';
+import { sdkModules } from '../src/runtime/sdk-modules.ts';
 
 // Factories for runtime tests: documents kept in memory, no database.
 
@@ -130,9 +131,15 @@ export class MemorySource implements DocumentSource {
 export function memoryRuntime(
   source: MemorySource,
   settings: Partial<ReturnType<typeof loadConfig>['runtime']> = {},
+  allowedModules: readonly string[] = [],
 ): RuntimeService {
   const base = loadConfig({ LOG_LEVEL: 'silent' }).runtime;
-  return runtimeService({ settings: { ...base, ...settings }, log: pino({ level: 'silent' }), source });
+  return runtimeService({
+    settings: { ...base, ...settings },
+    log: pino({ level: 'silent' }),
+    source,
+    sdkModules: sdkModules(allowedModules),
+  });
 }
 
 /** Runs a component on a payload object and answers the parsed output, logs and rt_context. */

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FORM_CHECK_SETTING, formCheckPrefixProblem, parseFormCheckUrls, settingEntries } from '@gdb/shared/schemas/form-checks';
-
 import { SCHEMA_LIMITS } from '@gdb/shared/schemas/schemas.schemas';
+import { moduleSpecProblem } from '@gdb/shared/sdk/sdk.schemas';
 import { z } from 'zod';
 import { parseRange } from './cidr.ts';
 import { DEFAULT_POOL_SIZE } from './db/index.ts';
@@ -120,6 +120,13 @@ const envSchema = z.object({
   RUNTIME_MAX_LOG_ENTRIES: z.coerce.number().int().min(1).default(1000),
   RUNTIME_MAX_LOG_KIB: z.coerce.number().int().min(1).default(1024),
   FORM_CHECK_URLS: urlPrefixes.optional(),
+  SDK_MODULES: z
+    .string()
+    .default('dayjs')
+    .refine((v) => settingEntries(v).every((name) => moduleSpecProblem(name, '') === null), {
+      message: 'each entry must be an npm package name (no path, URL or git spec)',
+    }),
+  SDK_ADVISORIES: z.string().max(4096).optional(),
   REALTIME_SOURCE_HOSTS: hostNames.optional(),
   REALTIME_SOURCE_PRIVATE_RANGES: addressRanges.optional(),
 
@@ -212,6 +219,11 @@ export type Config = {
   };
   /** URL prefixes of the check services a form's ajax rule may ask (GET only, no token); none by default. */
   formCheckUrls: string[];
+  /**
+   * SDK functions: the npm modules they may use (names, taken from the server's own node_modules),
+   * and the operator's OSV advisory set (a file path or an http(s) URL) the vulnerability report reads.
+   */
+  sdk: { modules: string[]; advisories: string | undefined };
   /** Where real-time sources are fetched from: these host names only (none by default), and internal addresses only in these ranges. */
   realtimeSources: { hosts: string[]; privateRanges: string[] };
 
@@ -288,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       modelCompile: { timeoutMs: e.SCHEMA_COMPILE_TIMEOUT_MS, memoryMiB: e.SCHEMA_COMPILE_MEMORY_MIB },
     },
     formCheckUrls: parseFormCheckUrls(e.FORM_CHECK_URLS),
+    sdk: { modules: settingEntries(e.SDK_MODULES), advisories: e.SDK_ADVISORIES },
     realtimeSources: {
       hosts: settingEntries(e.REALTIME_SOURCE_HOSTS).map((h) => h.toLowerCase()),
       privateRanges: settingEntries(e.REALTIME_SOURCE_PRIVATE_RANGES),

@@ -45,7 +45,25 @@ export function checkGraph(graph: ComponentGraph): Map<string, number[]> {
   return orders;
 }
 
-function checkComponent(c: Component, graph: ComponentGraph, problems: Problem[]): number[] | null {
+/** What the checks of one component read of the graph around it. */
+type Checked = Pick<ComponentGraph, 'components' | 'missingSchemas' | 'sdk'>;
+
+/** What the checks of one component read of it. */
+type Definition = Pick<Component, '_id' | 'name' | 'version' | 'kind' | 'inputs' | 'outputs' | 'instances' | 'links' | 'sdk'>;
+
+/**
+ * The build problems of one component's own definition, as a save checks it (001 §5): repeated
+ * instance, input, output or link names, links naming a port or an instance that does not exist;
+ * `used` holds the components its instances run. Its SDK functions and data models are checked apart.
+ */
+export function definitionProblems(c: Omit<Definition, 'sdk'>, used: readonly Component[]): Problem[] {
+  const graph = { components: new Map(used.map((u) => [u._id, u])), missingSchemas: new Set<string>(), sdk: new Map() };
+  const problems: Problem[] = [];
+  checkComponent({ ...c, sdk: [] }, graph, problems);
+  return problems;
+}
+
+function checkComponent(c: Definition, graph: Checked, problems: Problem[]): number[] | null {
   const who = label(c);
   const add = (message: string) => problems.push({ component: c.name, message: `${who}: ${message}` });
   for (const n of duplicates(c.inputs.map((p) => p.name))) add(`duplicate input name "${n}"`);
@@ -100,8 +118,8 @@ function checkComponent(c: Component, graph: ComponentGraph, problems: Problem[]
 
 /** The instance index a link end names (-1 for the component's own port), or the problem with it. */
 function endpoint(
-  c: Component,
-  graph: ComponentGraph,
+  c: Definition,
+  graph: Checked,
   instance: string,
   port: string,
   side: 'from' | 'to',

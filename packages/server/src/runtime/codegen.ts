@@ -137,13 +137,49 @@ function writeModels(w: Writer, models: ModelsCode, graph: ComponentGraph): void
   w.write('});');
 }
 
-function writeSdk(w: Writer, f: SdkFunction, variable: string, blocks: CodeBlock[], table: UserCodeTable): void {
-  const title = `SDK function "${f.functionName}" v${f.version} · ${f._id}`;
+/** The npm modules' code of a program (bundled, by name@version) and the pieces already written for them. */
+export interface ProgramModules {
+  code: ReadonlyMap<string, string>;
+  written: Map<string, string>;
+}
+
+/** The bundled code of each module an SDK function uses, as `require` finds them, each written once per program. */
+function moduleTable(f: SdkFunction, modules: ProgramModules, table: UserCodeTable): string {
+  const entries = f.modules.map((m) => {
+    const key = `${m.name}@${m.version}`;
+    let piece = modules.written.get(key);
+    if (!piece) {
+      const text = modules.code.get(key) ?? `throw new Error(${lit(`Module ${key} was not bundled`)});`;
+      piece = table.add({
+        title: `Module ${key} (npm, bundled from the server's node_modules)`,
+        head: 'function (module, exports, require) {',
+        text: text.trimEnd(),
+        tail: '}',
+      }).code;
+      modules.written.set(key, piece);
+    }
+    return `${lit(m.name)}: ${piece}`;
+  });
+  return `{ ${entries.join(', ')} }`;
+}
+
+function writeSdk(
+  w: Writer,
+  f: SdkFunction,
+  variable: string,
+  blocks: CodeBlock[],
+  table: UserCodeTable,
+  modules: ProgramModules,
+): void {
+  const owner = `SDK function "${f.functionName}" v${f.version}`;
+  const title = `${owner} · ${f._id}`;
   section(w, title);
   const text = normalized(f.jsCode.trim() ? f.jsCode : 'async function () {}');
-  blocks.push({ owner: `SDK function "${f.functionName}" v${f.version}`, form: 'expression', params: [], text, offset: 0 });
-  const { code } = table.add({ title, head: '(', text, tail: ')' });
-  w.write(`const ${variable} = __gdb.sdkFunction(${lit(f.functionName)}, ${code});`);
+  blocks.push({ owner, form: 'expression', params: [], text, offset: 0 });
+  // The function sees `require`, answering only the modules it lists.
+  const { code } = table.add({ title, head: '(function (require) { return (', text, tail: '); })' });
+  const required = `__gdb.modules(${moduleTable(f, modules, table)}, 'this SDK function')`;
+  w.write(`const ${variable} = __gdb.sdkFunction(${lit(f.functionName)}, ${code}(${required}));`);
 }
 
 /** Components in an order where each comes after the components its instances run. */
@@ -265,7 +301,12 @@ function writeComponent(w: Writer, c: Component, variable: string, parts: Progra
 }
 
 /** Writes the program of a checked graph: the library, its data models, SDK functions and components. */
-export function generateProgram(graph: ComponentGraph, orders: Map<string, number[]>, models: ModelsCode): Program {
+export function generateProgram(
+  graph: ComponentGraph,
+  orders: Map<string, number[]>,
+  models: ModelsCode,
+  moduleCode: ReadonlyMap<string, string> = new Map(),
+): Program {
   const w = new Writer();
   const blocks: CodeBlock[] = [];
   const root = graph.root;
@@ -277,11 +318,12 @@ export function generateProgram(graph: ComponentGraph, orders: Map<string, numbe
   writeModels(w, models, graph);
   const table = new UserCodeTable();
   const names = { components: new Map<string, string>(), sdk: new Map<string, string>() };
+  const modules: ProgramModules = { code: moduleCode, written: new Map() };
   let s = 0;
   for (const f of graph.sdk.values()) {
     const v = `sdk_${s++}`;
     names.sdk.set(f._id, v);
-    writeSdk(w, f, v, blocks, table);
+    writeSdk(w, f, v, blocks, table, modules);
   }
   let n = 0;
   const ordered = definitionOrder(graph);
@@ -296,12 +338,12 @@ export function generateProgram(graph: ComponentGraph, orders: Map<string, numbe
 }
 
 /** Writes the program that runs one SDK function on an argument array. */
-export function generateSdkProgram(f: SdkFunction): Program {
+export function generateSdkProgram(f: SdkFunction, moduleCode: ReadonlyMap<string, string> = new Map()): Program {
   const w = new Writer();
   const blocks: CodeBlock[] = [];
   writeHeader(w, `SDK function "${f.functionName}" v${f.version} · ${f._id}`, 'called with an argument array');
   const table = new UserCodeTable();
-  writeSdk(w, f, 'sdk_0', blocks, table);
+  writeSdk(w, f, 'sdk_0', blocks, table, { code: moduleCode, written: new Map() });
   section(w, 'Entry point: the server calls it with the arguments as JSON text');
   w.write(`globalThis.__gdbMain = __gdb.sdkEntry(${lit(f.functionName)}, sdk_0);`);
   section(w, 'User code: defined outside the function above, it sees none of its names');

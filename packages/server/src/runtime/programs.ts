@@ -1,5 +1,6 @@
 import type { SdkFunction } from '@gdb/shared/sdk/sdk.schemas';
 import type { Config } from '../platform/config.ts';
+import { errorMessage } from '../platform/error-message.ts';
 import { checkGraph, label } from './checks.ts';
 import { generateProgram, generateSdkProgram, type Program, RUNTIME_REVISION } from './codegen.ts';
 import { type ComponentGraph, type DocumentSource, fingerprint, loadGraph } from './graph.ts';
@@ -8,6 +9,7 @@ import { modelCompiler } from './model-compiler.ts';
 import { buildModels } from './models.ts';
 import { PromiseCache } from './promise-cache.ts';
 import { buildFailure } from './run-failure.ts';
+import type { SdkModules } from './sdk-modules.ts';
 import { checkSyntax } from './syntax-check.ts';
 
 const PROGRAM_CACHE_SIZE = 200;
@@ -39,8 +41,35 @@ function portModels(graph: ComponentGraph): Map<string, string[]> {
  * The programs runs take: a component version's built from its current documents (or taken from
  * the cache), an SDK function version's on its own; code that does not compile is a build failure.
  */
-export function programBuilds(options: { settings: Config['runtime']; source: DocumentSource; syntaxPool: IsolatePool }) {
-  const { settings, source, syntaxPool } = options;
+/** The bundled code of the npm modules these SDK functions use, by name@version; a module that cannot be had is a build problem. */
+async function modulesOf(fns: Iterable<SdkFunction>, sdkModules: SdkModules): Promise<Map<string, string>> {
+  const code = new Map<string, string>();
+  const problems: { component: string; message: string }[] = [];
+  for (const f of fns) {
+    for (const m of f.modules) {
+      const key = `${m.name}@${m.version}`;
+      if (code.has(key)) continue;
+      try {
+        code.set(key, await sdkModules.code(m));
+      } catch (error) {
+        problems.push({
+          component: f.functionName,
+          message: `SDK function "${f.functionName}" v${f.version}: ${errorMessage(error)}`,
+        });
+      }
+    }
+  }
+  if (problems.length > 0) throw buildFailure(problems);
+  return code;
+}
+
+export function programBuilds(options: {
+  settings: Config['runtime'];
+  source: DocumentSource;
+  syntaxPool: IsolatePool;
+  sdkModules: SdkModules;
+}) {
+  const { settings, source, syntaxPool, sdkModules } = options;
   const programs = new PromiseCache<Program>(PROGRAM_CACHE_SIZE);
   const lockedPrograms = new PromiseCache<Program>(PROGRAM_CACHE_SIZE);
   const sdkPrograms = new PromiseCache<Program>(PROGRAM_CACHE_SIZE);
@@ -51,7 +80,7 @@ export function programBuilds(options: { settings: Config['runtime']; source: Do
     const problems: { component: string; message: string }[] = [];
     const validators = await buildModels(graph.schemas, portModels(graph), problems, models);
     if (problems.length > 0) throw buildFailure(problems);
-    const program = generateProgram(graph, orders, validators);
+    const program = generateProgram(graph, orders, validators, await modulesOf(graph.sdk.values(), sdkModules));
     const syntax = await checkSyntax(syntaxPool, program.blocks, settings.memoryMiB);
     if (syntax.length > 0) throw buildFailure(syntax);
     return program;
@@ -80,7 +109,7 @@ export function programBuilds(options: { settings: Config['runtime']; source: Do
     let built = sdkPrograms.get(key);
     if (!built) {
       built = (async () => {
-        const p = generateSdkProgram(fn);
+        const p = generateSdkProgram(fn, await modulesOf([fn], sdkModules));
         const syntax = await checkSyntax(syntaxPool, p.blocks, settings.memoryMiB);
         if (syntax.length > 0) throw buildFailure(syntax);
         return p;

@@ -10,6 +10,7 @@ import { type ComponentGraph, type DocumentSource, loadGraph } from './graph.ts'
 import { IsolatePool } from './isolate-pool.ts';
 import { programBuilds } from './programs.ts';
 import { RunFailure } from './run-failure.ts';
+import type { SdkModules } from './sdk-modules.ts';
 
 /** A run of a component version on a payload, as the imports module and the test runner ask for it. */
 export interface ComponentRunRequest {
@@ -86,8 +87,14 @@ const testRunsPerCaller = (settings: Pick<Config['runtime'], 'testRunsPerUser' |
  * The component runtime (docs/product.md §16): builds a component version into one program, keeps isolates
  * warm and runs programs in them with limits, cancel and bounded logs. See runtime/README.md.
  */
-export function runtimeService(options: { settings: Config['runtime']; log: FastifyBaseLogger; source: DocumentSource }) {
-  const { settings, log, source } = options;
+export function runtimeService(options: {
+  settings: Config['runtime'];
+  log: FastifyBaseLogger;
+  source: DocumentSource;
+  /** The npm modules SDK functions may use (the allow-list), bundled once per name@version. */
+  sdkModules: SdkModules;
+}) {
+  const { settings, log, source, sdkModules } = options;
   const onCatastrophicError = (message: string) =>
     log.fatal({ message }, 'an isolate failed beyond recovery; restart the server process');
   // Test runs from the editors get isolates of their own, so no number of them can hold up an import.
@@ -101,7 +108,7 @@ export function runtimeService(options: { settings: Config['runtime']; log: Fast
   const testGate = new CallerGate({ running: testRunsPerCaller(settings), waiting: settings.testQueuePerUser });
   // Syntax checks only compile (no user code runs), so one isolate of their own serves both lanes without making either wait.
   const syntaxPool = new IsolatePool({ size: 1, queueLimit: settings.queueLimit, onCatastrophicError });
-  const { program, sdkProgram } = programBuilds({ settings, source, syntaxPool });
+  const { program, sdkProgram } = programBuilds({ settings, source, syntaxPool, sdkModules });
 
   /** Runs a component version in the isolates of one lane; throws a RunFailure when it fails. */
   async function runIn(lane: IsolatePool, request: ComponentRunRequest): Promise<ComponentRunOutcome> {

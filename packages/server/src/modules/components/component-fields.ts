@@ -118,7 +118,8 @@ export function componentFields(repo: ReturnType<typeof componentsRepo>) {
       sdk,
       dependencies: sameSet(instances.map((i) => i.instanceOf)),
     };
-    return { columns, references: referencesOf({ inputs, outputs, instances, sdk }) };
+    const definition = { kind: columns.kind, inputs, outputs, instances, links };
+    return { columns, definition, references: referencesOf({ inputs, outputs, instances, sdk }) };
   }
 
   return fieldsOf;

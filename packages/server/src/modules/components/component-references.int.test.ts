@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { newId } from '../../platform/ids.ts';
 import { referenceRefused } from '../access/access.service.ts';
-import { missingDataModel } from './component-references.ts';
 
 // A manager without the badge acts as an attacker would: through components of their own (or
 // open ones), they try to reach a closed component's code, a closed data model's validator and a
@@ -133,7 +132,7 @@ describe('a component save', () => {
   it('refuses a port naming a data model that does not exist', async () => {
     const ghost = newId();
     const res = await component(attacker, { name: 'Ghost port', inputs: [{ name: 'a' }, { name: 'b', inputSchema: ghost }] });
-    const message = missingDataModel({ path: 'inputs[1].inputSchema', kind: 'schema', id: ghost });
+    const message = `Component "Ghost port" v1: input port "b": Cannot load schema ${ghost} from server`;
     expect([res.status, res.body.message]).toEqual([400, message]);
     expect(res.body.data.issues).toEqual([{ path: 'inputs.1.inputSchema', message }]);
   });

@@ -22,8 +22,21 @@ export interface ReferenceReads {
   sdkFunctions(ids: readonly string[]): Promise<ReferencedDocument[]>;
 }
 
-/** The refusal of a port naming a data model that does not exist. */
-export const missingDataModel = (ref: Reference) => `The data model ${ref.id} of ${ref.path} does not exist.`;
+/** The component a save checks, as messages name it, with its ports. */
+export interface SavedDefinition {
+  name: string;
+  version: number;
+  inputs: readonly { name: string }[];
+  outputs: readonly { name: string }[];
+}
+
+/** The refusal of a port naming a data model that does not exist, in the words of 001 §5, naming the component. */
+function missingDataModel(c: SavedDefinition, ref: Reference): string {
+  const m = /^(inputs|outputs)\[(\d+)\]/.exec(ref.path);
+  const port = m ? (m[1] === 'inputs' ? c.inputs : c.outputs)[Number(m[2])] : undefined;
+  const where = port && m ? `${m[1] === 'inputs' ? 'input' : 'output'} port "${port.name}"` : ref.path;
+  return `Component "${c.name}" v${c.version}: ${where}: Cannot load schema ${ref.id} from server`;
+}
 
 /** A field path as issues write it: `inputs[0].inputSchema` → `inputs.0.inputSchema`. */
 const dotted = (path: string) => path.replace(/\[(\d+)\]/g, '.$1');
@@ -59,12 +72,12 @@ export function componentReferences(repo: ReturnType<typeof componentsRepo>, rea
      * Refuses (400) a port naming a data model that does not exist; in `trx`, the ones that do are
      * held until it commits, so one deleted at the same moment either refuses this save or waits for it.
      */
-    async assertModelsExist(trx: Executor, refs: readonly Reference[]): Promise<void> {
+    async assertModelsExist(trx: Executor, refs: readonly Reference[], saved: SavedDefinition): Promise<void> {
       const models = refs.filter((r) => r.kind === 'schema');
       const held = new Set((await reads.dataModels(trx, idsOf(models, 'schema'))).map((d) => d.id));
       const issues: Issue[] = models
         .filter((r) => !held.has(r.id))
-        .map((r) => ({ path: dotted(r.path), message: missingDataModel(r) }));
+        .map((r) => ({ path: dotted(r.path), message: missingDataModel(saved, r) }));
       const [first] = issues;
       if (first) throw badRequest(first.message, issues);
     },

@@ -207,12 +207,17 @@ describe('program and runs', () => {
   });
 
   it('answers build errors naming the component', async () => {
-    const c = await saved({
-      name: 'Broken flow',
-      kind: 'workflow',
-      inputs: [{ name: 'a' }],
-      links: [{ name: 'l1', fromInstance: '', fromPort: 'a', toInstance: 'ghost', toPort: 'x' }],
-    });
+    const broken = { name: 'Broken flow', kind: 'workflow', inputs: [{ name: 'a' }] };
+    const links = [{ name: 'l1', fromInstance: '', fromPort: 'a', toInstance: 'ghost', toPort: 'x' }];
+    const c = await saved(broken);
+    // The save refuses it (001 §5); a row stored before that rule still runs into the build error.
+    const refused = await save({ ...broken, links, _id: c._id, sys_version: c.sys_version });
+    expect([refused.status, refused.body.message]).toEqual([
+      422,
+      'Component "Broken flow" v1: link "l1" cannot find instance "ghost"',
+    ]);
+    const stored = JSON.stringify(links.map((l) => ({ ...l, jsCode: '', inputSchema: null, outputSchema: null })));
+    await t.ctx.db.kysely.updateTable('components').set({ links: stored }).where('id', '=', c._id).execute();
     const res = await t.call('GET', `/components/${c._id}/js-code`, { token: boss });
     expect(res.status).toBe(422);
     expect(res.body.message).toBe('Component "Broken flow" v1: link "l1" cannot find instance "ghost"');

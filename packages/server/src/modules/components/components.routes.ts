@@ -7,6 +7,7 @@ import {
   idQuerySchema,
   idsQuerySchema,
 } from '@gdb/shared/components/components.schemas';
+import { componentHierarchySchema, usageSchema } from '@gdb/shared/components/hierarchy.schemas';
 import { executeBodySchema, runResultSchema, stopResultSchema } from '@gdb/shared/components/run.schemas';
 import { sdkListEntrySchema } from '@gdb/shared/sdk/sdk.schemas';
 import type { FastifyInstance } from 'fastify';
@@ -58,6 +59,16 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
       '/components/documentation',
       { schema: { tags, response: { 200: envelope(z.array(sdkListEntrySchema)) } } },
       async (req) => ok(await sdk.list(requireAuth(req))),
+    );
+    app.get(
+      '/components/:id/dependencies',
+      { schema: { tags, params: idParamsSchema, response: { 200: envelope(componentHierarchySchema) } } },
+      async (req) => ok(await components.hierarchy(req.params.id, requireAuth(req))),
+    );
+    app.get(
+      '/components/usages',
+      { schema: { tags, querystring: idQuerySchema, response: { 200: envelope(z.array(usageSchema)) } } },
+      async (req) => ok(await components.usages(req.query.id, requireAuth(req))),
     );
     app.get(
       '/components/:id/js-code',

@@ -1,25 +1,24 @@
 import type { Component, ComponentListEntry } from '@gdb/shared/components/components.schemas';
+import type { ComponentHierarchy, Usage } from '@gdb/shared/components/hierarchy.schemas';
 import { isId } from '@gdb/shared/users/users.schemas';
 import { VERSION_MESSAGES } from '@gdb/shared/versions/versions.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
-import { newId } from '../../platform/ids.ts';
-import { ACCESS_MESSAGES, type CallerAccess, type DocumentAccess, type Reference } from '../access/access.service.ts';
+import { ACCESS_MESSAGES, type DocumentAccess } from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
-import { type Body, componentFields, sameSet, toComponent } from './component-fields.ts';
+import { type Body, sameSet, toComponent } from './component-fields.ts';
+import { componentHierarchy, componentUsages } from './component-hierarchy.ts';
 import {
   assertClosureReadable,
   type ComponentClosure,
   componentReferences,
   type ReferenceReads,
 } from './component-references.ts';
+import { componentWrites, STALE } from './component-writes.ts';
 import { type ComponentRow, componentsRepo } from './components.repo.ts';
 
 export type { ReferenceReads } from './component-references.ts';
-
-const STALE = 'This component was saved by someone else since you opened it; reload it.';
 
 /** A component as the document access check sees it: its folder and badges. */
 const accessed = (row: { folder_id: string | null; tags: ComponentRow['tags'] }) => ({ folder: row.folder_id, tags: row.tags });
@@ -27,12 +26,11 @@ const accessed = (row: { folder_id: string | null; tags: ComponentRow['tags'] })
 /** Components: reusable blocks of code or of instances joined by links (docs/product.md §16). */
 export function componentsService(
   ctx: AppContext,
-  versions: Pick<VersionsService, 'remove' | 'assertCanWrite'>,
+  versions: Pick<VersionsService, 'remove' | 'assertCanWrite' | 'usedBy' | 'openIds'>,
   access: DocumentAccess,
   reads: ReferenceReads,
 ) {
   const repo = componentsRepo(ctx.db.kysely);
-  const references = componentReferences(repo, reads);
 
   async function load(id: string): Promise<ComponentRow> {
     const row = isId(id) ? await repo.byId(id) : undefined;
@@ -40,40 +38,32 @@ export function componentsService(
     return row;
   }
 
-  const fieldsOf = componentFields(repo);
-
-  /** Version 1 of a new family, as inserted. */
-  const firstVersion = (columns: Awaited<ReturnType<typeof fieldsOf>>['columns'], userId: string | null) => {
-    const id = newId();
-    return { id, family_id: id, version: 1, ...columns, created_by: userId, updated_by: userId };
-  };
-
-  /**
-   * Writes a version once what it names is checked: the caller may read every reference, and
-   * each data model exists, held in the write's transaction so none is deleted under it.
-   */
-  async function written(
-    caller: CallerAccess,
-    refs: readonly Reference[],
-    write: (trx: Executor) => Promise<ComponentRow | undefined>,
-  ): Promise<Component> {
-    await references.assertReadable(ctx.db.kysely, caller, refs);
-    return inTransaction(ctx.db.kysely, async (trx) => {
-      await references.assertModelsExist(trx, refs);
-      const row = await write(trx);
-      if (!row) throw conflict(STALE);
-      return toComponent(row);
-    });
+  /** One version the viewer may read, as stored. */
+  async function readable(id: string, viewer: AuthContext): Promise<ComponentRow> {
+    const row = await load(id);
+    await (await access(viewer)).assert('read', 'component', accessed(row), ACCESS_MESSAGES.read);
+    return row;
   }
+
+  const { fieldsOf, firstVersion, written } = componentWrites(ctx, repo, componentReferences(repo, reads));
 
   return {
     /** The component versions whose code lists this SDK function version, by name. */
     usingSdkFunction: (id: string): Promise<{ name: string; version: number }[]> => repo.usingSdkFunction(id),
     /** One component version the viewer may read. */
     async find(id: string, viewer: AuthContext): Promise<Component> {
-      const row = await load(id);
-      await (await access(viewer)).assert('read', 'component', accessed(row), ACCESS_MESSAGES.read);
-      return toComponent(row);
+      return toComponent(await readable(id, viewer));
+    },
+
+    /** The dependency hierarchy of a component version the viewer may read: only what the viewer may read in it. */
+    async hierarchy(id: string, viewer: AuthContext): Promise<ComponentHierarchy> {
+      return componentHierarchy(viewer, await readable(id, viewer), { repo, versions });
+    },
+
+    /** The components and pipelines using a component version the viewer may read ('Usages'), those the viewer may read. */
+    async usages(id: string, viewer: AuthContext): Promise<Usage[]> {
+      await readable(id, viewer);
+      return componentUsages(viewer, id, versions);
     },
 
     /** The component versions among these ids that exist and the viewer may read, in the order asked. */
@@ -127,8 +117,8 @@ export function componentsService(
       if (!body._id) {
         if (body.sys_version !== undefined) throw badRequest(VERSION_MESSAGES.missingId);
         await caller.assert('write', 'component', { folder: body.folder ?? null, tags: null }, ACCESS_MESSAGES.write);
-        const { columns, references: refs } = await fieldsOf(body, null);
-        return written(caller, refs, (trx) => componentsRepo(trx).insert(firstVersion(columns, userId)));
+        const fields = await fieldsOf(body, null);
+        return written(caller, fields, (trx) => componentsRepo(trx).insert(firstVersion(fields.columns, userId)));
       }
       if (body.sys_version === undefined) throw badRequest(VERSION_MESSAGES.missingSysVersion);
       const before = await load(body._id);
@@ -138,10 +128,10 @@ export function componentsService(
         await caller.assert('write', 'component', { folder: body.folder, tags: null }, ACCESS_MESSAGES.write);
       }
       if (body.sys_version !== before.sys_version) throw conflict(STALE);
-      const { columns, references: refs } = await fieldsOf(body, toComponent(before));
+      const fields = await fieldsOf(body, toComponent(before));
       const sysVersion = before.sys_version;
-      return written(caller, refs, (trx) =>
-        componentsRepo(trx).update(before.id, sysVersion, { ...columns, updated_by: userId }),
+      return written(caller, fields, (trx) =>
+        componentsRepo(trx).update(before.id, sysVersion, { ...fields.columns, updated_by: userId }),
       );
     },
 

@@ -1,5 +1,7 @@
 import { envelope } from '@gdb/shared/api/envelope';
 import { idQuerySchema } from '@gdb/shared/components/components.schemas';
+import { usageSchema } from '@gdb/shared/components/hierarchy.schemas';
+import { treeNodeSchema } from '@gdb/shared/folders/folders.schemas';
 import {
   sdkExecuteBodySchema,
   sdkExecuteResultSchema,
@@ -8,6 +10,7 @@ import {
   sdkNameParamsSchema,
   sdkSaveBodySchema,
 } from '@gdb/shared/sdk/sdk.schemas';
+import { vulnerabilityQuerySchema, vulnerabilityReportSchema } from '@gdb/shared/sdk/sdk-report.schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,6 +26,19 @@ export function sdkRoutes(sdk: SdkService, runtime: RuntimeService) {
     const tags = ['sdk'];
     app.get('/sdk', { schema: { tags, response: { 200: envelope(z.array(sdkListEntrySchema)) } } }, async (req) =>
       ok(await sdk.list(requireAuth(req))),
+    );
+    app.get('/sdk/explorer', { schema: { tags, response: { 200: envelope(z.array(treeNodeSchema)) } } }, async (req) =>
+      ok(await sdk.explorer(requireAuth(req))),
+    );
+    app.get(
+      '/sdk/vulnerabilities',
+      { schema: { tags, querystring: vulnerabilityQuerySchema, response: { 200: envelope(vulnerabilityReportSchema) } } },
+      async (req) => ok(await sdk.vulnerabilities(req.query.id, requireAuth(req), req.query.refresh)),
+    );
+    app.get(
+      '/sdk/usages',
+      { schema: { tags, querystring: idQuerySchema, response: { 200: envelope(z.array(usageSchema)) } } },
+      async (req) => ok(await sdk.usages(req.query.id, requireAuth(req))),
     );
     app.get(
       '/sdk/find',

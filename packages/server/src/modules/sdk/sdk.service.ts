@@ -15,6 +15,7 @@ import { newId } from '../../platform/ids.ts';
 import { ACCESS_MESSAGES, type DocumentAccess, type ReferencedDocument } from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { type SdkRow, sdkRepo } from './sdk.repo.ts';
+import { editorTools, type SdkTools, type ToolVersions } from './sdk-tools.ts';
 
 const modulesSchema = z.array(sdkModuleSchema).catch([]);
 
@@ -46,10 +47,16 @@ export interface SdkFunctionUsers {
 /** An SDK function as the document access check sees it: its folder and badges. */
 const accessed = (row: { folder_id: string | null; tags: SdkRow['tags'] }) => ({ folder: row.folder_id, tags: row.tags });
 
-/** The version engine's write check (read-only, locked, badges, the locked-only rule), when wired. */
-type WriteCheck = Pick<VersionsService, 'assertCanWrite'>;
+/** The version engine's write check (read-only, locked, badges, the locked-only rule) and who points at a version. */
+type VersionReads = Pick<VersionsService, 'assertCanWrite'> & ToolVersions;
 
-export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access: DocumentAccess, versions: WriteCheck) {
+export function sdkService(
+  ctx: AppContext,
+  components: SdkFunctionUsers,
+  access: DocumentAccess,
+  versions: VersionReads,
+  tools: SdkTools,
+) {
   const repo = sdkRepo(ctx.db.kysely);
 
   async function load(id: string): Promise<SdkRow> {
@@ -67,7 +74,16 @@ export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access
     if (await repo.otherFamilyNamed(name, familyId)) throw conflict(`An SDK function named ${name} already exists.`);
   }
 
+  /** One version the viewer may read, as stored. */
+  async function readable(id: string, viewer: AuthContext): Promise<SdkRow> {
+    const row = await load(id);
+    await (await access(viewer)).assert('read', 'sdk', accessed(row), ACCESS_MESSAGES.read);
+    return row;
+  }
+
   return {
+    ...editorTools({ readable, versions, tools, modules: (row) => modulesSchema.parse(row.modules) }),
+
     /** Every SDK function version the viewer may read, by name then version (without code). */
     async list(viewer: AuthContext): Promise<SdkListEntry[]> {
       const rows = await repo.list();
@@ -77,9 +93,7 @@ export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access
 
     /** One SDK function version with its code, one the viewer may read. */
     async find(id: string, viewer: AuthContext): Promise<SdkFunction> {
-      const row = await load(id);
-      await (await access(viewer)).assert('read', 'sdk', accessed(row), ACCESS_MESSAGES.read);
-      return toFunction(row);
+      return toFunction(await readable(id, viewer));
     },
 
     /** The SDK function versions among these ids that exist, whoever asks (the runtime builds programs for nobody). */
@@ -116,7 +130,8 @@ export function sdkService(ctx: AppContext, components: SdkFunctionUsers, access
         ...(body.input !== undefined ? { input: body.input } : {}),
         ...(body.output !== undefined ? { output: body.output } : {}),
         ...(body.error !== undefined ? { error: body.error } : {}),
-        ...(body.modules !== undefined ? { modules: JSON.stringify(body.modules) } : {}),
+        // Each module on the allow-list, installed, at the installed version: refused naming it otherwise.
+        ...(body.modules !== undefined ? { modules: JSON.stringify(tools.modules.resolve(body.modules)) } : {}),
         ...(body.folder !== undefined ? { folder_id: body.folder } : {}),
       };
       if (!body._id) {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db/tables.ts';
 import { newId } from '../../platform/ids.ts';
+import { readFileRows } from './file-rows.ts';
 import { sweepFiles } from './file-sweep.ts';
 import { uploadChecks } from './upload-checks.ts';
 import type { UploadsDeps } from './upload-deps.ts';
@@ -76,6 +77,8 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     sweepFiles: (now = new Date()) =>
       sweepFiles(ctx.db.kysely, deps.files, new Date(now.getTime() - ctx.config.fileSweepGraceMs)),
     ...uploadReceiving(ctx, deps, checks),
+    /** A file's rows read with no data model, in a parse worker within the upload limits (the component editor's test files). */
+    readFileRows: (fileName: string, bytes: Uint8Array) => readFileRows(deps.parser, fileName, bytes),
     ...uploadReads(repo, deps),
     ...uploadChoices(repo, deps),
     resume: checks.resume,

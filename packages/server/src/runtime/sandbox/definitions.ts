@@ -1,6 +1,6 @@
 // Definitions: the compiler's object literals (codegen.ts) become runnable components, SDK
 // functions, the modules the data model checks need, and the data models with their validators.
-import { applyFn, assign, bindFn, defineProperty, freeze, RunError } from './base.ts';
+import { applyFn, assign, bindFn, defineProperty, freeze, hasOwn, RunError } from './base.ts';
 import { runCode, runForEach, runWorkflow } from './runner.ts';
 import type {
   Arrival,
@@ -124,13 +124,13 @@ export function sdkFunction(name: string, fn: unknown): (...args: unknown[]) => 
   return callable;
 }
 
-/** CommonJS modules the data model checks need, evaluated on first use. */
-export function modules(table: Record<string, ModuleFactory>): Require {
+/** CommonJS modules (the data model checks', an SDK function's npm modules), evaluated on first use in a run. */
+export function modules(table: Record<string, ModuleFactory>, owner = 'a component program'): Require {
   const cache = new Map<string, Module>();
   const require: Require = (name) => {
     if (cache.has(name)) return (cache.get(name) as Module).exports;
-    const factory = table[name];
-    if (typeof factory !== 'function') throw new RunError(`Module "${name}" is not available in a component program`);
+    const factory = hasOwn(table, name) ? table[name] : undefined;
+    if (typeof factory !== 'function') throw new RunError(`Module "${name}" is not available in ${owner}`);
     const module: Module = { exports: {} };
     cache.set(name, module);
     factory(module, module.exports, require);
