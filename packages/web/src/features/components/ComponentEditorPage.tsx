@@ -8,7 +8,7 @@ import { ComponentForm } from './ComponentForm.tsx';
 import { COMPONENT_TEXTS } from './component-texts.ts';
 import { SchematicSection } from './diagram/SchematicSection.tsx';
 import { HierarchyView } from './HierarchyView.tsx';
-import { TestSection } from './test/TestSection.tsx';
+import { TestSection } from './test-run/TestSection.tsx';
 import { UsagesDialog } from './UsagesDialog.tsx';
 import { type ComponentDocumentState, useComponentDocument } from './useComponentDocument.ts';
 import './components.css';

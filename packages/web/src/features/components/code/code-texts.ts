@@ -1,4 +1,4 @@
-// The words of the code and SDK dialogs (spec 001 §2 and §8, to the letter).
+// The words of the code and SDK dialogs (docs/product.md §16.5 and §18.8, to the letter).
 export const CODE_TEXTS = {
   quit: 'Quit ?',
   save: 'Save',

@@ -13,7 +13,7 @@ import { createContext, useContext, useEffect, useState } from 'react';
 import type { Diagram, DiagramBox, DiagramPort } from './build-diagram.ts';
 import { boxSize, layoutDiagram } from './diagram-layout.ts';
 
-/** The diagram fills 0.85 of its frame (spec 001 §9): the rest is padding. */
+/** The diagram fills 0.85 of its frame (docs/product.md §18.10): the rest is padding. */
 const FIT = { padding: 0.15 } as const;
 
 type BoxNode = Node<{ box: DiagramBox }, 'box'>;

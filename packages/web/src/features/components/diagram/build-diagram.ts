@@ -21,7 +21,7 @@ export type DiagramBox =
     }
   | { id: string; kind: 'link'; name: string; fromPort: string; toPort: string };
 
-export interface DiagramArrow {
+interface DiagramArrow {
   id: string;
   source: string;
   target: string;
@@ -41,7 +41,7 @@ export interface DiagramSources {
   inside: boolean;
 }
 
-/** The diagram could not be built: every problem, each naming the component (spec 001 §5). */
+/** The diagram could not be built: every problem, each naming the component (docs/product.md §16.3). */
 export class DiagramError extends Error {
   constructor(readonly problems: string[]) {
     super(problems.join('\n'));
@@ -61,7 +61,7 @@ const portOf = (models: ReadonlyMap<string, unknown>, name: string, id: string |
 });
 
 /** The problems of a component's names, port models and links, in the words the server's build uses. */
-export function diagramProblems({ component: c, used, models }: DiagramSources): string[] {
+function diagramProblems({ component: c, used, models }: DiagramSources): string[] {
   const problems: string[] = [];
   const add = (message: string) => problems.push(`Component "${c.name}" v${c.version}: ${message}`);
   for (const n of duplicates(c.inputs.map((p) => p.name))) add(`duplicate input name "${n}"`);

@@ -1,6 +1,6 @@
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A value preview is cut past this many characters: the first and last halves around an ellipsis (spec 001 §9). */
+/** A value preview is cut past this many characters: the first and last halves around an ellipsis (docs/product.md §18.10). */
 const PREVIEW = 200;
 
 function typeOf(schema: unknown, depth: number): string {

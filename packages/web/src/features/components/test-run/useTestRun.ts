@@ -63,5 +63,3 @@ export function useTestRun(component: Component) {
   };
   return { input, setInput, context, setContext, output, logs, running, run, cancel, copy, loadRows };
 }
-
-export type TestRun = ReturnType<typeof useTestRun>;

@@ -1,4 +1,4 @@
-// The words of the section 'Test component' (spec 001 §2 and §8, to the letter).
+// The words of the section 'Test component' (docs/product.md §16.5 and §18.8, to the letter).
 export const TEST_TEXTS = {
   input: 'ctx.input',
   output: 'ctx.output',

@@ -1,6 +1,6 @@
 import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
 
-/** JSON text as the test editors show it: indented 4 spaces (spec 001 §9); an empty object when nothing. */
+/** JSON text as the test editors show it: indented 4 spaces (docs/product.md §18.10); an empty object when nothing. */
 export const jsonText = (value: unknown) => JSON.stringify(value ?? {}, null, 4);
 
 /** The object a test editor holds, or null when its text is not a JSON object. */
