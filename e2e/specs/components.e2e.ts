@@ -110,7 +110,7 @@ describe('the Components screen', () => {
     await typeCode(page, input, '{"rows": [{"dealerId": "D1"}]}');
     await page.getByRole('button', { name: 'Run test' }).click();
     const output = page.getByRole('region', { name: 'ctx.output' });
-    await expect.poll(() => output.textContent()).toContain('"marked": true');
+    await expect.poll(() => output.textContent(), { timeout: 60_000 }).toContain('"marked": true');
     await expect.poll(() => page.getByRole('region', { name: 'Logs' }).textContent()).toContain('marked');
 
     await schematic.getByRole('link', { name: `${second.name} v1` }).click();
@@ -120,13 +120,15 @@ describe('the Components screen', () => {
     await trail.getByRole('button', { name: workflow.name }).waitFor();
 
     await page.getByRole('group', { name: 'Version' }).getByRole('button', { name: 'Lock' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
+    const question = page.getByRole('dialog').filter({ hasText: 'Lock version 1 ?' });
+    await question.getByLabel('Also lock the drafts it depends on').check();
+    await question.getByRole('button', { name: 'Yes' }).click();
     await toast(page, 'Version 1 locked');
     await expect
       .poll(() => page.locator('.gdb-component-form .cm-content').first().getAttribute('contenteditable'))
       .toBe('false');
     expect(t.problems.csp).toEqual([]);
-  });
+  }, 180_000);
 
   it('lets a super-admin cancel a runaway test', async () => {
     t = await newPage(browser);
@@ -146,5 +148,23 @@ describe('the Components screen', () => {
     await page.getByRole('button', { name: 'Cancel test' }).click();
     await page.getByRole('button', { name: 'Cancel test' }).waitFor({ state: 'detached' });
     expect(t.problems.csp).toEqual([]);
+  });
+
+  it("loads a CSV file's rows into ctx.input through 'Load ...'", async () => {
+    t = await newPage(browser);
+    const page = t.page;
+    await signIn(page, USERS.manager);
+    const { first } = await buildComponents(page, 'load');
+    await page.goto(`/manage/components?id=${first._id}`);
+    await page.getByRole('heading', { name: first.name }).waitFor();
+    await page.getByText('Test component').click();
+    await page.getByRole('button', { name: 'Load ...' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Load test data' });
+    const csv = 'dealerId,name\nD1,North\nD2,South\n';
+    await dialog
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'dealers.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await toast(page, '2 rows loaded into ctx.input.rows');
+    await expect.poll(() => page.getByRole('region', { name: 'ctx.input' }).textContent()).toContain('"dealerId": "D2"');
   });
 });
