@@ -52,7 +52,7 @@ type Checked = Pick<ComponentGraph, 'components' | 'missingSchemas' | 'sdk'>;
 type Definition = Pick<Component, '_id' | 'name' | 'version' | 'kind' | 'inputs' | 'outputs' | 'instances' | 'links' | 'sdk'>;
 
 /**
- * The build problems of one component's own definition, as a save checks it (001 §5): repeated
+ * The build problems of one component's own definition, as a save checks it (docs/product.md §16.3): repeated
  * instance, input, output or link names, links naming a port or an instance that does not exist;
  * `used` holds the components its instances run. Its SDK functions and data models are checked apart.
  */

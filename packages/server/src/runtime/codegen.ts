@@ -138,7 +138,7 @@ function writeModels(w: Writer, models: ModelsCode, graph: ComponentGraph): void
 }
 
 /** The npm modules' code of a program (bundled, by name@version) and the pieces already written for them. */
-export interface ProgramModules {
+interface ProgramModules {
   code: ReadonlyMap<string, string>;
   written: Map<string, string>;
 }

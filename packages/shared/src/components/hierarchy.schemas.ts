@@ -11,7 +11,7 @@ export const pipelineUrl = (id: string) => `/manage/pipeline?id=${encodeURICompo
  */
 export const HIERARCHY_CLASSES = ['selected', 'dependency', 'user'] as const;
 
-/** A component version in the dependency hierarchy (001 §3 'Component hierarchy'). */
+/** A component version in the dependency hierarchy (docs/product.md §16.6). */
 export const hierarchyComponentSchema = z.object({
   key: z.string().describe('Id of the component version: the key dependencies name.'),
   name: z.string().describe('Component name.'),

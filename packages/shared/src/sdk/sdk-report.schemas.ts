@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from '../users/users.schemas.ts';
 
-/** The report's words (001 §2 SDK editor). */
+/** The report's words (docs/product.md §17). */
 export const VULNERABILITY_MESSAGES = {
   none: 'No vulnerable packages',
   noData: 'No advisory data could be read',

@@ -73,7 +73,7 @@ async function walkUp(repo: Repo, versions: Versions, root: ComponentRow, walk: 
 }
 
 /**
- * The dependency hierarchy of a component version (001 §3): what it runs and what runs it, at any
+ * The dependency hierarchy of a component version (docs/product.md §16.6): what it runs and what runs it, at any
  * depth, and the pipelines invoking it or a component running it; a document the viewer may not
  * read is left out, with its arrows.
  */

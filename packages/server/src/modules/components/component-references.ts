@@ -30,7 +30,7 @@ export interface SavedDefinition {
   outputs: readonly { name: string }[];
 }
 
-/** The refusal of a port naming a data model that does not exist, in the words of 001 §5, naming the component. */
+/** The refusal of a port naming a data model that does not exist, in the words of docs/product.md §16.3, naming the component. */
 function missingDataModel(c: SavedDefinition, ref: Reference): string {
   const m = /^(inputs|outputs)\[(\d+)\]/.exec(ref.path);
   const port = m ? (m[1] === 'inputs' ? c.inputs : c.outputs)[Number(m[2])] : undefined;

@@ -7,7 +7,7 @@ import { fileHead, multipartBody, partEnd } from '../../../test/upload-client.ts
 import { newId } from '../../platform/ids.ts';
 
 // The component editor's calls beyond the document: its dependency hierarchy, its usages, the
-// build errors of 001 §5 on save, and the rows of a test file for the 'Load ...' dialog.
+// build errors of docs/product.md §16.3 on save, and the rows of a test file for the 'Load ...' dialog.
 
 const CORPUS = path.join(import.meta.dirname, '../../../test/corpus');
 
@@ -172,7 +172,7 @@ describe('GET /components/usages', () => {
   });
 });
 
-describe('build errors on save (001 §5)', () => {
+describe('build errors on save (docs/product.md §16.3)', () => {
   it('refuses repeated instance, input, output and link names, naming the component', async () => {
     const { source } = await family('Dup');
     const res = await saveNew({

@@ -14,7 +14,7 @@ export const STALE = 'This component was saved by someone else since you opened 
 
 /**
  * How a component version is written: the columns a body sets, the build checks of its definition
- * (001 §5) and of what it names, then the write in a transaction.
+ * (docs/product.md §16.3) and of what it names, then the write in a transaction.
  */
 export function componentWrites(
   ctx: AppContext,
@@ -30,7 +30,7 @@ export function componentWrites(
   }
   type Fields = Awaited<ReturnType<typeof fieldsOf>>;
 
-  /** Refuses (422) a definition the diagram cannot be built from (001 §5), each problem naming the component. */
+  /** Refuses (422) a definition the diagram cannot be built from (docs/product.md §16.3), each problem naming the component. */
   async function assertBuilds({ saved }: Fields): Promise<void> {
     const used = (await repo.byIds(sameSet(saved.instances.map((i) => i.instanceOf)))).map(toComponent);
     const problems = definitionProblems(saved, used);

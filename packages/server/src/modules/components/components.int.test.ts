@@ -210,7 +210,7 @@ describe('program and runs', () => {
     const broken = { name: 'Broken flow', kind: 'workflow', inputs: [{ name: 'a' }] };
     const links = [{ name: 'l1', fromInstance: '', fromPort: 'a', toInstance: 'ghost', toPort: 'x' }];
     const c = await saved(broken);
-    // The save refuses it (001 §5); a row stored before that rule still runs into the build error.
+    // The save refuses it (docs/product.md §16.3); a row stored before that rule still runs into the build error.
     const refused = await save({ ...broken, links, _id: c._id, sys_version: c.sys_version });
     expect([refused.status, refused.body.message]).toEqual([
       422,

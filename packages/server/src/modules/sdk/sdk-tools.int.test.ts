@@ -112,6 +112,19 @@ describe('SDK function modules', () => {
     expect(ran.body.data?.output, ran.body.message).toEqual({ y: '2025/12' });
   });
 
+  it("answers no module for names an object's prototype holds, and leaves the library out of reach", async () => {
+    const code = [
+      'function () {',
+      "  const names = ['constructor', '__proto__', 'hasOwnProperty', 'toString'];",
+      '  const refused = names.filter((n) => { try { require(n); return false; } catch (e) { return /is not available/.test(e.message); } });',
+      "  return [refused.length, typeof __gdb, typeof __code, typeof models, typeof require('dayjs')];",
+      '}',
+    ].join('\n');
+    expect((await save({ functionName: 'prying', jsCode: code, modules: [{ name: 'dayjs', version: '' }] })).status).toBe(200);
+    const run = await t.call('POST', '/sdk/prying/execute', { token: boss, body: { payload: [] } });
+    expect(run.body.data?.output, run.body.message).toEqual([4, 'undefined', 'undefined', 'undefined', 'function']);
+  });
+
   it('refuses a run of a module the server cannot bundle for the sandbox, naming it', async () => {
     const fn = await save({
       functionName: 'nodeOnly',
