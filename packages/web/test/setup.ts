@@ -16,3 +16,10 @@ configure({ asyncUtilTimeout: 5_000 });
 afterEach(() => {
   vi.unstubAllGlobals();
 });
+
+// jsdom draws no layout: the code editor (CodeMirror) measures text ranges, which jsdom's Range lacks.
+if (typeof Range !== 'undefined' && !Range.prototype.getClientRects) {
+  const empty = () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
+  Range.prototype.getClientRects = empty;
+  Range.prototype.getBoundingClientRect = () => new DOMRect(0, 0, 0, 0);
+}

@@ -1,4 +1,5 @@
 import '../../../test/dom.ts';
+import { EditorView } from '@codemirror/view';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { envelope, ok, signedInAs } from '../../../test/fake-api.ts';
@@ -46,6 +47,20 @@ const FORM_SCHEMA = {
   },
 };
 
+const DEALER_ROWS = { type: 'array', items: { type: 'object', properties: { dealerId: { type: 'string' } } } };
+
+/** The code editor in `within`, once its chunk has loaded. */
+async function codeEditor(within: HTMLElement): Promise<EditorView> {
+  const host = await waitFor(() => {
+    const found = within.querySelector('.cm-editor');
+    if (!found) throw new Error('no code editor yet');
+    return found as HTMLElement;
+  });
+  const view = EditorView.findFromDOM(host);
+  if (!view) throw new Error('no editor view');
+  return view;
+}
+
 const OPEN = { read: [], write: [] };
 const leaf = (id: string, name: string) => ({
   value: id,
@@ -78,6 +93,7 @@ async function openComponent(over: Record<string, unknown> = {}, routes: Paramet
           ? component({ _id: OTHER, familyId: OTHER, name: 'Slow dealer check' })
           : component(over),
       ),
+    'GET /schemas': () => ok([{ ...versionedFields(PORT_MODEL, 'Dealer rows'), jsonSchema: DEALER_ROWS }]),
     ...routes,
   });
   const app = renderApp(`/manage/components?id=${ID}`);
@@ -144,5 +160,163 @@ describe('Components page', () => {
     fireEvent.click(button('Check and map dealers', trail));
     await screen.findByText('Check and map dealers (v.1 - Draft)');
     expect(app.where()).toBe(`/manage/components?id=${ID}`);
+  });
+
+  it("edits the code in the code dialog beside the ports' data models; Save applies it to the form", async () => {
+    const { server } = await openComponent(
+      {},
+      { 'POST /components': (call) => ok({ ...component(), ...(call.body as object), sys_version: 4 }) },
+    );
+    fireEvent.click(button('Edit code'));
+    const dialog = await screen.findByRole('dialog', { name: 'Check and map dealers' });
+    await waitFor(() => expect(dialog.textContent).toContain('dealerId : string'));
+    const view = await codeEditor(dialog);
+    expect(view.state.doc.toString()).toBe('ctx.output.dealers = ctx.input.dealers;');
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: 'ctx.output.dealers = [];' } });
+    fireEvent.click(button('Hide schemas', dialog));
+    expect(dialog.textContent).not.toContain('dealerId : string');
+    expect(button('Show schemas', dialog)).toBeTruthy();
+    fireEvent.click(button('Save', dialog));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Check and map dealers' })).toBeNull());
+    fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0] as HTMLElement);
+    await screen.findByText('Component saved');
+    const posted = server.calls.find((c) => c.method === 'POST' && c.path === '/components')?.body;
+    expect(posted).toMatchObject({ jsCode: 'ctx.output.dealers = [];' });
+  });
+
+  it("offers no Save in the code dialog of a locked version, and asks 'Quit ?' at the close control", async () => {
+    await openComponent({ vLocked: true });
+    fireEvent.click(button('Edit code'));
+    const dialog = await screen.findByRole('dialog', { name: 'Check and map dealers' });
+    expect([...dialog.querySelectorAll('button')].map((b) => b.textContent)).not.toContain('Save');
+    fireEvent.click(dialog.querySelector('.ant-modal-close') as HTMLElement);
+    const question = await confirmation();
+    expect(question.textContent).toContain('Quit ?');
+    fireEvent.click(button('Yes', question));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Check and map dealers' })).toBeNull());
+  });
+
+  it('lists the SDK functions in the SDK dialog, those the component uses marked Yes', async () => {
+    const sdkEntry = (id: string, functionName: string) => ({
+      ...versionedFields(id, functionName),
+      functionName,
+      documentation: `${functionName} documentation`,
+      input: 'a row',
+      output: 'a row',
+      error: 'none',
+      modules: [{ name: 'dayjs', version: '1.11.13' }],
+    });
+    await openComponent(
+      { sdk: [OTHER] },
+      { 'GET /components/documentation': () => ok([sdkEntry(OTHER, 'formatDate'), sdkEntry(PORT_MODEL, 'cleanName')]) },
+    );
+    fireEvent.click(button('SDK functions'));
+    const dialog = await screen.findByRole('dialog', { name: 'SDK functions' });
+    const headers = [...dialog.querySelectorAll('th')].map((th) => th.textContent);
+    expect(headers).toEqual(['isUsed', 'Name', 'Documentation', 'Input', 'Output', 'Error', 'modules', 'tags', 'version']);
+    const row = await waitFor(() => screen.getByText('formatDate').closest('tr') as HTMLElement);
+    expect(row.textContent).toContain('Yes');
+    expect(row.textContent).toContain('dayjs@1.11.13');
+    expect((screen.getByText('cleanName').closest('tr') as HTMLElement).textContent).toContain('No');
+  });
+
+  it('draws the schematic of a workflow with its ports as text, and following an instance opens its component', async () => {
+    const workflow = {
+      kind: 'workflow',
+      outputs: [{ name: 'mapped', outputSchema: null, isJoin: false, isFork: false }],
+      instances: [{ name: 'check', instanceOf: OTHER }],
+      links: [
+        {
+          name: 'toCheck',
+          fromInstance: '',
+          fromPort: 'dealers',
+          toInstance: 'check',
+          toPort: 'dealers',
+          jsCode: '',
+          inputSchema: null,
+          outputSchema: null,
+        },
+        {
+          name: 'fromCheck',
+          fromInstance: 'check',
+          fromPort: 'dealers',
+          toInstance: '',
+          toPort: 'mapped',
+          jsCode: '',
+          inputSchema: null,
+          outputSchema: null,
+        },
+      ],
+    };
+    const used = component({
+      _id: OTHER,
+      familyId: OTHER,
+      name: 'Slow dealer check',
+      outputs: [{ name: 'dealers', outputSchema: null, isJoin: false, isFork: false }],
+    });
+    const { app } = await openComponent(workflow, { 'GET /components': () => ok([used]) });
+    fireEvent.click(screen.getByText('View component schematic'));
+    const figure = await screen.findByRole('figure', { name: 'Component schematic' });
+    await waitFor(() => expect(figure.textContent).toContain('{dealerId: string}[]'));
+    expect(figure.textContent).toContain('toCheck');
+    expect(figure.textContent).toContain('fromCheck');
+    const follow = await waitFor(() => screen.getByRole('link', { name: 'Slow dealer check v1' }));
+    expect(follow.getAttribute('href')).toBe(`/manage/components?id=${OTHER}`);
+    fireEvent.click(follow);
+    await screen.findByText('Slow dealer check (v.1 - Draft)');
+    expect(app.where()).toBe(`/manage/components?id=${OTHER}`);
+    const trail = screen.getByRole('navigation', { name: 'Opened components' });
+    expect(button('Check and map dealers', trail)).toBeTruthy();
+  });
+
+  it('names the component and the missing instance when a link cannot be drawn', async () => {
+    const broken = {
+      kind: 'workflow',
+      links: [
+        {
+          name: 'lost',
+          fromInstance: 'ghost',
+          fromPort: 'x',
+          toInstance: '',
+          toPort: 'dealers',
+          jsCode: '',
+          inputSchema: null,
+          outputSchema: null,
+        },
+      ],
+    };
+    await openComponent(broken);
+    fireEvent.click(screen.getByText('View component schematic'));
+    await screen.findByText('Component "Check and map dealers" v1: link "lost" cannot find instance "ghost"');
+  });
+
+  it('runs a test with ctx.input and ctx.rt_context and shows ctx.output and the logs', async () => {
+    const { server } = await openComponent(
+      { testPayload: { dealers: [{ dealerId: 'D1' }] } },
+      {
+        [`POST /components/${ID}/execute`]: () =>
+          ok({
+            output: { dealers: [{ dealerId: 'D1' }] },
+            logs: [{ level: 'info', message: '1 dealer mapped', date: '2026-12-06T10:00:00.000Z' }],
+            rt_context: { user: 'me' },
+          }),
+      },
+    );
+    fireEvent.click(screen.getByText('Test component'));
+    fireEvent.click(await waitFor(() => button('Run test')));
+    const logs = await screen.findByRole('region', { name: 'Logs' });
+    await waitFor(() => expect(logs.textContent).toContain('[info] 1 dealer mapped'));
+    const output = screen.getByRole('region', { name: 'ctx.output' });
+    expect(output.textContent).toContain('"dealerId": "D1"');
+    const run = server.calls.find((c) => c.method === 'POST' && c.path === `/components/${ID}/execute`);
+    expect(run?.body).toEqual({ payload: { dealers: [{ dealerId: 'D1' }] }, rt_context: {} });
+    expect(screen.queryByRole('button', { name: 'Copy js code to clipboard' })).toBeNull();
+  });
+
+  it("shows 'Execute error : {detail}' when a run fails", async () => {
+    await openComponent({}, { [`POST /components/${ID}/execute`]: () => envelope(50000, 'the code threw: boom', null, 422) });
+    fireEvent.click(screen.getByText('Test component'));
+    fireEvent.click(await waitFor(() => button('Run test')));
+    await screen.findByText('Execute error : the code threw: boom');
   });
 });

@@ -1,9 +1,15 @@
-import { Breadcrumb, Button, Collapse, Empty, Spin, Typography } from 'antd';
+import type { Component } from '@gdb/shared/components/components.schemas';
+import { Breadcrumb, Button, Collapse, Empty, Spin, Switch, Typography } from 'antd';
+import { useState } from 'react';
 import { Explorer } from '../../ui/explorer/index.ts';
 import { useEditorHeight } from '../../ui/useEditorHeight.ts';
 import { VersionBar } from '../../ui/versions/VersionBar.tsx';
 import { ComponentForm } from './ComponentForm.tsx';
 import { COMPONENT_TEXTS } from './component-texts.ts';
+import { SchematicSection } from './diagram/SchematicSection.tsx';
+import { HierarchyView } from './HierarchyView.tsx';
+import { TestSection } from './test-run/TestSection.tsx';
+import { UsagesDialog } from './UsagesDialog.tsx';
 import { type ComponentDocumentState, useComponentDocument } from './useComponentDocument.ts';
 import './components.css';
 
@@ -15,6 +21,7 @@ export function ComponentEditorPage() {
   const doc = useComponentDocument();
   const height = useEditorHeight(EDITOR_OFFSET);
   const { current } = doc;
+  const [inside, setInside] = useState(true);
 
   return (
     <div className="gdb-component-editor" style={{ minHeight: height }}>
@@ -43,9 +50,15 @@ export function ComponentEditorPage() {
               onOpen={doc.openVersion}
               onChanged={() => doc.openVersion(current._id)}
             />
+            <EditorTools doc={current} onOpen={(id) => void doc.openAsked(id)} inside={inside} onInside={setInside} />
             <Collapse
               defaultActiveKey={['build']}
               items={[
+                {
+                  key: 'schematic',
+                  label: COMPONENT_TEXTS.schematic,
+                  children: <SchematicSection component={current} inside={inside} onOpen={(id) => void doc.openAsked(id)} />,
+                },
                 {
                   key: 'build',
                   label: COMPONENT_TEXTS.build,
@@ -59,6 +72,7 @@ export function ComponentEditorPage() {
                     />
                   ),
                 },
+                { key: 'test', label: COMPONENT_TEXTS.test, children: <TestSection component={current} /> },
               ]}
             />
           </>
@@ -88,5 +102,37 @@ function OpenedTrail({ doc, onOpen }: { doc: ComponentDocumentState; onOpen: (id
         }))}
       />
     </nav>
+  );
+}
+
+interface EditorToolsProps {
+  doc: Component;
+  inside: boolean;
+  onInside: (inside: boolean) => void;
+  onOpen: (id: string) => void;
+}
+
+/** 'Show inside' / 'Hide inside', 'Usages' and the dependency hierarchy of the open version. */
+function EditorTools({ doc, inside, onInside, onOpen }: EditorToolsProps) {
+  const [usages, setUsages] = useState(false);
+  const [hierarchy, setHierarchy] = useState(false);
+  return (
+    <>
+      <div className="gdb-component-tools">
+        <Switch
+          checked={inside}
+          onChange={onInside}
+          checkedChildren={COMPONENT_TEXTS.hideInside}
+          unCheckedChildren={COMPONENT_TEXTS.showInside}
+          aria-label={inside ? COMPONENT_TEXTS.hideInside : COMPONENT_TEXTS.showInside}
+        />
+        <Button onClick={() => setUsages(true)}>{COMPONENT_TEXTS.usages}</Button>
+        <Button aria-expanded={hierarchy} onClick={() => setHierarchy((h) => !h)}>
+          {COMPONENT_TEXTS.hierarchy}
+        </Button>
+      </div>
+      {hierarchy && <HierarchyView id={doc._id} onOpen={onOpen} />}
+      {usages && <UsagesDialog id={doc._id} onClose={() => setUsages(false)} />}
+    </>
   );
 }

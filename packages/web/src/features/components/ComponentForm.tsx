@@ -6,7 +6,11 @@ import { schemaByName, schemaKeys } from '../../ground/calls/schemas.ts';
 import { errorText } from '../../ground/request/failure.ts';
 import type { DynamicFormHandle } from '../../ui/forms/DynamicForm.tsx';
 import { DynamicForm } from '../../ui/forms/index.ts';
+import { ComponentCodeWidget } from './code/ComponentCodeWidget.tsx';
 import { COMPONENT_FORM_SCHEMA, COMPONENT_TEXTS } from './component-texts.ts';
+
+/** The component form's own widgets: code opens the code and SDK dialogs. */
+const WIDGETS = { code: ComponentCodeWidget };
 
 /** The fields of a component the form edits. */
 function formValue(doc: Component): Record<string, unknown> {
@@ -52,6 +56,7 @@ export function ComponentForm({ doc, readOnly, saving, onDirty, onSave }: Compon
         schema={schema.data.jsonSchema}
         value={value}
         name="component"
+        widgets={WIDGETS}
         disabled={readOnly}
         onChange={(_, state) => onDirty(state.dirty)}
       />

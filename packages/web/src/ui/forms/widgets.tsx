@@ -1,5 +1,6 @@
 import { Checkbox, Input, Radio, Select, Switch } from 'antd';
 import { useEffect, useState } from 'react';
+import { LazyCodeEditor } from '../code/LazyCodeEditor.tsx';
 import { DocumentListPicker, DocumentPicker } from '../pickers/DocumentPicker.tsx';
 import { PipelineSelector } from '../pickers/PipelineSelector.tsx';
 import { textRows } from '../textRows.ts';
@@ -90,8 +91,8 @@ function TextArea({ id, value, onChange, disabled, readOnly, placeholder, invali
   );
 }
 
-/** Code (a script, or the JSON of an object or array field), in a monospaced box. */
-function CodeInput({ id, value, onChange, field, disabled, readOnly, placeholder, invalid }: WidgetProps) {
+/** Code (a script, or the JSON of an object or array field), in the JavaScript editor. */
+function CodeInput({ id, value, onChange, field, disabled, readOnly, invalid }: WidgetProps) {
   const structured = field.type === 'object' || field.type === 'array';
   const shown = structured ? JSON.stringify(value ?? (field.type === 'array' ? [] : {}), null, 4) : text(value);
   const [typed, setTyped] = useState(shown);
@@ -107,22 +108,18 @@ function CodeInput({ id, value, onChange, field, disabled, readOnly, placeholder
     });
   }, [shown, structured, value]);
   return (
-    <Input.TextArea
+    <LazyCodeEditor
       id={id}
-      className="gdb-form-code"
-      spellCheck={false}
+      label={field.ui.label || 'Code'}
       value={typed}
-      disabled={disabled}
-      readOnly={readOnly}
-      placeholder={placeholder}
-      aria-invalid={invalid || bad}
-      status={bad ? 'error' : undefined}
-      rows={textRows(typed, 4, 24)}
-      onChange={(e) => {
-        setTyped(e.target.value);
-        if (!structured) return onChange(e.target.value);
+      readOnly={disabled || readOnly}
+      invalid={invalid || bad}
+      height="small"
+      onChange={(next) => {
+        setTyped(next);
+        if (!structured) return onChange(next);
         try {
-          onChange(JSON.parse(e.target.value));
+          onChange(JSON.parse(next));
           setBad(false);
         } catch {
           setBad(true);

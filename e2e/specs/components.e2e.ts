@@ -1,0 +1,170 @@
+// Components as a manager builds them on the Components screen: two instruction components and a
+// workflow running both through a link, code written in the editor and saved, the schematic with
+// its ports, an instance followed, a test run read, and the locked version found read-only; and a
+// super-admin cancelling a runaway test. Every state is audited under the strict CSP.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closePage, launchBrowser, newPage, signIn, type TestPage } from '../support/browser.ts';
+import { callFromPage as call } from '../support/page-api.ts';
+import { USERS } from '../support/users.ts';
+
+let browser: Browser;
+let t: TestPage | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+afterEach(async ({ task }) => {
+  await closePage(t, task.name, task.result?.state === 'fail');
+  t = undefined;
+});
+
+interface Saved {
+  _id: string;
+  name: string;
+}
+
+const toast = (page: Page, text: string) => page.locator('.ant-message-notice').getByText(text, { exact: true }).last().waitFor();
+
+/** Two instruction components passing rows on, and a workflow running them in a row. */
+async function buildComponents(page: Page, tag: string) {
+  const model = await call<Saved>(page, '/schemas', {
+    name: `E2E rows ${tag}`,
+    folder: null,
+    jsonSchema: { type: 'array', items: { type: 'object', properties: { dealerId: { type: 'string' } } } },
+  });
+  const instruction = (name: string, jsCode: string) =>
+    call<Saved>(page, '/components', {
+      name,
+      kind: 'instruction',
+      inputs: [{ name: 'rows', inputSchema: model._id }],
+      outputs: [{ name: 'rows', outputSchema: model._id }],
+      jsCode,
+    });
+  const first = await instruction(`E2E clean ${tag}`, 'ctx.output.rows = ctx.input.rows;');
+  const second = await instruction(`E2E mark ${tag}`, 'ctx.output.rows = ctx.input.rows;');
+  const link = (name: string, from: [string, string], to: [string, string]) => ({
+    name,
+    fromInstance: from[0],
+    fromPort: from[1],
+    toInstance: to[0],
+    toPort: to[1],
+  });
+  const workflow = await call<Saved>(page, '/components', {
+    name: `E2E workflow ${tag}`,
+    kind: 'workflow',
+    inputs: [{ name: 'rows', inputSchema: model._id }],
+    outputs: [{ name: 'rows', outputSchema: model._id }],
+    instances: [
+      { name: 'clean', instanceOf: first._id },
+      { name: 'mark', instanceOf: second._id },
+    ],
+    links: [
+      link('in', ['', 'rows'], ['clean', 'rows']),
+      link('between', ['clean', 'rows'], ['mark', 'rows']),
+      link('out', ['mark', 'rows'], ['', 'rows']),
+    ],
+  });
+  return { model, first, second, workflow };
+}
+
+/** Replaces the text of the code editor in `scope` as a user types it. */
+async function typeCode(page: Page, scope: ReturnType<Page['locator']>, code: string): Promise<void> {
+  const editor = scope.locator('.cm-content').first();
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type(code);
+}
+
+describe('the Components screen', () => {
+  it('writes code in the editor, draws the workflow, follows an instance, runs a test and locks the component', async () => {
+    t = await newPage(browser);
+    const page = t.page;
+    await signIn(page, USERS.manager);
+    const { second, workflow } = await buildComponents(page, 'one');
+
+    await page.goto(`/manage/components?id=${second._id}`);
+    await page.getByRole('heading', { name: second.name }).waitFor();
+    await page.getByRole('button', { name: 'Edit code' }).click();
+    const dialog = page.getByRole('dialog', { name: second.name });
+    await dialog.getByText('dealerId : string').first().waitFor();
+    await typeCode(page, dialog, "ctx.output.rows = ctx.input.rows.map((r) => ({ ...r, marked: true })); ctx.log('marked');");
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Save', exact: true }).first().click();
+    await toast(page, 'Component saved');
+
+    await page.goto(`/manage/components?id=${workflow._id}`);
+    await page.getByRole('heading', { name: workflow.name }).waitFor();
+    await page.getByText('View component schematic').click();
+    const schematic = page.getByRole('figure', { name: 'Component schematic' });
+    await schematic.getByText('between', { exact: true }).waitFor();
+    expect(await schematic.getByText('{dealerId: string}[]').count()).toBeGreaterThan(0);
+
+    await page.getByText('Test component').click();
+    const input = page.getByRole('region', { name: 'ctx.input' });
+    await typeCode(page, input, '{"rows": [{"dealerId": "D1"}]}');
+    await page.getByRole('button', { name: 'Run test' }).click();
+    const output = page.getByRole('region', { name: 'ctx.output' });
+    await expect.poll(() => output.textContent(), { timeout: 60_000 }).toContain('"marked": true');
+    await expect.poll(() => page.getByRole('region', { name: 'Logs' }).textContent()).toContain('marked');
+
+    await schematic.getByRole('link', { name: `${second.name} v1` }).click();
+    await page.getByRole('heading', { name: second.name }).waitFor();
+    expect(new URL(page.url()).searchParams.get('id')).toBe(second._id);
+    const trail = page.getByRole('navigation', { name: 'Opened components' });
+    await trail.getByRole('button', { name: workflow.name }).waitFor();
+
+    await page.getByRole('group', { name: 'Version' }).getByRole('button', { name: 'Lock' }).click();
+    const question = page.getByRole('dialog').filter({ hasText: 'Lock version 1 ?' });
+    await question.getByLabel('Also lock the drafts it depends on').check();
+    await question.getByRole('button', { name: 'Yes' }).click();
+    await toast(page, 'Version 1 locked');
+    await expect
+      .poll(() => page.locator('.gdb-component-form .cm-content').first().getAttribute('contenteditable'))
+      .toBe('false');
+    expect(t.problems.csp).toEqual([]);
+  }, 180_000);
+
+  it('lets a super-admin cancel a runaway test', async () => {
+    t = await newPage(browser);
+    const page = t.page;
+    await signIn(page, USERS.superAdmin);
+    const runaway = await call<Saved>(page, '/components', {
+      name: 'E2E runaway',
+      kind: 'instruction',
+      inputs: [],
+      outputs: [{ name: 'out' }],
+      jsCode: 'while (true) {}',
+    });
+    await page.goto(`/manage/components?id=${runaway._id}`);
+    await page.getByRole('heading', { name: runaway.name }).waitFor();
+    await page.getByText('Test component').click();
+    await page.getByRole('button', { name: 'Run test' }).click();
+    await page.getByRole('button', { name: 'Cancel test' }).click();
+    await page.getByRole('button', { name: 'Cancel test' }).waitFor({ state: 'detached' });
+    expect(t.problems.csp).toEqual([]);
+  });
+
+  it("loads a CSV file's rows into ctx.input through 'Load ...'", async () => {
+    t = await newPage(browser);
+    const page = t.page;
+    await signIn(page, USERS.manager);
+    const { first } = await buildComponents(page, 'load');
+    await page.goto(`/manage/components?id=${first._id}`);
+    await page.getByRole('heading', { name: first.name }).waitFor();
+    await page.getByText('Test component').click();
+    await page.getByRole('button', { name: 'Load ...' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Load test data' });
+    const csv = 'dealerId,name\nD1,North\nD2,South\n';
+    await dialog
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'dealers.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await toast(page, '2 rows loaded into ctx.input.rows');
+    await expect.poll(() => page.getByRole('region', { name: 'ctx.input' }).textContent()).toContain('"dealerId": "D2"');
+  });
+});

@@ -1,0 +1,83 @@
+import '../../../../test/dom.ts';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { ok, signedInAs } from '../../../../test/fake-api.ts';
+import { button } from '../../../../test/queries.ts';
+import { renderApp } from '../../../../test/render-app.tsx';
+import { versionedFields } from '../../../../test/versions-fixtures.ts';
+
+const ID = '00000000-0000-4000-8000-000000000001';
+const FORM_SCHEMA = { type: 'object', title: 'Build the component', properties: { name: { type: 'string', title: 'Name' } } };
+const component = {
+  ...versionedFields(ID, 'Runaway'),
+  description: '',
+  kind: 'instruction',
+  testPayload: {},
+  testContext: {},
+  inputs: [{ name: 'dealers', inputSchema: null, isJoin: false, isFork: false, inputIsJoin: false }],
+  outputs: [],
+  instances: [],
+  links: [],
+  jsCode: 'while (true) {}',
+  dependencies: [],
+  sdk: [],
+};
+
+async function openTest(roles: string[], routes: Parameters<typeof signedInAs>[1] = {}) {
+  const server = signedInAs(roles, {
+    'GET /folders/tree': () => ok([]),
+    'GET /schemas/byname': () => ok({ _id: ID, name: 'rt-component', version: 1, jsonSchema: FORM_SCHEMA }),
+    'GET /components/find': () => ok(component),
+    ...routes,
+  });
+  renderApp(`/manage/components?id=${ID}`);
+  await screen.findByText('Runaway (v.1 - Draft)');
+  fireEvent.click(screen.getByText('Test component'));
+  await waitFor(() => button('Run test'));
+  return server;
+}
+
+describe('Test component', () => {
+  it('lets a super-admin cancel a running test, and copy the compiled code', async () => {
+    let finish: (r: Response) => void = () => {};
+    const writeText = vi.fn(async () => {});
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const server = await openTest(['super-admin'], {
+      [`POST /components/${ID}/execute`]: () => new Promise<Response>((resolve) => (finish = resolve)),
+      [`POST /components/${ID}/stop`]: () => {
+        finish(
+          ok({
+            output: {},
+            logs: [{ level: 'error', message: 'Test cancelled', date: '2026-12-06T10:00:00.000Z' }],
+            rt_context: {},
+          }),
+        );
+        return ok({ stopped: true });
+      },
+      [`GET /components/${ID}/js-code`]: () => ok('async function run(ctx) {}'),
+    });
+    expect(screen.queryByRole('button', { name: 'Cancel test' })).toBeNull();
+    fireEvent.click(button('Run test'));
+    fireEvent.click(await waitFor(() => button('Cancel test')));
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Logs' }).textContent).toContain('Test cancelled'));
+    expect(server.count(`POST /components/${ID}/stop`)).toBe(1);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Cancel test' })).toBeNull());
+    fireEvent.click(button('Copy js code to clipboard'));
+    await screen.findByText('Code copied to clipboard and printed to console.');
+    expect(writeText).toHaveBeenCalledWith('async function run(ctx) {}');
+  });
+
+  it("loads a test file's rows into ctx.input under the chosen port", async () => {
+    await openTest(['manager'], {
+      'POST /components/test-file': () =>
+        ok({ fileName: 'dealers.csv', format: 'csv', fields: ['dealerId'], rowCount: 1, rows: [{ dealerId: 'D7' }] }),
+    });
+    fireEvent.click(button('Load ...'));
+    const dialog = await screen.findByRole('dialog', { name: 'Load test data' });
+    const input = dialog.querySelector('input[type=file]') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['dealerId\nD7\n'], 'dealers.csv', { type: 'text/csv' })] } });
+    await screen.findByText('1 rows loaded into ctx.input.dealers');
+    await waitFor(() => expect(screen.getByRole('region', { name: 'ctx.input' }).textContent).toContain('"dealerId": "D7"'));
+  });
+});

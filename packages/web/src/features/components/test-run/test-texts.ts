@@ -1,0 +1,20 @@
+// The words of the section 'Test component' (docs/product.md §16.5 and §18.8, to the letter).
+export const TEST_TEXTS = {
+  input: 'ctx.input',
+  output: 'ctx.output',
+  context: 'ctx.rt_context',
+  logs: 'Logs',
+  run: 'Run test',
+  load: 'Load ...',
+  copy: 'Copy js code to clipboard',
+  cancel: 'Cancel test',
+  copied: 'Code copied to clipboard and printed to console.',
+  notJson: (what: string) => `${what} must be a JSON object`,
+  executeError: (detail: string) => `Execute error : ${detail}`,
+  stopError: (detail: string) => `Stopping Component error : ${detail}`,
+  copyError: (detail: string) => `Error : ${detail}`,
+  loadTitle: 'Load test data',
+  port: 'Input port',
+  file: 'Test file (CSV, XLSX, XLS or JSON)',
+  loaded: (rows: number, port: string) => `${rows} rows loaded into ctx.input.${port}`,
+} as const;
