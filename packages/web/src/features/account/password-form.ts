@@ -18,6 +18,20 @@ export function confirmFieldError(password: string, confirmation: string): strin
   return confirmationError(password, confirmation);
 }
 
+/** What is wrong with each field of the create-password form, if anything (docs/product.md §4.3). */
+export function passwordProblems(
+  password: string,
+  confirmation: string,
+  userName: string,
+): { password?: string; confirm?: string } {
+  const problems: { password?: string; confirm?: string } = {};
+  const first = passwordFieldError(password, userName);
+  if (first) problems.password = first;
+  const second = confirmFieldError(password, confirmation);
+  if (second) problems.confirm = second;
+  return problems;
+}
+
 /** The forgotten-password email field's message, or null. */
 export function forgottenEmailError(email: string): string | null {
   const clean = email.trim();
