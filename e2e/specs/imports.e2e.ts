@@ -225,6 +225,10 @@ describe('an import, as a user makes it', () => {
       return logLines(wizardStep(page, 4)).allTextContents();
     };
     await run('first.csv', GOOD_CSV);
+    // The banner that says so is drawn in the theme's success colour (app/theme.ts COLORS.success).
+    const banner = wizardStep(page, 4).locator('.ant-alert-success').filter({ hasText: 'The import is done.' });
+    await banner.waitFor();
+    expect(await banner.locator('.ant-alert-icon').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(35, 120, 4)');
 
     // Back in step 2, the first file reads as imported, its switch off.
     await choosePipeline(page, COUNTRY_PIPELINE);

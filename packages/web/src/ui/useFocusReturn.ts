@@ -1,5 +1,11 @@
 import { useRef } from 'react';
 
+/** True for an element inside a dialog that is shown. */
+function inOpenDialog(el: Element | null): boolean {
+  const dialog = el?.closest('[role=dialog]');
+  return !!dialog && dialog.getClientRects().length > 0;
+}
+
 /**
  * Gives the focus back to what opened a dialog once the dialog is gone: a dialog that unmounts as
  * it closes leaves the focus on <body>, and a keyboard user would start again from the top.
@@ -16,8 +22,10 @@ export function useFocusReturn() {
     closed() {
       const el = opener.current;
       opener.current = null;
-      // After the dialog's own unmount, which may move the focus itself.
-      if (el) setTimeout(() => el.isConnected && el.focus());
+      // After the dialog's own unmount, which may move the focus itself; not away from a dialog
+      // open by then (a question the closing one asked), whose focus lock would take it back to
+      // its first button rather than the one it chose.
+      if (el) setTimeout(() => el.isConnected && !inOpenDialog(document.activeElement) && el.focus());
     },
   };
 }
