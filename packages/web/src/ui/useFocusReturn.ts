@@ -1,10 +1,7 @@
 import { useRef } from 'react';
 
-/** True for an element inside a dialog that is shown. */
-function inOpenDialog(el: Element | null): boolean {
-  const dialog = el?.closest('[role=dialog]');
-  return !!dialog && dialog.getClientRects().length > 0;
-}
+/** When the focus is given back a second time, if it has dropped to the page. */
+const FOCUS_AGAIN_MS = 400;
 
 /**
  * Gives the focus back to what opened a dialog once the dialog is gone: a dialog that unmounts as
@@ -22,10 +19,12 @@ export function useFocusReturn() {
     closed() {
       const el = opener.current;
       opener.current = null;
-      // After the dialog's own unmount, which may move the focus itself; not away from a dialog
-      // open by then (a question the closing one asked), whose focus lock would take it back to
-      // its first button rather than the one it chose.
-      if (el) setTimeout(() => el.isConnected && !inOpenDialog(document.activeElement) && el.focus());
+      if (!el) return;
+      const give = () => el.isConnected && el.focus();
+      // After the dialog's own unmount, which may move the focus itself; and once more if what a
+      // save set off (the list read again, a toast) dropped it to the page meanwhile.
+      setTimeout(give);
+      setTimeout(() => document.activeElement === document.body && give(), FOCUS_AGAIN_MS);
     },
   };
 }

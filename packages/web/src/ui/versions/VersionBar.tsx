@@ -41,6 +41,7 @@ function Bar({ kind, path, doc, dirty, onOpen, onChanged }: VersionBarProps & { 
   const focus = useFocusReturn();
   const hintId = useId();
   const versionsButton = useRef<HTMLButtonElement>(null);
+  const chosen = useRef(false);
   // Once the question about opening another version is answered (and its dialog gone), the
   // keyboard goes on from Versions, in the version now shown or the same one.
   const backToVersions = () => setTimeout(() => versionsButton.current?.focus());
@@ -95,9 +96,16 @@ function Bar({ kind, path, doc, dirty, onOpen, onChanged }: VersionBarProps & { 
         open={dialog === 'select'}
         path={path}
         currentId={doc._id}
-        onSelect={(id, version) => void choose(id, version).then(backToVersions)}
+        onSelect={(id, version) => {
+          chosen.current = true;
+          void choose(id, version).then(backToVersions);
+        }}
         onClose={() => setDialog(null)}
-        afterClose={focus.closed}
+        afterClose={() => {
+          // A version chosen: its question holds the focus, and Versions takes it once answered.
+          if (!chosen.current) focus.closed();
+          chosen.current = false;
+        }}
       />
       <UpdatePreviewDialog
         open={dialog === 'update'}
