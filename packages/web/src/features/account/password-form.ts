@@ -7,13 +7,13 @@ const PASSWORD_FIELD_MESSAGES = {
 } as const;
 
 /** The create-password field's message for this user name (docs/product.md §4.3), or null. */
-export function passwordFieldError(password: string, userName: string): string | null {
+function passwordFieldError(password: string, userName: string): string | null {
   if (!password) return PASSWORD_FIELD_MESSAGES.passwordRequired;
   return createdPasswordError(password, userName);
 }
 
 /** The confirmation field's message, or null. */
-export function confirmFieldError(password: string, confirmation: string): string | null {
+function confirmFieldError(password: string, confirmation: string): string | null {
   if (!confirmation) return PASSWORD_FIELD_MESSAGES.confirmRequired;
   return confirmationError(password, confirmation);
 }
