@@ -155,15 +155,20 @@ describe('accounts', () => {
       await nora.getByLabel('Confirm password').fill(confirm);
       await nora.getByRole('button', { name: 'Validate' }).click();
     };
+    // The page has a title; each failure is named once, in one alert: the field and what is wrong.
+    expect(await nora.getByRole('heading', { level: 1 }).textContent()).toContain('Create password');
+    const failed = nora.getByRole('alert');
     await setPassword('weakpass');
-    await nora
-      .getByText('The password must contain at least one lowercase, one uppercase, one digit and a special character')
+    await failed
+      .getByText('Password: The password must contain at least one lowercase, one uppercase, one digit and a special character')
       .waitFor();
-    await toast(nora, 'Something went wrong. Please check the password you typed.');
+    await failed.getByText('Something went wrong. Please check the password you typed.').waitFor();
+    await expect(nora.getByText('Something went wrong. Please check the password you typed.').count()).resolves.toBe(1);
     await setPassword('Nora#2026x');
-    await nora.getByText('The password should not contain a part of the username').waitFor();
+    await failed.getByText('Password: The password should not contain a part of the username').waitFor();
     await setPassword('Sunny#Lake42', 'Sunny#Lake43');
-    await nora.getByText("The passwords don't match !").waitFor();
+    await failed.getByText("Confirm password: The passwords don't match !").waitFor();
+    await expect(nora.getByText("The passwords don't match !", { exact: false }).count()).resolves.toBe(1);
     await setPassword('Sunny#Lake42');
     await toast(nora, 'The password has been successfully set.');
     await waitForPage(nora, '/login');

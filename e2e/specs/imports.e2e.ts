@@ -225,6 +225,10 @@ describe('an import, as a user makes it', () => {
       return logLines(wizardStep(page, 4)).allTextContents();
     };
     await run('first.csv', GOOD_CSV);
+    // The banner that says so is drawn in the theme's success colour (app/theme.ts COLORS.success).
+    const banner = wizardStep(page, 4).locator('.ant-alert-success').filter({ hasText: 'The import is done.' });
+    await banner.waitFor();
+    expect(await banner.locator('.ant-alert-icon').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(35, 120, 4)');
 
     // Back in step 2, the first file reads as imported, its switch off.
     await choosePipeline(page, COUNTRY_PIPELINE);
@@ -238,6 +242,19 @@ describe('an import, as a user makes it', () => {
     );
     expect(lines).toContain('Input dealers: 1 row from second.csv.');
     expect(lines.some((l) => l.includes('from first.csv'))).toBe(false);
+
+    // The user finds their past imports in the logbook, from the menu, and reads the first run's logs.
+    await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: 'Consult' }).click();
+    await waitForPage(page, '/consult/import');
+    const mine = page.locator('.gdb-logbook-row').filter({ hasText: COUNTRY_PIPELINE });
+    await expect.poll(() => mine.count()).toBeGreaterThanOrEqual(2);
+    const names = await page.locator('.gdb-logbook-row .gdb-row-open').allTextContents();
+    const { pipelines } = await apiAs<{ pipelines: { name: string }[] }>(page, '/users/pipelines');
+    expect(names.every((n) => pipelines.some((p) => p.name === n))).toBe(true);
+    await mine.nth(1).click();
+    const details = page.locator('.gdb-logbook-details');
+    await details.getByText(`Details for pipeline : ${COUNTRY_PIPELINE} started at : `).waitFor();
+    await logLines(details).getByText('Input dealers: 3 rows from first.csv.', { exact: true }).waitFor();
   });
 });
 

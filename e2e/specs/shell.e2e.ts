@@ -87,12 +87,12 @@ describe('the sidebar', () => {
     }
   });
 
-  it('shows a user only Update data, Export and Testing View', async () => {
+  it('shows a user only Update data, Export, Consult (their logbook) and Testing View', async () => {
     const page = await open();
     await signIn(page, USERS.user);
     await waitForPage(page, '/import/upload');
     await page.getByText('Uma User (user)').waitFor();
-    expect(await topMenu(page)).toEqual(['Update data', 'Export', 'Testing View']);
+    expect(await topMenu(page)).toEqual(['Update data', 'Export', 'Consult', 'Testing View']);
   });
 
   it('shows a parent with one visible child as one link to that child', async () => {

@@ -90,8 +90,9 @@ export const API_ACCESS = {
   'GET /imports/listScheduled': ['admin', 'manager', 'super-admin'],
   // The wizard deletes a Later job when switching to Now; the service refuses kinds the caller may not create.
   'DELETE /imports/job': ['user', 'admin', 'manager', 'super-admin'],
-  'GET /imports/listAll': ['manager', 'super-admin'],
-  'GET /imports/listAllFilters': ['manager', 'super-admin'],
+  // A plain user's logbook lists the imports of their own pipelines (docs/decisions.md).
+  'GET /imports/listAll': ['user', 'manager', 'super-admin'],
+  'GET /imports/listAllFilters': ['user', 'manager', 'super-admin'],
   'POST /imports/abort': ['manager', 'super-admin'],
   'POST /imports/abort-all': ['super-admin'],
   'GET /locales/list': ALL,

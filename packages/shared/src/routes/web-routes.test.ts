@@ -38,9 +38,9 @@ describe('route table (docs/product.md §3.1)', () => {
       ['/import/jobs', 'Manage jobs', 'admin,manager,super-admin', ''],
       ['/export', 'Export', 'user,manager,super-admin', '/export/index'],
       ['/export/index', 'Download latest files', 'user,manager,super-admin', ''],
-      ['/consult', 'Consult', 'manager,super-admin', '/consult/upload'],
+      ['/consult', 'Consult', 'user,manager,super-admin', '/consult/upload'],
       ['/consult/upload', 'Upload', 'manager,super-admin', ''],
-      ['/consult/import', 'Import', 'manager,super-admin', ''],
+      ['/consult/import', 'Import', 'user,manager,super-admin', ''],
       ['/manage', 'Manage', 'manager,admin,super-admin', '/manage/pipeline'],
       ['/manage/pipeline', 'Pipelines', 'manager,super-admin', ''],
       ['/manage/schemas', 'Data Models', 'manager,super-admin', ''],
@@ -150,10 +150,11 @@ describe('menuFor (sidebar)', () => {
     ]);
   });
 
-  it('shows a user only Update data, Export and Testing View, each as one link to its single child', () => {
+  it('shows a user only Update data, Export, Consult (their logbook) and Testing View, each as one link to its single child', () => {
     expect(menuFor(['user'])).toEqual([
       { path: '/import/upload', title: 'Update data' },
       { path: '/export/index', title: 'Export' },
+      { path: '/consult/import', title: 'Consult' },
       { path: '/testing/index', title: 'Testing View' },
     ]);
   });
@@ -299,7 +300,7 @@ describe('guard (docs/product.md §3.2)', () => {
     expect(guard('/manage', as('manager'))).toEqual({ kind: 'redirect', to: '/manage/pipeline' });
     expect(guard('/manage', out)).toEqual({ kind: 'redirect', to: '/manage/pipeline' });
     expect(guard('/import', as('admin'))).toEqual({ kind: 'redirect', to: '/import/jobs' });
-    expect(guard('/consult', as('user'))).toEqual({ kind: 'redirect', to: '/consult/upload' });
+    expect(guard('/consult', as('user'))).toEqual({ kind: 'redirect', to: '/consult/import' });
   });
 
   it('lets anyone open the public paths', () => {

@@ -49,11 +49,12 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   {
     path: '/consult',
     title: 'Consult',
-    roles: M_S,
+    // A plain user's logbook lists the imports of their own pipelines (docs/decisions.md).
+    roles: U_M_S,
     redirect: '/consult/upload',
     children: [
       { path: '/consult/upload', title: 'Upload', roles: M_S },
-      { path: '/consult/import', title: 'Import', roles: M_S },
+      { path: '/consult/import', title: 'Import', roles: U_M_S },
     ],
   },
   {

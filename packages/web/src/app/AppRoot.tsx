@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import { useState } from 'react';
 import { createBrowserRouter, type DataRouter, RouterProvider } from 'react-router';
+import { useDialogsOpenOnFirstField } from '../ui/dialogFirstField.ts';
 import { progress } from './progress.ts';
 import { RequestUiBridge } from './RequestUiBridge.tsx';
 import { createRoutes } from './routes.tsx';
@@ -35,6 +36,7 @@ function prefersReducedMotion(): boolean {
 export function AppRoot({ nonce }: { nonce: string | undefined }) {
   const [motion] = useState(() => !prefersReducedMotion());
   const [queryClient] = useState(createQueryClient);
+  useDialogsOpenOnFirstField();
   const [router] = useState(() => {
     const r = createBrowserRouter(createRoutes(queryClient));
     trackNavigation(r);

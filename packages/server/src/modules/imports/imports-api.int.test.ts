@@ -395,7 +395,53 @@ describe('running, stopping and the logbook', () => {
     expect(typeof named.pipelineName).toBe('string');
     const managerFilter = filters.body.data.users.find((u: { _id: string }) => u._id === manager.id);
     expect(managerFilter.firstName).toBe(managerUser?.first_name);
-    expect((await t.call('GET', '/imports/listAll', { token: user.token })).status).toBe(403);
+  });
+
+  it("lists to a plain user the imports of their own pipelines only, and only those pipelines' users", async () => {
+    const mine = await ready('logbook mine');
+    const theirs = await ready('logbook theirs');
+    await kit.assign(user.id, mine);
+    const started: Record<string, string> = {};
+    for (const [pipelineId, by] of [
+      [mine, manager],
+      [mine, user],
+      [theirs, manager],
+    ] as const) {
+      const { importId } = (await t.call('POST', '/imports', { token: by.token, body: { pipelineId, kind: 'immediate' } })).body
+        .data;
+      await kit.waitFor(importId, ['done', 'failed']);
+      started[`${pipelineId}-${by.id}`] = importId;
+    }
+    const page = await t.call('GET', '/imports/listAll?nbItemsPerPage=100', { token: user.token });
+    expect(page.status).toBe(200);
+    const ids = page.body.data.records.map((r: { _id: string }) => r._id);
+    expect(ids).toEqual(expect.arrayContaining([started[`${mine}-${manager.id}`], started[`${mine}-${user.id}`]]));
+    expect(ids).not.toContain(started[`${theirs}-${manager.id}`]);
+    const assigned = new Set(
+      ((await t.call('GET', '/users/pipelines', { token: user.token })).body.data.pipelines as { name: string }[]).map(
+        (p) => p.name,
+      ),
+    );
+    expect(page.body.data.records.every((r: { pipelineName: string }) => assigned.has(r.pipelineName))).toBe(true);
+    expect(page.body.data.totalCount).toBe(page.body.data.records.length);
+
+    // A filter cannot reach past the user's pipelines: another's imports stay out, a brand narrows within.
+    const byManager = await t.call('GET', `/imports/listAll?user=${manager.id}&nbItemsPerPage=100`, { token: user.token });
+    expect(byManager.body.data.records.map((r: { _id: string }) => r._id)).not.toContain(started[`${theirs}-${manager.id}`]);
+    const ofBrand = await t.call('GET', `/imports/listAll?brand=${kit.props.brand}&nbItemsPerPage=100`, { token: user.token });
+    expect(ofBrand.body.data.records.map((r: { _id: string }) => r._id)).not.toContain(started[`${theirs}-${manager.id}`]);
+
+    const filters = await t.call('GET', '/imports/listAllFilters', { token: user.token });
+    expect(filters.status).toBe(200);
+    const users = filters.body.data.users.map((u: { _id: string }) => u._id);
+    expect(users).toEqual(expect.arrayContaining([user.id, manager.id]));
+    const stranger = await signed(['user']);
+    expect((await t.call('GET', '/imports/listAll', { token: stranger.token })).body.data).toEqual({
+      records: [],
+      totalCount: 0,
+    });
+    expect((await t.call('GET', '/imports/listAllFilters', { token: stranger.token })).body.data.users).toEqual([]);
+    expect((await t.call('GET', '/imports/listAll', { token: admin.token })).status).toBe(403);
   });
 
   it('documents POST /imports/runAllImport in the OpenAPI document', async () => {

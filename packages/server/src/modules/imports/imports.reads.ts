@@ -41,6 +41,21 @@ async function jobViews(deps: ReadsDeps, jobRows: JobRow[]): Promise<{ jobs: Sch
   return { jobs, waiting: waiting.map(toImportRecord) };
 }
 
+/**
+ * The pipeline versions whose imports the caller's logbook lists, within `filtered` when given:
+ * undefined (all) for managers, admins and super-admins; for a plain user every version of the
+ * pipelines they may use (assigned, active, open to their badges), as past imports may be of older versions.
+ */
+async function withinOwn(deps: ReadsDeps, auth: AuthContext, filtered: readonly string[] | undefined) {
+  if (hasAnyRole(auth.roles, ['manager', 'admin', 'super-admin'])) return filtered;
+  const families = (await deps.pipelines.all(auth)).map((p) => p.familyId);
+  // The map's keys are the families' version ids (and the family ids, which name no import).
+  const own = families.length ? [...(await deps.pipelines.familiesOf(families)).keys()] : [];
+  if (!filtered) return own;
+  const wanted = new Set(filtered);
+  return own.filter((id) => wanted.has(id));
+}
+
 /** An import the caller may read: of a pipeline it may use (managers also those of removed pipelines). */
 async function readableImport(deps: ReadsDeps, auth: AuthContext, importId: string) {
   const row = await importsRepo(deps.ctx.db.kysely).byId(importId);
@@ -74,24 +89,26 @@ export function importsReads(deps: ReadsDeps) {
   const db = deps.ctx.db.kysely;
 
   return {
-    /** One logbook page with its filters (GET /imports/listAll). */
-    async listAll(query: ListAllQuery): Promise<{ records: ImportRecord[]; totalCount: number }> {
+    /** One logbook page with its filters (GET /imports/listAll); a plain user's, of their pipelines only. */
+    async listAll(auth: AuthContext, query: ListAllQuery): Promise<{ records: ImportRecord[]; totalCount: number }> {
       const { brand, locale, datakind, productLine } = query;
       const byPipeline = brand || locale || datakind || productLine;
-      const pipelineIds = byPipeline ? await deps.pipelines.idsWhere({ brand, locale, datakind, productLine }) : undefined;
+      const filtered = byPipeline ? await deps.pipelines.idsWhere({ brand, locale, datakind, productLine }) : undefined;
+      const pipelineIds = await withinOwn(deps, auth, filtered);
       const { rows, total } = await importsRepo(db).page(query, new Date(), pipelineIds);
       return { records: (await namedImports(deps, rows)).map(toImportRecord), totalCount: total };
     },
 
-    /** The logbook's filter lists (GET /imports/listAllFilters). */
-    async listAllFilters() {
+    /** The logbook's filter lists (GET /imports/listAllFilters); a plain user's users are those who ran their pipelines. */
+    async listAllFilters(auth: AuthContext) {
+      const pipelineIds = await withinOwn(deps, auth, undefined);
       const [brands, locales, productLines, datakinds, users] = await Promise.all([
         deps.reference.brands(),
         deps.reference.locales(),
         deps.reference.productLines(),
         deps.reference.datakinds(),
         importsRepo(db)
-          .userIds()
+          .userIds(pipelineIds)
           .then((ids) => deps.users.namesOf(ids)),
       ]);
       return { brands, locales, productLines, datakinds, users: users.map((u) => ({ _id: u.id, firstName: u.firstName })) };

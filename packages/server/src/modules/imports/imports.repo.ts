@@ -225,11 +225,13 @@ function importLogbookQueries(k: Kysely<Database>) {
       rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
       return { rows, total: Number(total.n) };
     },
-    /** Ids of the users who started or scheduled imports, for the logbook's user filter. */
-    userIds: async () =>
-      (await k.selectFrom('imports').select('user_id').distinct().where('user_id', 'is not', null).execute()).flatMap((r) =>
-        r.user_id ? [r.user_id] : [],
-      ),
+    /** Ids of the users who started or scheduled imports (of `pipelineIds` when given), for the logbook's user filter. */
+    userIds: async (pipelineIds?: readonly string[]) => {
+      if (pipelineIds?.length === 0) return [];
+      let q = k.selectFrom('imports').select('user_id').distinct().where('user_id', 'is not', null);
+      if (pipelineIds) q = q.where('pipeline_id', 'in', [...pipelineIds]);
+      return (await q.execute()).flatMap((r) => (r.user_id ? [r.user_id] : []));
+    },
   };
 }
 

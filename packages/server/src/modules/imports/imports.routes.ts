@@ -139,10 +139,10 @@ function importRoutes(app: App, imports: ImportsService) {
   app.get(
     '/imports/listAll',
     { schema: { tags, querystring: listAllQuerySchema, response: { 200: envelope(listAllSchema) } } },
-    async (req) => ok(await imports.listAll(req.query)),
+    async (req) => ok(await imports.listAll(requireAuth(req), req.query)),
   );
-  app.get('/imports/listAllFilters', { schema: { tags, response: { 200: envelope(listAllFiltersSchema) } } }, async () =>
-    ok(await imports.listAllFilters()),
+  app.get('/imports/listAllFilters', { schema: { tags, response: { 200: envelope(listAllFiltersSchema) } } }, async (req) =>
+    ok(await imports.listAllFilters(requireAuth(req))),
   );
   app.get(
     '/imports/pipeline',

@@ -1,12 +1,12 @@
 import { LockOutlined } from '@ant-design/icons';
 import { PASSWORD_MESSAGES } from '@gdb/shared/auth/password-rules';
 import { IMPORT_TITLE } from '@gdb/shared/routes/web-routes';
-import { App, Button, Form, Input } from 'antd';
-import { useState } from 'react';
+import { Alert, App, Button, Form, Input } from 'antd';
+import { useId, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { showFailure } from '../../ground/request/failure.ts';
+import { errorText, wasShown } from '../../ground/request/failure.ts';
 import { createPassword } from './api.ts';
-import { confirmFieldError, passwordFieldError } from './password-form.ts';
+import { passwordProblems } from './password-form.ts';
 import './login.css';
 
 /** Shown when the call fails without saying why (docs/product.md §4.3). */
@@ -17,9 +17,26 @@ interface PasswordForm {
   confirm: string;
 }
 
+/** What failed, said once: the form's fields that failed and why, or the server's refusal. */
+type Failure = { fields: { password?: string; confirm?: string } } | { server: string };
+
+/** The one message of a failure: the spec's failed-form words, then each field that failed and why. */
+function FailureAlert({ id, failure }: { id: string; failure: Failure }) {
+  if ('server' in failure) return <Alert id={id} type="error" showIcon role="alert" title={failure.server} />;
+  const { password, confirm } = failure.fields;
+  const description = (
+    <ul className="gdb-login-problems">
+      {password ? <li>Password: {password}</li> : null}
+      {confirm ? <li>Confirm password: {confirm}</li> : null}
+    </ul>
+  );
+  return <Alert id={id} type="error" showIcon role="alert" title={PASSWORD_MESSAGES.failedForm} description={description} />;
+}
+
 /**
  * The create-password page (docs/product.md §4.3), opened from the emailed link: the token in query t,
  * the user name in query un; on success 'The password has been successfully set.' and the sign-in.
+ * A failure is named once, in one alert above the button (docs/decisions.md).
  */
 export function CreatePasswordPage() {
   const [form] = Form.useForm<PasswordForm>();
@@ -27,29 +44,35 @@ export function CreatePasswordPage() {
   const navigate = useNavigate();
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const alertId = useId();
   const token = params.get('t') ?? '';
   const userName = params.get('un') ?? '';
+  const fields = failure && 'fields' in failure ? failure.fields : {};
 
-  const check = (error: (values: PasswordForm) => string | null) => ({
-    validator: async () => {
-      const values = form.getFieldsValue(true);
-      const text = error({ password: values.password ?? '', confirm: values.confirm ?? '' });
-      if (text) throw new Error(text);
-    },
-  });
-
-  const onFinish = async (values: PasswordForm) => {
+  const submit = async () => {
+    const values = form.getFieldsValue(true) as Partial<PasswordForm>;
+    const typed = { password: values.password ?? '', confirm: values.confirm ?? '' };
+    const problems = passwordProblems(typed.password, typed.confirm, userName);
+    if (problems.password || problems.confirm) {
+      setFailure({ fields: problems });
+      return;
+    }
+    setFailure(null);
     setBusy(true);
     try {
-      await createPassword({ password: values.password, token });
+      await createPassword({ password: typed.password, token });
       void message.success(PASSWORD_MESSAGES.set);
       await navigate('/login', { replace: true });
     } catch (error) {
-      showFailure(error, message.error, CREATE_PASSWORD_FAILED);
+      if (!wasShown(error)) setFailure({ server: errorText(error, CREATE_PASSWORD_FAILED) });
     } finally {
       setBusy(false);
     }
   };
+
+  // A field that failed is marked, and described by the one alert that says why.
+  const marked = (text: string | undefined) => (text ? { 'aria-invalid': true, 'aria-describedby': alertId } : {});
 
   return (
     <main className="gdb-login">
@@ -58,8 +81,7 @@ export function CreatePasswordPage() {
         className="gdb-login-form"
         layout="vertical"
         requiredMark={false}
-        onFinish={(values) => void onFinish(values)}
-        onFinishFailed={() => void message.error(PASSWORD_MESSAGES.failedForm)}
+        onFinish={() => void submit()}
       >
         <h1 className="gdb-login-title">
           Create password <span>{IMPORT_TITLE}</span>
@@ -67,18 +89,25 @@ export function CreatePasswordPage() {
         {userName ? <p className="gdb-login-text">{userName}</p> : null}
         {/* Lets the browser's password manager file the new password under the right account. */}
         <input type="text" name="username" value={userName} autoComplete="username" readOnly hidden />
-        <Form.Item label="Password" name="password" rules={[check((v) => passwordFieldError(v.password, userName))]}>
-          <Input.Password prefix={<LockOutlined />} placeholder="Password" autoComplete="new-password" autoFocus />
+        <Form.Item label="Password" name="password" validateStatus={fields.password ? 'error' : undefined}>
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder="Password"
+            autoComplete="new-password"
+            autoFocus
+            {...marked(fields.password)}
+          />
         </Form.Item>
-        <Form.Item
-          label="Confirm password"
-          name="confirm"
-          dependencies={['password']}
-          rules={[check((v) => confirmFieldError(v.password, v.confirm))]}
-        >
-          <Input.Password prefix={<LockOutlined />} placeholder="Confirm password" autoComplete="new-password" />
+        <Form.Item label="Confirm password" name="confirm" validateStatus={fields.confirm ? 'error' : undefined}>
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder="Confirm password"
+            autoComplete="new-password"
+            {...marked(fields.confirm)}
+          />
         </Form.Item>
-        <Button type="primary" htmlType="submit" block loading={busy}>
+        {failure ? <FailureAlert id={alertId} failure={failure} /> : null}
+        <Button type="primary" htmlType="submit" block loading={busy} className="gdb-login-submit">
           Validate
         </Button>
         <div className="gdb-login-links">

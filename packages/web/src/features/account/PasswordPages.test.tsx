@@ -19,21 +19,47 @@ describe('create password', () => {
     ['no special 1', 'The password must contain at least one lowercase, one uppercase, one digit and a special character'],
     ['xAda.Lovelace9!', 'The password should not contain the username'],
     ['Lovelace-1999', 'The password should not contain a part of the username'],
-  ])('refuses %s with the spec words and the failed-form message, without calling the server', async (password, words) => {
-    const server = fakeApi({});
-    renderApp(LINK);
-    await typePasswords(password, password);
-    await screen.findByText(words);
-    await screen.findByText('Something went wrong. Please check the password you typed.');
-    expect(server.calls).toEqual([]);
-  });
+  ])(
+    'refuses %s in one message: the failed-form words, the field and the spec words, without calling the server',
+    async (password, words) => {
+      const server = fakeApi({});
+      renderApp(LINK);
+      await typePasswords(password, password);
+      const alert = await screen.findByRole('alert');
+      expect(alert.textContent).toBe(`Something went wrong. Please check the password you typed.Password: ${words}`);
+      // Named once: the words appear nowhere else on the page, and no toast repeats them.
+      expect(screen.getAllByText(words, { exact: false })).toHaveLength(1);
+      expect(screen.getAllByText('Something went wrong. Please check the password you typed.')).toHaveLength(1);
+      expect(screen.getByLabelText('Password').getAttribute('aria-invalid')).toBe('true');
+      expect(screen.getByLabelText('Password').getAttribute('aria-describedby')).toBe(alert.id);
+      expect(screen.getByLabelText('Confirm password').getAttribute('aria-invalid')).toBeNull();
+      expect(server.calls).toEqual([]);
+    },
+  );
 
-  it("refuses a confirmation that differs: 'The passwords don't match !'", async () => {
+  it("refuses a confirmation that differs: 'The passwords don't match !', once, however often Validate is pressed", async () => {
     const server = fakeApi({});
     renderApp(LINK);
     await typePasswords('Str0ng#Secret', 'Str0ng#Secrets');
-    await screen.findByText("The passwords don't match !");
+    fireEvent.click(screen.getByRole('button', { name: 'Validate' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Validate' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain("Confirm password: The passwords don't match !");
+    expect(alert.textContent).not.toContain('Password: The');
+    await waitFor(() => expect(screen.getAllByText("Confirm password: The passwords don't match !")).toHaveLength(1));
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
     expect(server.calls).toEqual([]);
+  });
+
+  it('names the field left empty, and lets the alert go once the form passes', async () => {
+    fakeApi({ 'POST /users/create-password': () => ok(null) });
+    const app = renderApp(LINK);
+    await typePasswords('', '');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Password: Please input the password');
+    expect(alert.textContent).toContain('Confirm password: Please input the password again');
+    await typePasswords('Str0ng#Secret', 'Str0ng#Secret');
+    await waitFor(() => expect(app.where()).toBe('/login'));
   });
 
   it('sends the password with the token of the link, says it is set and goes to the sign-in', async () => {
@@ -50,7 +76,8 @@ describe('create password', () => {
     fakeApi({ 'POST /users/create-password': () => envelope(40000, 'invalid or expired token.', null, 400) });
     const app = renderApp(LINK);
     await typePasswords('Str0ng#Secret', 'Str0ng#Secret');
-    await screen.findByText('invalid or expired token.');
+    expect((await screen.findByRole('alert')).textContent).toBe('invalid or expired token.');
+    expect(screen.getAllByText('invalid or expired token.')).toHaveLength(1);
     expect(app.where()).toBe(LINK);
   });
 });

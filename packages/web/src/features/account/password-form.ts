@@ -7,15 +7,29 @@ const PASSWORD_FIELD_MESSAGES = {
 } as const;
 
 /** The create-password field's message for this user name (docs/product.md §4.3), or null. */
-export function passwordFieldError(password: string, userName: string): string | null {
+function passwordFieldError(password: string, userName: string): string | null {
   if (!password) return PASSWORD_FIELD_MESSAGES.passwordRequired;
   return createdPasswordError(password, userName);
 }
 
 /** The confirmation field's message, or null. */
-export function confirmFieldError(password: string, confirmation: string): string | null {
+function confirmFieldError(password: string, confirmation: string): string | null {
   if (!confirmation) return PASSWORD_FIELD_MESSAGES.confirmRequired;
   return confirmationError(password, confirmation);
+}
+
+/** What is wrong with each field of the create-password form, if anything (docs/product.md §4.3). */
+export function passwordProblems(
+  password: string,
+  confirmation: string,
+  userName: string,
+): { password?: string; confirm?: string } {
+  const problems: { password?: string; confirm?: string } = {};
+  const first = passwordFieldError(password, userName);
+  if (first) problems.password = first;
+  const second = confirmFieldError(password, confirmation);
+  if (second) problems.confirm = second;
+  return problems;
 }
 
 /** The forgotten-password email field's message, or null. */

@@ -165,6 +165,20 @@ describe('Logbook', () => {
     expect(listCalls(server).length).toBe(before + 1);
   });
 
+  it("opens for a plain user on their pipelines' imports, without Stop and without following every import", async () => {
+    await open(['user']);
+    expect(screen.queryByText('Stop', { selector: 'th' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Stop all pipelines' })).toBeNull();
+    await waitFor(() => expect(sockets.length).toBeGreaterThan(0));
+    const socket = sockets.at(-1) as FakeSocket;
+    if (!socket.connected) socket.open();
+    await waitFor(() => expect(socket.subscribes().length).toBeGreaterThan(0));
+    expect(socket.subscribes().some((s) => s.collectionName === 'imports' && Object.keys(s.filter ?? {}).length === 0)).toBe(
+      false,
+    );
+  });
+
   it("stops one import with 'Pipeline process aborted'", async () => {
     const server = await open(['manager'], { 'POST /imports/abort': () => ok({ importId: 'i1', state: 'aborted' }) });
     fireEvent.click(button('Stop'));

@@ -44,8 +44,10 @@ export function LogbookPage() {
   });
   const records = imports.data?.records ?? [];
   const live = useLiveImports(records.length ? { ids: records.map((r) => r._id) } : null);
+  // A plain user's logbook lists their pipelines' imports only: no stop, and no feed of every import.
+  const wide = roles.includes('manager') || roles.includes('super-admin');
   // The first page follows every import, so one created meanwhile appears at the top by itself.
-  const feed = useLiveImports(page === 0 ? { all: true } : null);
+  const feed = useLiveImports(page === 0 && wide ? { all: true } : null);
   const newestInFeed = feed.docs.at(-1)?._id;
   const seenInFeed = useRef<string | undefined>(undefined);
   useEffect(() => {
@@ -135,24 +137,25 @@ export function LogbookPage() {
       ),
     },
     { title: 'User', dataIndex: 'userFirstName', render: (v: string | null) => v || '-' },
-    {
-      title: 'Stop',
-      key: 'stop',
-      render: (_: unknown, r) =>
-        stoppable(r.state) ? (
-          <Button
-            size="small"
-            danger
-            onClick={(e) => {
-              e.stopPropagation();
-              void stop(r._id);
-            }}
-          >
-            Stop
-          </Button>
-        ) : null,
-    },
   ];
+  const stopColumn: TableColumnsType<ImportRecord>[number] = {
+    title: 'Stop',
+    key: 'stop',
+    render: (_: unknown, r) =>
+      stoppable(r.state) ? (
+        <Button
+          size="small"
+          danger
+          onClick={(e) => {
+            e.stopPropagation();
+            void stop(r._id);
+          }}
+        >
+          Stop
+        </Button>
+      ) : null,
+  };
+  if (wide) columns.push(stopColumn);
 
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>

@@ -1,3 +1,4 @@
+import { hasAnyRole } from '@gdb/shared/auth/roles';
 import type { JobCreated } from '@gdb/shared/imports/import.schemas';
 import { missingFieldsMessage } from '@gdb/shared/imports/import-rules';
 import { missingRunFields, type PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
@@ -165,14 +166,15 @@ export function ImportWizardPage() {
   };
 
   /**
-   * After a job: step 5 follows it. A run now opens in the logbook for those who may read it; a
-   * Later or Repeat job stays in step 5 for everyone, which links to it among the logbook's future imports.
+   * After a job: step 5 follows it. A run now opens in the logbook for managers and super-admins; a
+   * plain user (whose logbook lists their own pipelines' imports) stays in step 5 with its logs, and
+   * a Later or Repeat job stays there for everyone; step 5 links to the import in the logbook.
    */
   const afterJob = (answer: JobCreated, kind: string) => {
     setCreated({ ...answer, kind });
     go(4);
     void plan.refresh();
-    if (!seesLogbook || isSchedule(kind)) return;
+    if (!seesLogbook || !hasAnyRole(roles, ['manager', 'super-admin']) || isSchedule(kind)) return;
     void navigate(logbookPath(answer.importId, kind));
   };
 

@@ -101,6 +101,10 @@ describe('Import wizard, as a user meets it', () => {
     expect(server.count('POST /imports')).toBe(1);
     expect(server.count('POST /imports/job')).toBe(0);
     expect(server.count('DELETE /imports/job')).toBe(0);
+    // The user stays in step 5 with the run's logs; their logbook, where it is listed too, a link away.
+    expect(server.app.where()).toBe('/import/upload');
+    const link = screen.getByRole('link', { name: 'See this import in the logbook' });
+    expect(link.getAttribute('href')).toBe('/consult/import?importId=i1');
   });
 
   it('lists every upload the run takes: each enabled valid one per data source', async () => {

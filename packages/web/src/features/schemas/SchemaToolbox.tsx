@@ -12,7 +12,7 @@ import {
   UploadOutlined,
 } from '@ant-design/icons';
 import { Button, Dropdown, Space, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import type { NodeAction } from './node-menu.ts';
 
 /** The document actions of the toolbar, each with whether it is offered now. */
@@ -70,6 +70,31 @@ export function SchemaToolbar(a: DocumentActions) {
   );
 }
 
+/**
+ * An action with a list (Append …): its menu, and once an entry is picked the focus back on the
+ * button, where the keyboard can append another, rather than on the page the menu leaves.
+ */
+function MenuAction({ action, onAction }: { action: NodeAction; onAction: (key: string) => void }) {
+  const button = useRef<HTMLButtonElement>(null);
+  return (
+    <Dropdown
+      disabled={action.disabled}
+      trigger={['click']}
+      menu={{
+        items: (action.children ?? []).map((c) => ({ key: c.key, label: c.label, disabled: c.disabled })),
+        onClick: ({ key }) => {
+          onAction(key);
+          setTimeout(() => button.current?.focus());
+        },
+      }}
+    >
+      <Button ref={button} disabled={action.disabled}>
+        {action.label} …
+      </Button>
+    </Dropdown>
+  );
+}
+
 /** The toolbox: the actions of the selected node as buttons (the same as its context menu), Append listing the node types it takes. */
 export function SchemaToolbox({
   nodeLabel,
@@ -86,17 +111,7 @@ export function SchemaToolbox({
       <Space wrap>
         {actions.map((action) =>
           action.children ? (
-            <Dropdown
-              key={action.key}
-              disabled={action.disabled}
-              trigger={['click']}
-              menu={{
-                items: action.children.map((c) => ({ key: c.key, label: c.label, disabled: c.disabled })),
-                onClick: ({ key }) => onAction(key),
-              }}
-            >
-              <Button disabled={action.disabled}>{action.label} …</Button>
-            </Dropdown>
+            <MenuAction key={action.key} action={action} onAction={onAction} />
           ) : (
             <Button key={action.key} disabled={action.disabled} onClick={() => onAction(action.key)}>
               {action.label}

@@ -40,7 +40,17 @@ export function CreateFolderDialog({ open, onCreate, onCancel }: CreateFolderDia
     >
       <Form layout="vertical" component="div">
         <Form.Item label="Folder name" htmlFor={id} required>
-          <Input id={id} value={name} autoFocus onChange={(e) => setName(e.target.value)} onPressEnter={validate} />
+          <Input
+            id={id}
+            value={name}
+            autoFocus
+            onChange={(e) => setName(e.target.value)}
+            onPressEnter={(e) => {
+              // The key must not reach Create Folder, which gets the focus back as the dialog closes and would open it again.
+              e.preventDefault();
+              validate();
+            }}
+          />
         </Form.Item>
       </Form>
     </Modal>

@@ -1,8 +1,11 @@
-import { SendOutlined } from '@ant-design/icons';
+import { InboxOutlined, SendOutlined } from '@ant-design/icons';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { FILE_SIZE_TIP, MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
-import { Button, Space, Typography } from 'antd';
+import { Button, Space, Typography, Upload } from 'antd';
 import { useId, useState } from 'react';
+import { FileName } from '../../ui/FileName.tsx';
+import { spaceOpensFilePicker } from '../../ui/spaceOpensFilePicker.ts';
+import '../../ui/uploads/uploads.css';
 import { ACCEPT, uploadSources } from '../../ui/uploads/sources.ts';
 
 export interface SourceFilesProps {
@@ -13,18 +16,18 @@ export interface SourceFilesProps {
   onSend: () => void;
 }
 
-/** One file input per manual data source, labelled by its dataSubKind, and the Send button. */
+/**
+ * One file zone per manual data source, labelled by its dataSubKind (antd's drop zone, as in the
+ * wizard), the file chosen with a Remove button, and the Send button.
+ */
 export function SourceFiles({ pipeline, chosen, onChoose, sending, onSend }: SourceFilesProps) {
   const id = useId();
   const [refused, setRefused] = useState<ReadonlySet<string>>(new Set());
   const sources = uploadSources(pipeline);
   const tipId = `${id}-tip`;
 
-  const pick = (kind: string, input: HTMLInputElement) => {
-    const file = input.files?.[0] ?? null;
-    const tooLarge = !!file && file.size >= MAX_FILE_BYTES;
-    // A refused file must not stay in the input, or the browser would show it as chosen.
-    if (tooLarge) input.value = '';
+  const pick = (kind: string, file: File) => {
+    const tooLarge = file.size >= MAX_FILE_BYTES;
     setRefused((set) => {
       const next = new Set(set);
       if (tooLarge) next.add(kind);
@@ -46,18 +49,36 @@ export function SourceFiles({ pipeline, chosen, onChoose, sending, onSend }: Sou
         const inputId = `${id}-${i}`;
         const errorId = `${inputId}-error`;
         const isRefused = refused.has(source.dataSubKind);
+        const file = chosen.get(source.dataSubKind);
         return (
-          <div key={source.dataSubKind} className="gdb-testing-source">
+          // biome-ignore lint/a11y/noStaticElementInteractions: the handler gives the drop zone inside (a role=button) a button's Space key
+          <div key={source.dataSubKind} className="gdb-testing-source" onKeyDown={spaceOpensFilePicker}>
             <label htmlFor={inputId}>{source.dataSubKind}</label>
-            <input
+            <Upload.Dragger
               id={inputId}
-              type="file"
+              className="gdb-testing-drop"
               accept={ACCEPT[source.contentType]}
+              multiple={false}
+              showUploadList={false}
               disabled={sending}
               aria-invalid={isRefused || undefined}
               aria-describedby={isRefused ? `${tipId} ${errorId}` : tipId}
-              onChange={(e) => pick(source.dataSubKind, e.currentTarget)}
-            />
+              beforeUpload={(f) => {
+                pick(source.dataSubKind, f);
+                return false;
+              }}
+            >
+              <InboxOutlined className="gdb-testing-drop-icon" aria-hidden="true" /> Drop a {source.dataSubKind} file here or
+              click to choose one
+            </Upload.Dragger>
+            {file && (
+              <Space className="gdb-upload-row gdb-testing-chosen">
+                <FileName name={file.name} />
+                <Button size="small" disabled={sending} onClick={() => onChoose(source.dataSubKind, null)}>
+                  Remove
+                </Button>
+              </Space>
+            )}
             {isRefused && (
               <Typography.Text type="danger" id={errorId} role="alert">
                 {FILE_SIZE_TIP}

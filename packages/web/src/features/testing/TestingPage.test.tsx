@@ -172,8 +172,17 @@ describe('Testing view', () => {
     for (const other of ['feed', 'api', 'queue', 'inherited']) expect(screen.queryByLabelText(other)).toBeNull();
     expect(document.querySelectorAll('input[type=file]')).toHaveLength(2);
     expect(button('Send').disabled).toBe(true);
-    choose('prices');
+    // The app's drop zone (antd Upload), not a bare file input: the input itself is not shown.
+    const zone = screen.getByRole('button', { name: 'Drop a prices file here or click to choose one' });
+    expect(zone.closest('.ant-upload-wrapper')).not.toBeNull();
+    expect(zone.contains(fileInput('prices'))).toBe(true);
+    choose('prices', 'a-rather-long-file-name-of-dealers-exported-in-december.csv');
     await waitFor(() => expect(button('Send').disabled).toBe(false));
+    expect(
+      screen.getByText('a-rather-long-file-name-of-dealers-exported-in-december.csv').closest('.gdb-file-name'),
+    ).not.toBeNull();
+    fireEvent.click(button('Remove'));
+    await waitFor(() => expect(button('Send').disabled).toBe(true));
   });
 
   it('refuses a file of 20 MiB or more in place, without sending it', async () => {

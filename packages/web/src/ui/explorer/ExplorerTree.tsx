@@ -8,7 +8,7 @@ import {
 } from '@ant-design/icons';
 import type { FolderKind, TreeNode } from '@gdb/shared/folders/folders.schemas';
 import { Input, Typography } from 'antd';
-import { type KeyboardEvent, type ReactNode, useMemo, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useMemo, useRef, useState } from 'react';
 import { TreeMenu, type TreeMenuAt } from '../tree/TreeMenu.tsx';
 import type { TreeRow } from '../tree/tree-rows.ts';
 import { useCollapsed } from '../tree/useCollapsed.ts';
@@ -64,6 +64,10 @@ export function ExplorerTree(props: ExplorerTreeProps) {
   const shown = useMemo(() => filterTree(roots, filter, keepLeaf), [roots, filter, keepLeaf]);
   const selected = nodeOfVersion(index, selectedId);
 
+  const frame = useRef<HTMLDivElement>(null);
+  // The tree keeps the focus (its rows are named by aria-activedescendant): an inline rename or a
+  // dialog of the node menu gives it back, rather than leave it on the page.
+  const backToTree = () => setTimeout(() => frame.current?.querySelector<HTMLElement>('[role=tree]')?.focus());
   const dialogs: ExplorerDialogs = useExplorerDialogs({
     kind,
     user,
@@ -71,6 +75,7 @@ export function ExplorerTree(props: ExplorerTreeProps) {
     calls,
     onOpen,
     onCreateDocument: props.onCreateDocument,
+    onClosed: backToTree,
   });
   const options = { canCreateDocument: props.onCreateDocument !== undefined };
   const actionsOf = (node: TreeNode) => menuActions(user, index, node, options);
@@ -87,6 +92,7 @@ export function ExplorerTree(props: ExplorerTreeProps) {
   };
   const rename = (node: TreeNode, name: string) => {
     setRenaming(null);
+    backToTree();
     if (name !== node.label) void calls.renameFolder(node.value, name).catch(() => {});
   };
 
@@ -111,7 +117,7 @@ export function ExplorerTree(props: ExplorerTreeProps) {
   }
 
   return (
-    <div className="gdb-explorer">
+    <div className="gdb-explorer" ref={frame}>
       <Input
         className="gdb-explorer-filter"
         placeholder="Filter"
@@ -148,7 +154,10 @@ export function ExplorerTree(props: ExplorerTreeProps) {
                 openMenu(n, box.left, box.bottom);
               }}
               onRename={rename}
-              onRenameEnd={() => setRenaming(null)}
+              onRenameEnd={(byKey) => {
+                setRenaming(null);
+                if (byKey) backToTree();
+              }}
             />
           </>
         )}

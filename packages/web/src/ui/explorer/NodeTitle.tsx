@@ -12,13 +12,22 @@ export interface NodeTitleProps {
   renaming: boolean;
   onMenu: (node: TreeNode, anchor: HTMLElement) => void;
   onRename: (node: TreeNode, name: string) => void;
-  onRenameEnd: () => void;
+  /** The rename ended without a name: `byKey` when by Escape (the focus then goes back to the tree), else by leaving the field. */
+  onRenameEnd: (byKey: boolean) => void;
 }
 
 /** Stops the tree from taking the clicks, keys and drags meant for the inline rename field. */
 const keep = (e: { stopPropagation: () => void }) => e.stopPropagation();
 
-function InlineRename({ node, onRename, onEnd }: { node: TreeNode; onRename: NodeTitleProps['onRename']; onEnd: () => void }) {
+function InlineRename({
+  node,
+  onRename,
+  onEnd,
+}: {
+  node: TreeNode;
+  onRename: NodeTitleProps['onRename'];
+  onEnd: NodeTitleProps['onRenameEnd'];
+}) {
   const [name, setName] = useState(node.label);
   return (
     <Input
@@ -34,13 +43,13 @@ function InlineRename({ node, onRename, onEnd }: { node: TreeNode; onRename: Nod
       onDragStart={(e) => e.preventDefault()}
       onKeyDown={(e) => {
         e.stopPropagation();
-        if (e.key === 'Escape') onEnd();
+        if (e.key === 'Escape') onEnd(true);
         if (e.key === 'Enter' && name.trim()) onRename(node, name.trim());
       }}
       onFocus={keep}
       onBlur={(e) => {
         e.stopPropagation();
-        onEnd();
+        onEnd(false);
       }}
     />
   );

@@ -33,6 +33,8 @@ interface DialogsInput {
   calls: ExplorerCalls;
   onOpen: (id: string, node: TreeNode) => void;
   onCreateDocument: ((name: string, folderId: string) => Promise<void>) | undefined;
+  /** A dialog or question of the menu has closed (to give the focus back). */
+  onClosed: () => void;
 }
 
 export interface ExplorerDialogs {
@@ -41,10 +43,14 @@ export interface ExplorerDialogs {
 }
 
 /** What each node menu entry does: its dialog, its confirmation, or its move. */
-export function useExplorerDialogs({ kind, user, index, calls, onOpen, onCreateDocument }: DialogsInput): ExplorerDialogs {
+export function useExplorerDialogs(input: DialogsInput): ExplorerDialogs {
+  const { kind, user, index, calls, onOpen, onCreateDocument, onClosed } = input;
   const { modal } = App.useApp();
   const [open, setOpen] = useState<Open>({ type: 'none' });
-  const close = () => setOpen({ type: 'none' });
+  const close = () => {
+    setOpen({ type: 'none' });
+    onClosed();
+  };
   const tags = useQuery({ ...tagListQuery(), enabled: open.type === 'manageBadges' });
 
   const run = (action: MenuAction, node: TreeNode) => {
@@ -52,7 +58,9 @@ export function useExplorerDialogs({ kind, user, index, calls, onOpen, onCreateD
       case 'deleteFolder':
       case 'deleteDocument':
         void (async () => {
-          if (!(await askConfirmation(modal, deleteQuestion(kind, node)))) return;
+          const yes = await askConfirmation(modal, deleteQuestion(kind, node));
+          onClosed();
+          if (!yes) return;
           const call = action === 'deleteFolder' ? calls.deleteFolder(node.value) : calls.deleteDocument(node.value);
           await call.catch(() => {});
         })();

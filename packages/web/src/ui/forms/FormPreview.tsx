@@ -1,4 +1,4 @@
-import { Button, Space } from 'antd';
+import { Button, Space, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { DynamicForm, type DynamicFormHandle } from './DynamicForm.tsx';
 
@@ -30,9 +30,10 @@ export function FormPreview({ schema, name = 'form-preview' }: FormPreviewProps)
           {PREVIEW_TEXTS.reset}
         </Button>
         {passed ? (
-          <span role="status" className="gdb-form-preview-passed">
+          // The theme's success colour (app/theme.ts), as every success the app shows.
+          <Typography.Text type="success" role="status" className="gdb-form-preview-passed">
             {PREVIEW_TEXTS.passed}
-          </span>
+          </Typography.Text>
         ) : null}
       </Space>
     </div>

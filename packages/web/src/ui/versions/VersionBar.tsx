@@ -1,7 +1,7 @@
 import { BranchesOutlined, DeleteOutlined, LockOutlined, PlusOutlined, SyncOutlined, UnlockOutlined } from '@ant-design/icons';
 import { VERSION_MESSAGES, type VersionKind, versionLabel } from '@gdb/shared/versions/versions.schemas';
 import { Button, Space, Typography } from 'antd';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { VersionPath } from '../../ground/calls/versions.ts';
 import { useFocusReturn } from '../useFocusReturn.ts';
 import { UpdatePreviewDialog } from './UpdatePreviewDialog.tsx';
@@ -40,6 +40,11 @@ function Bar({ kind, path, doc, dirty, onOpen, onChanged }: VersionBarProps & { 
   const [dialog, setDialog] = useState<'select' | 'update' | null>(null);
   const focus = useFocusReturn();
   const hintId = useId();
+  const versionsButton = useRef<HTMLButtonElement>(null);
+  const chosen = useRef(false);
+  // Once the question about opening another version is answered (and its dialog gone), the
+  // keyboard goes on from Versions, in the version now shown or the same one.
+  const backToVersions = () => setTimeout(() => versionsButton.current?.focus());
   const show = (which: 'select' | 'update') => {
     focus.opened();
     setDialog(which);
@@ -81,7 +86,7 @@ function Bar({ kind, path, doc, dirty, onOpen, onChanged }: VersionBarProps & { 
           Delete
         </Button>
       )}
-      <Button icon={<BranchesOutlined />} disabled={busy} onClick={() => show('select')}>
+      <Button icon={<BranchesOutlined />} disabled={busy} onClick={() => show('select')} ref={versionsButton}>
         Versions
       </Button>
       <Button icon={<SyncOutlined />} disabled={!writable} onClick={() => show('update')}>
@@ -91,9 +96,16 @@ function Bar({ kind, path, doc, dirty, onOpen, onChanged }: VersionBarProps & { 
         open={dialog === 'select'}
         path={path}
         currentId={doc._id}
-        onSelect={(id, version) => void choose(id, version)}
+        onSelect={(id, version) => {
+          chosen.current = true;
+          void choose(id, version).then(backToVersions);
+        }}
         onClose={() => setDialog(null)}
-        afterClose={focus.closed}
+        afterClose={() => {
+          // A version chosen: its question holds the focus, and Versions takes it once answered.
+          if (!chosen.current) focus.closed();
+          chosen.current = false;
+        }}
       />
       <UpdatePreviewDialog
         open={dialog === 'update'}

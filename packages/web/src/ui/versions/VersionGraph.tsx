@@ -114,10 +114,15 @@ function Graph({ versions, currentId, selectedId, onSelect, onOpen }: VersionGra
       edgesFocusable={false}
       zoomOnDoubleClick={false}
       deleteKeyCode={null}
+      // The library's attribution link is grey on white under its contrast limit; its MIT licence lets it go (docs/decisions.md).
+      proOptions={HIDDEN_ATTRIBUTION}
       aria-label="Versions"
     />
   );
 }
+
+/** React Flow's attribution link left out (docs/decisions.md, "The diagram library's attribution"). */
+const HIDDEN_ATTRIBUTION = { hideAttribution: true } as const;
 
 /** The family's version graph, laid out by elkjs and drawn by React Flow (loaded lazily). */
 export function VersionGraph(props: VersionGraphProps) {

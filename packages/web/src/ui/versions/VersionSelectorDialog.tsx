@@ -49,6 +49,8 @@ export function VersionSelectorDialog({ open, path, currentId, onSelect, onClose
       destroyOnHidden
       onCancel={onClose}
       afterClose={afterClose}
+      // The focus goes back through afterClose, and not while the question Open asks is showing.
+      focusable={{ focusTriggerAfterClose: false }}
       footer={[
         <Button key="cancel" onClick={() => setSelected(null)} disabled={!selected}>
           Cancel

@@ -6,6 +6,7 @@ import { keptCheck } from './kept-checks.ts';
 import { rowProblemText } from './row-problem-text.ts';
 import { rowSchemaOf } from './row-schema.ts';
 import type { Row, RowProblem } from './table.ts';
+import { repeatedRows, wantsUniqueRows } from './unique-rows.ts';
 
 export interface Problem {
   /** The row's own number in the file (see ReadTable.lines), or null for a problem with the whole file. */
@@ -57,7 +58,8 @@ export interface CheckedRows extends CheckResult {
 /**
  * Converts every row's values by their field's type (convert.ts) and checks the rows against the
  * data model (when there is one). Problems found while reading, while converting and while
- * checking are listed by row, each row numbered as the file numbers it. The check compiled is kept
+ * checking are listed by row, each row numbered as the file numbers it; a row that repeats an
+ * earlier one is a problem where the data model holds each row once. The check compiled is kept
  * by `modelKey` (kept-checks.ts).
  */
 export function checkRows(
@@ -85,10 +87,17 @@ export function checkRows(
       }
     }
   }
-  const first = [...read.rowProblems.slice(0, maxProblems), ...converting.slice(0, maxProblems), ...checking];
+  const repeated = wantsUniqueRows(dataModel) ? repeatedRows(stored, read.lines, maxProblems) : { problems: [], indexes: [] };
+  for (const i of repeated.indexes) invalid.add(i);
+  const first = [
+    ...read.rowProblems.slice(0, maxProblems),
+    ...converting.slice(0, maxProblems),
+    ...checking,
+    ...repeated.problems,
+  ];
   // A stable sort: a row's problems stay in the order they were found.
   first.sort((a, b) => a.line - b.line);
   const problems = first.slice(0, maxProblems).map((p) => ({ row: p.line, message: rowMessage(p.line, p.message) }));
-  const problemCount = read.rowProblems.length + converting.length + checkingCount;
+  const problemCount = read.rowProblems.length + converting.length + checkingCount + repeated.indexes.length;
   return { rows: stored, invalidRows: invalid.size, problems, problemCount };
 }

@@ -12,6 +12,7 @@ import { type CsvRead, rowsOf } from './read-csv.ts';
 import { readTextFormat } from './read-text-formats.ts';
 import { rowSchemaOf } from './row-schema.ts';
 import type { Note, ReadHints, ReadTable } from './table.ts';
+import { wantsUniqueRows } from './unique-rows.ts';
 
 export interface ParseRequest {
   kind?: 'file';
@@ -110,7 +111,8 @@ const NO_PROBLEM: CheckResult = { invalidRows: 0, problems: [], problemCount: 0 
 /** Columns of texts checked by column against the data model; without one, blank texts (no value) become null. */
 function checkedColumns(read: CsvRead, dataModel: Record<string, unknown> | null, modelKey: string | undefined) {
   const { columns, fields } = read;
-  if (!columns || read.rowProblems.length > 0 || !columnsInOrder(fields)) return null;
+  // Repeated rows are found, and worded, by the row check.
+  if (!columns || read.rowProblems.length > 0 || !columnsInOrder(fields) || wantsUniqueRows(dataModel)) return null;
   if (dataModel) return checkColumns(fields, columns, dataModel, modelKey);
   return columns.map(blanksAsNull);
 }
