@@ -8,8 +8,8 @@ import { useSearchParams } from 'react-router';
 import { exportUploads } from '../../ground/calls/uploads.ts';
 import { showFailure } from '../../ground/request/failure.ts';
 import { useSessionUser } from '../../ground/session/session.ts';
+import { askConfirmation, useDialogCalls } from '../../ui/dialog/calls.ts';
 import { LiveLogView } from '../../ui/LogView.tsx';
-import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { useLiveImports } from '../../ui/useLiveImports.ts';
 import { abortAll, abortImport, consultKeys, listAll, listAllFilters } from './api.ts';
 import { LogbookFilters } from './LogbookFilters.tsx';
@@ -27,7 +27,8 @@ const STOP_ALL_QUESTION = 'Do you want to stop all pipelines ?';
 
 /** The logbook (/consult/import): every import with filters, a pager of 9 and the live logs of the chosen one. */
 export function LogbookPage() {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const modal = useDialogCalls();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const roles = useSessionUser()?.roles.map((r) => r.name) ?? [];

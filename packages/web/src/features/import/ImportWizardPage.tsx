@@ -12,9 +12,9 @@ import { uploadFiles, uploadKeys, useLastUploads } from '../../ground/calls/uplo
 import { showFailure } from '../../ground/request/failure.ts';
 import { ApiError } from '../../ground/request/request.ts';
 import { useSessionUser } from '../../ground/session/session.ts';
+import { askConfirmation, useDialogCalls } from '../../ui/dialog/calls.ts';
 import { PipelinePicker } from '../../ui/pipelines/PipelinePicker.tsx';
 import { EMPTY_FILTER, type PipelineFilter } from '../../ui/pipelines/pipeline-filter.ts';
-import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { useLiveUploads } from '../../ui/useLiveUploads.ts';
 import * as calls from './api.ts';
 import { importKeys } from './queries.ts';
@@ -56,7 +56,8 @@ function storedMessage(chosen: number, stored: number): string {
 
 /** The import dashboard: the five-step wizard of docs/product.md §10. */
 export function ImportWizardPage() {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const modal = useDialogCalls();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const roles = useSessionUser()?.roles.map((r) => r.name) ?? [];

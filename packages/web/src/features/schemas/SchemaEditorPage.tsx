@@ -1,11 +1,11 @@
 import { jsonText, treeToJson } from '@gdb/shared/schemas/schema-json';
 import { findWithAncestors, makeNode, type NodeKind, type SchemaNode } from '@gdb/shared/schemas/schema-nodes';
-import { Alert, App, Drawer, Empty, type MenuProps, Spin, Tabs } from 'antd';
+import { Alert, App, Empty, type MenuProps, Spin, Tabs } from 'antd';
 import { useMemo, useRef, useState } from 'react';
+import { Drawer } from '../../ui/dialog/Dialog.tsx';
 import { NameDialog } from '../../ui/dialog/NameDialog.tsx';
 import { Explorer } from '../../ui/explorer/index.ts';
 import { FormPreview } from '../../ui/forms/index.ts';
-import { CSP_SAFE_DRAWER } from '../../ui/tags/confirmation.ts';
 import { useEditorHeight } from '../../ui/useEditorHeight.ts';
 import { VersionBar } from '../../ui/versions/VersionBar.tsx';
 import { EditJsonDialog } from './EditJsonDialog.tsx';
@@ -226,7 +226,7 @@ export function SchemaEditorPage() {
         }}
         onClose={close}
       />
-      <Drawer title="Show UI" size="large" open={dialog?.kind === 'ui'} onClose={close} destroyOnHidden {...CSP_SAFE_DRAWER}>
+      <Drawer title="Show UI" size="large" open={dialog?.kind === 'ui'} onClose={close} destroyOnHidden>
         {dialog?.kind === 'ui' && <UiPreview schema={treeToJson(tree)} />}
       </Drawer>
     </div>

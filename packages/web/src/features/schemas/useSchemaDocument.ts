@@ -6,7 +6,7 @@ import { useCallback, useState } from 'react';
 import { folderTreeChanged } from '../../ground/calls/folders.ts';
 import { findSchema, generateSchemas, saveSchema, schemaKeys } from '../../ground/calls/schemas.ts';
 import { errorText, showFailure } from '../../ground/request/failure.ts';
-import { askConfirmation } from '../../ui/tags/confirmation.ts';
+import { askConfirmation, useDialogCalls } from '../../ui/dialog/calls.ts';
 import { useAddressedDocument } from '../../ui/versions/useAddressedDocument.ts';
 import { showApart } from '../../ui/versions/version-texts.ts';
 import { baseName, downloadJson } from './schema-files.ts';
@@ -39,7 +39,8 @@ function schemaObject(text: string): { ok: true; value: Record<string, unknown> 
  * confirmations and messages.
  */
 export function useSchemaDocument() {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const modal = useDialogCalls();
   const queryClient = useQueryClient();
   const editor = useSchemaEditor(jsonToTree(NEW_SCHEMA, ''));
   const [isNew, setIsNew] = useState(false);

@@ -1,6 +1,6 @@
-import { Button, Form, Input, Modal } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useId, useState } from 'react';
-import { CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
+import { Dialog } from '../../ui/dialog/Dialog.tsx';
 
 export interface CreateFolderDialogProps {
   open: boolean;
@@ -23,8 +23,7 @@ export function CreateFolderDialog({ open, onCreate, onCancel }: CreateFolderDia
     onCreate(clean);
   };
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title="Create Folder"
       onCancel={cancel}
@@ -43,6 +42,6 @@ export function CreateFolderDialog({ open, onCreate, onCancel }: CreateFolderDia
           <Input id={id} value={name} autoFocus onChange={(e) => setName(e.target.value)} onPressEnter={validate} />
         </Form.Item>
       </Form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -5,13 +5,14 @@ import { roleChangeEffects, USER_MESSAGES } from '@gdb/shared/users/user-rules';
 import { assignableRoles, isSuperAdmin, type ScopeActor } from '@gdb/shared/users/user-scope';
 import type { ManagedUser } from '@gdb/shared/users/users.schemas';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Col, Form, Input, Modal, Row, Select, Switch } from 'antd';
+import { App, Button, Col, Form, Input, Row, Select, Switch } from 'antd';
 import { useEffect, useState } from 'react';
 import { errorText, wasShown } from '../../ground/request/failure.ts';
 import { ApiError } from '../../ground/request/request.ts';
+import { askConfirmation, useDialogCalls } from '../../ui/dialog/calls.ts';
+import { Dialog } from '../../ui/dialog/Dialog.tsx';
 import { BadgeChips } from '../../ui/tags/BadgeChip.tsx';
 import { BadgesDialog, type BadgeValues } from '../../ui/tags/BadgesDialog.tsx';
-import { askConfirmation, CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
 import { deleteUsers, pipelinesForQuery, resetPassword, resetTfa, saveUser } from './api.ts';
 import { PipelineTransfer } from './PipelineTransfer.tsx';
 import {
@@ -42,7 +43,8 @@ const FIELD_NAMES: readonly (keyof UserFormValues)[] = ['firstName', 'lastName',
 
 /** The user dialog (docs/product.md §6.2 to §6.5): create or update one user; mounted while it is open. */
 export function UserDialog({ user, actor, tags, onClose, onChanged }: UserDialogProps) {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const modal = useDialogCalls();
   const [form] = Form.useForm<UserFormValues>();
   const [extras, setExtras] = useState<UserExtras>(() => extrasFromUser(user));
   const [badgesOpen, setBadgesOpen] = useState(false);
@@ -190,7 +192,7 @@ export function UserDialog({ user, actor, tags, onClose, onChanged }: UserDialog
   ];
 
   return (
-    <Modal open {...CSP_SAFE_MODAL} title={user ? 'Update user' : 'Create user'} width={880} onCancel={onClose} footer={footer}>
+    <Dialog open title={user ? 'Update user' : 'Create user'} width={880} onCancel={onClose} footer={footer}>
       <Form<UserFormValues> form={form} layout="vertical" initialValues={formFromUser(user)} requiredMark={false}>
         <Row gutter={16}>
           <Col span={12}>
@@ -275,6 +277,6 @@ export function UserDialog({ user, actor, tags, onClose, onChanged }: UserDialog
         onSave={saveBadges}
         onClose={closeBadges}
       />
-    </Modal>
+    </Dialog>
   );
 }

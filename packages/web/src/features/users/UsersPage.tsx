@@ -6,9 +6,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Input, Space, Switch, Table, Typography } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { reloadUserInfo, useSessionUser } from '../../ground/session/session.ts';
+import { askConfirmation, useDialogCalls } from '../../ui/dialog/calls.ts';
 import { tagListQuery } from '../../ui/tags/api.ts';
 import { BadgeChips } from '../../ui/tags/BadgeChip.tsx';
-import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { hideMeasureRows, useDomRepair } from '../../ui/useDomRepair.ts';
 import { useFocusReturn } from '../../ui/useFocusReturn.ts';
 import { deleteUsers, toggleUsers, userKeys, usersQuery } from './api.ts';
@@ -33,7 +33,8 @@ const roleText = (u: ManagedUser) =>
 
 /** The Users screen (docs/product.md §6.1): search, create, edit, toggle and delete users, and the global badge list. */
 export function UsersPage() {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const modal = useDialogCalls();
   const queryClient = useQueryClient();
   const me = useSessionUser();
   const users = useQuery(usersQuery());

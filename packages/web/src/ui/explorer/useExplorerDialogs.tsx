@@ -1,11 +1,10 @@
 import type { FolderKind, TreeNode } from '@gdb/shared/folders/folders.schemas';
 import { useQuery } from '@tanstack/react-query';
-import { App } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { KIND_PATHS } from '../../ground/calls/folders.ts';
+import { askConfirmation, useDialogCalls } from '../dialog/calls.ts';
 import { NameDialog } from '../dialog/NameDialog.tsx';
 import { tagListQuery } from '../tags/api.ts';
-import { askConfirmation } from '../tags/confirmation.ts';
 import { DocumentBadgesDialog } from '../tags/DocumentBadgesDialog.tsx';
 import { VersionSelectorDialog } from '../versions/VersionSelectorDialog.tsx';
 import {
@@ -42,7 +41,7 @@ export interface ExplorerDialogs {
 
 /** What each node menu entry does: its dialog, its confirmation, or its move. */
 export function useExplorerDialogs({ kind, user, index, calls, onOpen, onCreateDocument }: DialogsInput): ExplorerDialogs {
-  const { modal } = App.useApp();
+  const modal = useDialogCalls();
   const [open, setOpen] = useState<Open>({ type: 'none' });
   const close = () => setOpen({ type: 'none' });
   const tags = useQuery({ ...tagListQuery(), enabled: open.type === 'manageBadges' });

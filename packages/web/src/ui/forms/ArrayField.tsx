@@ -1,6 +1,6 @@
 import { Button, Space, Table } from 'antd';
 import { useRef, useState } from 'react';
-import { askConfirmation } from '../tags/confirmation.ts';
+import { askConfirmation } from '../dialog/calls.ts';
 import { useFieldResult, useFieldValue, useForm } from './context.ts';
 import { randomId } from './form-names.ts';
 import type { FieldSchema } from './schema.ts';

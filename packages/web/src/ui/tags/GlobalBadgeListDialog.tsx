@@ -1,13 +1,14 @@
 import { TAG_SELECTOR } from '@gdb/shared/tags/tag-selector';
 import { type Tag, type TagType, tagSaveBodySchema } from '@gdb/shared/tags/tags.schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Select, Space, Switch, Table } from 'antd';
+import { App, Button, Form, Input, Select, Space, Switch, Table } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { showFailure } from '../../ground/request/failure.ts';
+import { askConfirmation, useDialogCalls } from '../dialog/calls.ts';
+import { Dialog } from '../dialog/Dialog.tsx';
 import { deleteTags, reloadTags, saveTag, tagKeys, tagListQuery } from './api.ts';
 import { BadgeChip } from './BadgeChip.tsx';
-import { askConfirmation, CSP_SAFE_MODAL } from './confirmation.ts';
 
 const BADGE_TYPE_LABELS: Record<TagType, string> = { group: 'Group (admin)', project: 'Project' };
 
@@ -40,7 +41,8 @@ const byName = (a: Tag, b: Tag) => a.name.localeCompare(b.name, undefined, { sen
 
 /** The global badge list (super-admin only): every badge, hidden ones included, to create, edit or delete. */
 export function GlobalBadgeListDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const modal = useDialogCalls();
   const queryClient = useQueryClient();
   const list = useQuery({ ...tagListQuery(), enabled: open });
   const [form] = Form.useForm<BadgeForm>();
@@ -115,8 +117,7 @@ export function GlobalBadgeListDialog({ open, onClose }: { open: boolean; onClos
   const tags = [...(list.data ?? [])].sort(byName);
 
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title={TAG_SELECTOR.globalListTitle}
       width="70%"
@@ -200,6 +201,6 @@ export function GlobalBadgeListDialog({ open, onClose }: { open: boolean; onClos
           {editing ? 'Update' : 'Create'}
         </Button>
       </Form>
-    </Modal>
+    </Dialog>
   );
 }
