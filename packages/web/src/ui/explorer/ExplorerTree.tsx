@@ -12,10 +12,11 @@ import { type KeyboardEvent, type ReactNode, useMemo, useState } from 'react';
 import { TreeMenu, type TreeMenuAt } from '../tree/TreeMenu.tsx';
 import type { TreeRow } from '../tree/tree-rows.ts';
 import { useCollapsed } from '../tree/useCollapsed.ts';
+import type { TreeDrag } from '../tree/useTreeDrag.ts';
 import { VirtualTree } from '../tree/VirtualTree.tsx';
 import { canDrag, dropDestination, type ExplorerUser, type MenuAction, menuActions, menuLabel } from './explorer-rules.ts';
 import { NodeTitle } from './NodeTitle.tsx';
-import { filterTree, indexTree, nodeOfVersion } from './tree-model.ts';
+import { filterTree, indexTree, nodeOfVersion, type TreeIndex } from './tree-model.ts';
 import type { ExplorerCalls } from './useExplorerCalls.ts';
 import { type ExplorerDialogs, useExplorerDialogs } from './useExplorerDialogs.tsx';
 
@@ -50,6 +51,30 @@ const holds = (node: TreeNode) => node.type === 'folder';
 function icon(kind: FolderKind, node: TreeNode, row: TreeRow<TreeNode>): ReactNode {
   if (node.type === 'leaf') return LEAF_ICONS[kind];
   return row.collapsed ? <FolderOutlined /> : <FolderOpenOutlined />;
+}
+
+/** What the tree shows while it is empty. */
+function LoadingTree() {
+  return (
+    <div className="gdb-explorer">
+      <Typography.Text type="secondary" role="status">
+        {LOADING_TREE}
+      </Typography.Text>
+    </div>
+  );
+}
+
+/** Drag and drop: what may move (not a node being renamed) and where; a drop moves it on the server. */
+function dragRules(user: ExplorerUser, index: TreeIndex, renaming: string | null, calls: ExplorerCalls): TreeDrag<TreeNode> {
+  return {
+    canDrag: (node) => renaming !== node.value && canDrag(user, index, node),
+    holds,
+    canDrop: (item, target, position) => dropDestination(user, index, item, target, position) !== null,
+    onDrop: (item, target, position) => {
+      const destination = dropDestination(user, index, item, target, position);
+      if (destination) void calls.move(item, destination.value).catch(() => {});
+    },
+  };
 }
 
 /** The tree mode: filter, all folders open, drag and drop, node menus, inline rename. */
@@ -100,15 +125,7 @@ export function ExplorerTree(props: ExplorerTreeProps) {
     }
   };
 
-  if (roots.length === 0) {
-    return (
-      <div className="gdb-explorer">
-        <Typography.Text type="secondary" role="status">
-          {LOADING_TREE}
-        </Typography.Text>
-      </div>
-    );
-  }
+  if (roots.length === 0) return <LoadingTree />;
 
   return (
     <div className="gdb-explorer">
@@ -157,15 +174,7 @@ export function ExplorerTree(props: ExplorerTreeProps) {
         onDoubleClick={startRename}
         onMenu={openMenu}
         onKey={onKey}
-        drag={{
-          canDrag: (node) => renaming !== node.value && canDrag(user, index, node),
-          holds,
-          canDrop: (item, target, position) => dropDestination(user, index, item, target, position) !== null,
-          onDrop: (item, target, position) => {
-            const destination = dropDestination(user, index, item, target, position);
-            if (destination) void calls.move(item, destination.value).catch(() => {});
-          },
-        }}
+        drag={dragRules(user, index, renaming, calls)}
       />
       <TreeMenu
         menu={menu}

@@ -39,6 +39,51 @@ export interface ExplorerDialogs {
   element: ReactNode;
 }
 
+/** The name dialog an open entry asks for (new folder, rename folder, new document), or null. */
+function nameDialogOf(
+  open: Open,
+  { kind, index, calls, onCreateDocument, close }: Omit<DialogsInput, 'user' | 'onOpen'> & { close: () => void },
+) {
+  if (open.type === 'newFolder')
+    return {
+      title: 'New folder',
+      confirmText: 'Create',
+      initial: '',
+      confirm: async (name: string) => {
+        await calls.createFolder(name, open.node.value);
+        close();
+      },
+    };
+  if (open.type === 'renameFolder')
+    return {
+      title: 'Rename folder',
+      confirmText: 'Rename',
+      initial: open.node.label,
+      confirm: async (name: string) => {
+        await calls.renameFolder(open.node.value, name);
+        close();
+      },
+    };
+  if (open.type === 'newDocument' && onCreateDocument) {
+    const folder = folderAt(index, open.node);
+    return {
+      title: `New ${KIND_LABELS[kind]}`,
+      confirmText: 'Create',
+      initial: '',
+      confirm: async (name: string) => {
+        if (!folder) return;
+        try {
+          await onCreateDocument(name, folder.value);
+        } finally {
+          await calls.changed();
+        }
+        close();
+      },
+    };
+  }
+  return null;
+}
+
 /** What each node menu entry does: its dialog, its confirmation, or its move. */
 export function useExplorerDialogs({ kind, user, index, calls, onOpen, onCreateDocument }: DialogsInput): ExplorerDialogs {
   const modal = useDialogCalls();
@@ -67,46 +112,7 @@ export function useExplorerDialogs({ kind, user, index, calls, onOpen, onCreateD
     }
   };
 
-  const nameDialog = (() => {
-    if (open.type === 'newFolder')
-      return {
-        title: 'New folder',
-        confirmText: 'Create',
-        initial: '',
-        confirm: async (name: string) => {
-          await calls.createFolder(name, open.node.value);
-          close();
-        },
-      };
-    if (open.type === 'renameFolder')
-      return {
-        title: 'Rename folder',
-        confirmText: 'Rename',
-        initial: open.node.label,
-        confirm: async (name: string) => {
-          await calls.renameFolder(open.node.value, name);
-          close();
-        },
-      };
-    if (open.type === 'newDocument' && onCreateDocument) {
-      const folder = folderAt(index, open.node);
-      return {
-        title: `New ${KIND_LABELS[kind]}`,
-        confirmText: 'Create',
-        initial: '',
-        confirm: async (name: string) => {
-          if (!folder) return;
-          try {
-            await onCreateDocument(name, folder.value);
-          } finally {
-            await calls.changed();
-          }
-          close();
-        },
-      };
-    }
-    return null;
-  })();
+  const nameDialog = nameDialogOf(open, { kind, index, calls, onCreateDocument, close });
 
   const node = open.type === 'none' ? null : open.node;
   const element = (
