@@ -17,7 +17,6 @@ const checks = [
   tsc('packages/shared'),
   { name: 'format and lint (Biome)', steps: [['npx', ['biome', 'check', '.']]] },
   { name: 'references (check:references)', steps: [['node', ['scripts/check-references.mjs']]] },
-  { name: 'dialogs under the CSP (check:dialogs)', steps: [['node', ['scripts/check-dialogs.mjs']]] },
   { name: 'required access checks (check:access)', steps: [['node', ['scripts/check-access.mjs']]] },
 ];
 

@@ -1,10 +1,10 @@
 import type { TfaAnswer } from '@gdb/shared/auth/account.schemas';
 import { isTfaCodeLength, LOGIN_MESSAGES, TFA_CODE_MAX } from '@gdb/shared/auth/login-rules';
 import type { LoginAnswer } from '@gdb/shared/auth/session.schemas';
-import { Alert, App, Button, Form, Input, Modal, Typography } from 'antd';
+import { Alert, App, Button, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { errorText, showFailure } from '../../ground/request/failure.ts';
-import { CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
+import { Dialog } from '../../ui/dialog/Dialog.tsx';
 import { verifyTfa } from './api.ts';
 
 export type TfaChallenge = NonNullable<LoginAnswer['tfa']>;
@@ -87,8 +87,7 @@ export function TfaDialog({ challenge, onSession, onDone, onCancel }: TfaDialogP
 
   if (answer && codes) {
     return (
-      <Modal
-        {...CSP_SAFE_MODAL}
+      <Dialog
         open
         title={LOGIN_MESSAGES.tfaTitle}
         closable={false}
@@ -111,13 +110,12 @@ export function TfaDialog({ challenge, onSession, onDone, onCancel }: TfaDialogP
             </li>
           ))}
         </ol>
-      </Modal>
+      </Dialog>
     );
   }
 
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open
       title={LOGIN_MESSAGES.tfaTitle}
       maskClosable={false}
@@ -159,6 +157,6 @@ export function TfaDialog({ challenge, onSession, onDone, onCancel }: TfaDialogP
           onPressEnter={() => void validate()}
         />
       </Form.Item>
-    </Modal>
+    </Dialog>
   );
 }

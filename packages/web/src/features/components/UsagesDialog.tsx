@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, List, Modal, Spin } from 'antd';
+import { Alert, Button, List, Spin } from 'antd';
 import { errorText } from '../../ground/request/failure.ts';
-import { CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
+import { Dialog } from '../../ui/dialog/Dialog.tsx';
 import { componentUsages } from './api.ts';
 import { COMPONENT_TEXTS } from './component-texts.ts';
 
@@ -13,8 +13,7 @@ export function UsagesDialog({ id, onClose }: { id: string; onClose: () => void 
     retry: false,
   });
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open
       title={COMPONENT_TEXTS.usages}
       onCancel={onClose}
@@ -42,6 +41,6 @@ export function UsagesDialog({ id, onClose }: { id: string; onClose: () => void 
           )}
         />
       )}
-    </Modal>
+    </Dialog>
   );
 }

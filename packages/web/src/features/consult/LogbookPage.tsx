@@ -2,39 +2,25 @@ import type { ImportRecord } from '@gdb/shared/imports/import.schemas';
 import { LOGBOOK_PAGE_SIZE } from '@gdb/shared/imports/import.schemas';
 import { IMPORT_MESSAGES, parseDownloadReference } from '@gdb/shared/imports/import-rules';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Space, Table, type TableColumnsType, Typography } from 'antd';
+import { App, Button, Card, Space, Table } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { exportUploads } from '../../ground/calls/uploads.ts';
 import { showFailure } from '../../ground/request/failure.ts';
 import { useSessionUser } from '../../ground/session/session.ts';
+import { askConfirmation, useDialogCalls } from '../../ui/dialog/calls.ts';
 import { LiveLogView } from '../../ui/LogView.tsx';
-import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { useLiveImports } from '../../ui/useLiveImports.ts';
 import { abortAll, abortImport, consultKeys, listAll, listAllFilters } from './api.ts';
 import { LogbookFilters } from './LogbookFilters.tsx';
-import {
-  DEFAULT_FILTERS,
-  dateCell,
-  detailsTitle,
-  type LogbookFilters as Filters,
-  listAllQuery,
-  stoppable,
-  successWords,
-} from './logbook-rules.ts';
+import { logbookColumns } from './logbook-columns.tsx';
+import { DEFAULT_FILTERS, detailsTitle, type LogbookFilters as Filters, listAllQuery } from './logbook-rules.ts';
 
 const STOP_ALL_QUESTION = 'Do you want to stop all pipelines ?';
 
-/** The logbook (/consult/import): every import with filters, a pager of 9 and the live logs of the chosen one. */
-export function LogbookPage() {
-  const { message, modal } = App.useApp();
+/** One page of the logbook with the live states of its imports; the first page also picks up imports created meanwhile. */
+function useLogbookImports(filters: Filters, page: number, wide: boolean) {
   const queryClient = useQueryClient();
-  const [params] = useSearchParams();
-  const roles = useSessionUser()?.roles.map((r) => r.name) ?? [];
-  // The wizard opens a Later or Repeat job here with time=future, where its waiting import shows.
-  const [filters, setFilters] = useState<Filters>(() => ({ ...DEFAULT_FILTERS, future: params.get('time') === 'future' }));
-  const [page, setPage] = useState(0);
-  const [selectedId, setSelectedId] = useState<string | null>(params.get('importId'));
   const query = listAllQuery(filters, page);
   const lists = useQuery({ queryKey: consultKeys.filters, queryFn: ({ signal }) => listAllFilters(signal) });
   const imports = useQuery({
@@ -44,9 +30,8 @@ export function LogbookPage() {
   });
   const records = imports.data?.records ?? [];
   const live = useLiveImports(records.length ? { ids: records.map((r) => r._id) } : null);
-  // A plain user's logbook lists their pipelines' imports only: no stop, and no feed of every import.
-  const wide = roles.includes('manager') || roles.includes('super-admin');
-  // The first page follows every import, so one created meanwhile appears at the top by itself.
+  // The first page follows every import, so one created meanwhile appears at the top by itself
+  // (not a plain user's, whose logbook lists their pipelines' imports only).
   const feed = useLiveImports(page === 0 && wide ? { all: true } : null);
   const newestInFeed = feed.docs.at(-1)?._id;
   const seenInFeed = useRef<string | undefined>(undefined);
@@ -72,6 +57,23 @@ export function LogbookPage() {
       }),
     [records, live.byId],
   );
+  return { lists, imports, rows };
+}
+
+/** The logbook (/consult/import): every import with filters, a pager of 9 and the live logs of the chosen one. */
+export function LogbookPage() {
+  const { message } = App.useApp();
+  const modal = useDialogCalls();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const roles = useSessionUser()?.roles.map((r) => r.name) ?? [];
+  // A plain user's logbook: no Stop, and no feed of every import.
+  const wide = roles.includes('manager') || roles.includes('super-admin');
+  // The wizard opens a Later or Repeat job here with time=future, where its waiting import shows.
+  const [filters, setFilters] = useState<Filters>(() => ({ ...DEFAULT_FILTERS, future: params.get('time') === 'future' }));
+  const [page, setPage] = useState(0);
+  const [selectedId, setSelectedId] = useState<string | null>(params.get('importId'));
+  const { lists, imports, rows } = useLogbookImports(filters, page, wide);
   const selected = rows.find((r) => r._id === selectedId) ?? null;
 
   const report = (error: unknown) => showFailure(error, message.error);
@@ -102,60 +104,7 @@ export function LogbookPage() {
     if (ref) exportUploads([ref.uploadId]).catch((error: unknown) => console.error('export failed', error));
   };
 
-  const columns: TableColumnsType<ImportRecord> = [
-    {
-      title: 'Pipeline',
-      key: 'pipeline',
-      // The keyboard's way to the details: the row takes a click, this button Enter or Space.
-      render: (_: unknown, r) => (
-        <Button
-          type="link"
-          size="small"
-          className="gdb-row-open"
-          aria-label={`Details of ${r.pipelineName ?? 'the import'} ${dateCell(r.startedAt ?? r.scheduledAt)}`}
-          onClick={(e) => {
-            e.stopPropagation();
-            setSelectedId(r._id);
-          }}
-        >
-          {r.pipelineName ?? '-'}
-        </Button>
-      ),
-    },
-    { title: 'scheduled at', dataIndex: 'scheduledAt', render: dateCell },
-    { title: 'Started at', dataIndex: 'startedAt', render: dateCell },
-    { title: 'End at', dataIndex: 'endAt', render: dateCell },
-    { title: 'Destination', dataIndex: 'destinations', render: (d: string[]) => d.join(', ') },
-    { title: 'State', dataIndex: 'state' },
-    {
-      title: 'Success',
-      key: 'success',
-      render: (_: unknown, r) => (
-        <span className="gdb-logbook-success">
-          {String(r.success)} <Typography.Text type="secondary">({successWords(r)})</Typography.Text>
-        </span>
-      ),
-    },
-    { title: 'User', dataIndex: 'userFirstName', render: (v: string | null) => v || '-' },
-  ];
-  const stopColumn: TableColumnsType<ImportRecord>[number] = {
-    title: 'Stop',
-    key: 'stop',
-    render: (_: unknown, r) =>
-      stoppable(r.state) ? (
-        <Button
-          size="small"
-          danger
-          onClick={(e) => {
-            e.stopPropagation();
-            void stop(r._id);
-          }}
-        >
-          Stop
-        </Button>
-      ) : null,
-  };
-  if (wide) columns.push(stopColumn);
+  const columns = logbookColumns(setSelectedId, wide ? (id) => void stop(id) : null);
 
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>

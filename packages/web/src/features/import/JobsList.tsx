@@ -3,8 +3,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Input, Space, Table, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
 import { showFailure } from '../../ground/request/failure.ts';
+import { askConfirmation, useDialogCalls } from '../../ui/dialog/calls.ts';
 import { FileName } from '../../ui/FileName.tsx';
-import { askConfirmation } from '../../ui/tags/confirmation.ts';
 import { hideMeasureRows, useDomRepair } from '../../ui/useDomRepair.ts';
 import { deleteJob, listScheduled } from './api.ts';
 import { runText, searchJobs, whenText, whenWords } from './jobs-rules.ts';
@@ -58,7 +58,8 @@ export interface JobsListProps {
 
 /** Scheduled and repeating jobs (docs/product.md §11.6). */
 export function JobsList({ compact = false, pipelineId }: JobsListProps) {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const modal = useDialogCalls();
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<string[]>([]);

@@ -14,10 +14,15 @@ export interface SchedulerProps {
 
 const timeOptions = TIME_STEPS.map((t) => ({ value: t, label: t }));
 
-/** The repeat-pattern scheduler: Now, Later (date and time) or Repeat (docs/product.md §10.3). */
-export function Scheduler({ form, roles, disabled, onChange, onKind }: SchedulerProps) {
-  const set = (patch: Partial<ScheduleForm>) => onChange({ ...form, ...patch });
-  const time = (
+interface FieldsProps {
+  form: ScheduleForm;
+  disabled: boolean;
+  set: (patch: Partial<ScheduleForm>) => void;
+}
+
+/** The time of day, in five-minute steps. */
+function TimeSelect({ form, disabled, set }: FieldsProps) {
+  return (
     <Select
       aria-label="Time"
       placeholder="Time"
@@ -30,6 +35,73 @@ export function Scheduler({ form, roles, disabled, onChange, onKind }: Scheduler
       options={timeOptions}
     />
   );
+}
+
+/** Repeat's fields: the kind, then what that kind needs (hours, minutes, weekday, day, time). */
+function RepeatFields(props: FieldsProps) {
+  const { form, disabled, set } = props;
+  return (
+    <Space wrap>
+      <Select
+        aria-label="Repeat kind"
+        style={{ width: 170 }}
+        disabled={disabled}
+        value={form.repeat}
+        onChange={(repeat) => set({ repeat })}
+        options={REPEAT_KINDS.map((k) => ({ value: k.value, label: k.label }))}
+      />
+      {form.repeat === 'hourly' && (
+        <Select
+          aria-label="Hours"
+          placeholder="Hours"
+          style={{ width: 100 }}
+          disabled={disabled}
+          value={form.hours ?? undefined}
+          onChange={(hours: number) => set({ hours })}
+          options={HOURLY_VALUES.map((h) => ({ value: h, label: `${h} h` }))}
+        />
+      )}
+      {form.repeat === 'minutely' && (
+        <Select
+          aria-label="Minutes"
+          placeholder="Minutes"
+          style={{ width: 100 }}
+          disabled={disabled}
+          value={form.minutes ?? undefined}
+          onChange={(minutes: number) => set({ minutes })}
+          options={MINUTELY_VALUES.map((m) => ({ value: m, label: `${m} min` }))}
+        />
+      )}
+      {form.repeat === 'weekly' && (
+        <Select
+          aria-label="Weekday"
+          placeholder="Weekday"
+          style={{ width: 100 }}
+          disabled={disabled}
+          value={form.weekday ?? undefined}
+          onChange={(weekday) => set({ weekday })}
+          options={WEEKDAYS.map((w) => ({ value: w, label: w }))}
+        />
+      )}
+      {form.repeat === 'monthly' && (
+        <Select
+          aria-label="Day"
+          placeholder="Day"
+          style={{ width: 90 }}
+          disabled={disabled}
+          value={form.day ?? undefined}
+          onChange={(day: number) => set({ day })}
+          options={Array.from({ length: 31 }, (_, i) => ({ value: i + 1, label: String(i + 1) }))}
+        />
+      )}
+      {(form.repeat === 'daily' || form.repeat === 'weekly' || form.repeat === 'monthly') && <TimeSelect {...props} />}
+    </Space>
+  );
+}
+
+/** The repeat-pattern scheduler: Now, Later (date and time) or Repeat (docs/product.md §10.3). */
+export function Scheduler({ form, roles, disabled, onChange, onKind }: SchedulerProps) {
+  const set = (patch: Partial<ScheduleForm>) => onChange({ ...form, ...patch });
   const warning = form.kind === 'repeat' && form.repeat === 'monthly' && form.day ? monthlyDayWarning(form.day) : null;
   return (
     <Space orientation="vertical">
@@ -53,66 +125,10 @@ export function Scheduler({ form, roles, disabled, onChange, onKind }: Scheduler
             disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
             onChange={(d) => set({ date: d ? d.format('YYYY-MM-DD') : null })}
           />
-          {time}
+          <TimeSelect form={form} disabled={disabled} set={set} />
         </Space>
       )}
-      {form.kind === 'repeat' && (
-        <Space wrap>
-          <Select
-            aria-label="Repeat kind"
-            style={{ width: 170 }}
-            disabled={disabled}
-            value={form.repeat}
-            onChange={(repeat) => set({ repeat })}
-            options={REPEAT_KINDS.map((k) => ({ value: k.value, label: k.label }))}
-          />
-          {form.repeat === 'hourly' && (
-            <Select
-              aria-label="Hours"
-              placeholder="Hours"
-              style={{ width: 100 }}
-              disabled={disabled}
-              value={form.hours ?? undefined}
-              onChange={(hours: number) => set({ hours })}
-              options={HOURLY_VALUES.map((h) => ({ value: h, label: `${h} h` }))}
-            />
-          )}
-          {form.repeat === 'minutely' && (
-            <Select
-              aria-label="Minutes"
-              placeholder="Minutes"
-              style={{ width: 100 }}
-              disabled={disabled}
-              value={form.minutes ?? undefined}
-              onChange={(minutes: number) => set({ minutes })}
-              options={MINUTELY_VALUES.map((m) => ({ value: m, label: `${m} min` }))}
-            />
-          )}
-          {form.repeat === 'weekly' && (
-            <Select
-              aria-label="Weekday"
-              placeholder="Weekday"
-              style={{ width: 100 }}
-              disabled={disabled}
-              value={form.weekday ?? undefined}
-              onChange={(weekday) => set({ weekday })}
-              options={WEEKDAYS.map((w) => ({ value: w, label: w }))}
-            />
-          )}
-          {form.repeat === 'monthly' && (
-            <Select
-              aria-label="Day"
-              placeholder="Day"
-              style={{ width: 90 }}
-              disabled={disabled}
-              value={form.day ?? undefined}
-              onChange={(day: number) => set({ day })}
-              options={Array.from({ length: 31 }, (_, i) => ({ value: i + 1, label: String(i + 1) }))}
-            />
-          )}
-          {(form.repeat === 'daily' || form.repeat === 'weekly' || form.repeat === 'monthly') && time}
-        </Space>
-      )}
+      {form.kind === 'repeat' && <RepeatFields form={form} disabled={disabled} set={set} />}
       {warning && <Alert type="warning" showIcon message={warning} />}
     </Space>
   );

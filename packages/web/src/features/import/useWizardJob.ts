@@ -2,7 +2,7 @@ import { IMPORT_MESSAGES, mayCreateJobKind } from '@gdb/shared/imports/import-ru
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useEffect, useState } from 'react';
-import { askConfirmation } from '../../ui/tags/confirmation.ts';
+import { askConfirmation, useDialogCalls } from '../../ui/dialog/calls.ts';
 import * as calls from './api.ts';
 import { importKeys } from './queries.ts';
 import {
@@ -20,7 +20,8 @@ import {
  * kind its roles may create, as the server decides), the others read-only, the scheduler's form.
  */
 export function useWizardJob(pipelineId: string | null, active: boolean, roles: readonly string[], report: (e: unknown) => void) {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const modal = useDialogCalls();
   const queryClient = useQueryClient();
   const [schedule, setSchedule] = useState<ScheduleForm>(DEFAULT_SCHEDULE);
   const [scheduleFor, setScheduleFor] = useState<string | null>(null);

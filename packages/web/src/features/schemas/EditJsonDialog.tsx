@@ -1,7 +1,7 @@
 import { parseJson } from '@gdb/shared/schemas/schema-rules';
-import { Button, Form, Input, Modal } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useEffect, useId, useState } from 'react';
-import { CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
+import { Dialog } from '../../ui/dialog/Dialog.tsx';
 import { textRows } from '../../ui/textRows.ts';
 
 export interface EditJsonDialogProps {
@@ -34,8 +34,7 @@ export function EditJsonDialog({ open, text, readOnly, onSave, onClose }: EditJs
     onSave(value as Record<string, unknown>);
   };
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title="Edit json"
       width="60%"
@@ -65,6 +64,6 @@ export function EditJsonDialog({ open, text, readOnly, onSave, onClose }: EditJs
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,7 +1,7 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { Button, Checkbox, Modal, Space, Typography } from 'antd';
+import { Button, Checkbox, Space, Typography } from 'antd';
 import { useEffect, useId, useRef, useState } from 'react';
-import { CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
+import { Dialog } from '../../ui/dialog/Dialog.tsx';
 
 /** The example files a data model can be generated from. */
 const EXAMPLE_ACCEPT = '.xlsx,.xls,.xml,.csv,.json';
@@ -23,8 +23,7 @@ export function ImportExampleDialog({ open, busy, onGenerate, onClose }: ImportE
     if (open) setFile(null);
   }, [open]);
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title="Import example"
       onCancel={onClose}
@@ -58,6 +57,6 @@ export function ImportExampleDialog({ open, busy, onGenerate, onClose }: ImportE
           Omit starting array
         </Checkbox>
       </Space>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,9 +1,9 @@
 import type { SchemaDocument } from '@gdb/shared/schemas/schemas.schemas';
-import { App, Button, Empty, Modal, Radio, Space, Spin } from 'antd';
+import { App, Button, Empty, Radio, Space, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { findSchema, schemaByName } from '../../ground/calls/schemas.ts';
 import { showFailure } from '../../ground/request/failure.ts';
-import { CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
+import { Dialog } from '../../ui/dialog/Dialog.tsx';
 import { SchemaPicker } from '../../ui/versions/SchemaPicker.tsx';
 
 /** The schema reference dialogs are 60% wide. */
@@ -39,8 +39,7 @@ export function SelectReferenceDialog({ open, current, onSelect, onClose }: Sele
     if (open) setValue(current);
   }, [open]);
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title="Select Referenced Schema"
       width={WIDTH}
@@ -56,7 +55,7 @@ export function SelectReferenceDialog({ open, current, onSelect, onClose }: Sele
       ]}
     >
       <SchemaPicker value={value} onChange={setValue} />
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -97,8 +96,7 @@ export function SelectPropertyDialog({ open, reference, onSelect, onClose }: Sel
       .finally(() => setLoading(false));
   }, [open, target]);
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title="Select Property"
       width={WIDTH}
@@ -126,6 +124,6 @@ export function SelectPropertyDialog({ open, reference, onSelect, onClose }: Sel
           </Space>
         </Radio.Group>
       )}
-    </Modal>
+    </Dialog>
   );
 }

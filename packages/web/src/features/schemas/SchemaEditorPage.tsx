@@ -1,35 +1,19 @@
-import { jsonText, treeToJson } from '@gdb/shared/schemas/schema-json';
-import { findWithAncestors, makeNode, type NodeKind, type SchemaNode } from '@gdb/shared/schemas/schema-nodes';
-import { Alert, App, Drawer, Empty, type MenuProps, Spin, Tabs } from 'antd';
+import { findWithAncestors, type NodeKind, type SchemaNode } from '@gdb/shared/schemas/schema-nodes';
+import { Alert, App, Empty, type MenuProps, Spin, Tabs } from 'antd';
 import { useMemo, useRef, useState } from 'react';
-import { NameDialog } from '../../ui/dialog/NameDialog.tsx';
 import { Explorer } from '../../ui/explorer/index.ts';
-import { FormPreview } from '../../ui/forms/index.ts';
-import { CSP_SAFE_DRAWER } from '../../ui/tags/confirmation.ts';
 import { useEditorHeight } from '../../ui/useEditorHeight.ts';
 import { VersionBar } from '../../ui/versions/VersionBar.tsx';
-import { EditJsonDialog } from './EditJsonDialog.tsx';
-import { ImportExampleDialog } from './ImportExampleDialog.tsx';
 import { JsonView } from './JsonView.tsx';
-import { appendNode, moveNode, removeNode, renameNode, replaceNode, setOption } from './model/schema-edit.ts';
+import { appendNode, moveNode, removeNode } from './model/schema-edit.ts';
 import { type NodeAction, nodeActions } from './node-menu.ts';
 import { PropertyInspector } from './PropertyInspector.tsx';
-import { SelectPropertyDialog, SelectReferenceDialog, splitRef } from './ReferenceDialogs.tsx';
-import { SchemaFormPreview } from './SchemaFormPreview.tsx';
+import { type SchemaDialog, SchemaDialogs } from './SchemaDialogs.tsx';
 import { SchemaToolbar, SchemaToolbox } from './SchemaToolbox.tsx';
 import { SchemaTree } from './SchemaTree.tsx';
 import { SCHEMA_TEXTS } from './schema-texts.ts';
 import { type SchemaDocumentState, useSchemaDocument } from './useSchemaDocument.ts';
 import './schemas.css';
-
-type Dialog =
-  | { kind: 'new' }
-  | { kind: 'rename'; node: SchemaNode }
-  | { kind: 'json' }
-  | { kind: 'example' }
-  | { kind: 'ref'; node: SchemaNode }
-  | { kind: 'property'; node: SchemaNode }
-  | { kind: 'ui' };
 
 const toMenu = (actions: NodeAction[]): MenuProps['items'] =>
   actions.map((a) =>
@@ -46,7 +30,7 @@ export function SchemaEditorPage() {
   const doc = useSchemaDocument();
   const { message } = App.useApp();
   const height = useEditorHeight(EDITOR_OFFSET);
-  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [dialog, setDialog] = useState<SchemaDialog | null>(null);
   const importInput = useRef<HTMLInputElement>(null);
   const severalInput = useRef<HTMLInputElement>(null);
   const { editor, current, readOnly } = doc;
@@ -133,27 +117,7 @@ export function SchemaEditorPage() {
         {doc.isNew && <Alert type="info" showIcon title={`New schema ${tree.name}, not saved yet`} />}
         {doc.loading && <Spin />}
         {!doc.open && !doc.loading && <Empty description={doc.loadError ? doc.loadError.message : SCHEMA_TEXTS.choose} />}
-        {doc.open && (
-          <Tabs
-            items={[
-              {
-                key: 'tree',
-                label: 'Tree',
-                children: (
-                  <SchemaTree
-                    root={tree}
-                    selected={editor.selected}
-                    onSelect={editor.select}
-                    menuOf={(node) => toMenu(actionsOf(node))}
-                    onMenu={onAction}
-                    height={treeHeight}
-                  />
-                ),
-              },
-              { key: 'json', label: 'JSON', children: <JsonView root={tree} height={treeHeight} /> },
-            ]}
-          />
-        )}
+        {doc.open && <EditorTabs doc={doc} menuOf={(node) => toMenu(actionsOf(node))} onMenu={onAction} height={treeHeight} />}
       </section>
       {doc.open && (
         <section className="gdb-schema-side" aria-label="Node">
@@ -165,71 +129,44 @@ export function SchemaEditorPage() {
           <PropertyInspector root={tree} selected={editor.selected} readOnly={readOnly} apply={editor.apply} />
         </section>
       )}
-      <NameDialog
-        open={dialog?.kind === 'new'}
-        title={SCHEMA_TEXTS.newTitle}
-        onConfirm={(name) => {
-          close();
-          doc.startNew(name);
-        }}
-        onCancel={close}
-      />
-      <NameDialog
-        open={dialog?.kind === 'rename'}
-        title={SCHEMA_TEXTS.renameTitle}
-        initial={dialog?.kind === 'rename' ? dialog.node.name : ''}
-        onConfirm={(name) => {
-          if (dialog?.kind !== 'rename') return;
-          const error = editor.apply((r) => renameNode(r, dialog.node.id, name));
-          if (error) say(error);
-          else close();
-        }}
-        onCancel={close}
-      />
-      <EditJsonDialog
-        open={dialog?.kind === 'json'}
-        text={dialog?.kind === 'json' ? jsonText(treeToJson(tree)) : ''}
-        readOnly={readOnly}
-        onSave={(value) => {
-          close();
-          void doc.loadJson(value);
-        }}
-        onClose={close}
-      />
-      <ImportExampleDialog
-        open={dialog?.kind === 'example'}
-        busy={doc.busy === 'generate'}
-        onGenerate={(file, omit) => void doc.importExample(file, omit).then((done) => done && close())}
-        onClose={close}
-      />
-      <SelectReferenceDialog
-        open={dialog?.kind === 'ref'}
-        current={
-          dialog?.kind === 'ref' && dialog.node.kind === 'ref'
-            ? splitRef(String(dialog.node.options.$ref ?? '')).target || null
-            : null
-        }
-        onSelect={(id) => {
-          if (dialog?.kind !== 'ref') return;
-          close();
-          say(editor.apply((r) => replaceNode(r, dialog.node.id, makeNode('ref', dialog.node.name, { $ref: id }))));
-        }}
-        onClose={close}
-      />
-      <SelectPropertyDialog
-        open={dialog?.kind === 'property'}
-        reference={dialog?.kind === 'property' ? String(dialog.node.options.$ref ?? '') : ''}
-        onSelect={(ref) => {
-          if (dialog?.kind !== 'property') return;
-          close();
-          say(editor.apply((r) => setOption(r, dialog.node.id, '$ref', ref)));
-        }}
-        onClose={close}
-      />
-      <Drawer title="Show UI" size="large" open={dialog?.kind === 'ui'} onClose={close} destroyOnHidden {...CSP_SAFE_DRAWER}>
-        {dialog?.kind === 'ui' && <UiPreview schema={treeToJson(tree)} />}
-      </Drawer>
+      <SchemaDialogs dialog={dialog} close={close} doc={doc} say={say} />
     </div>
+  );
+}
+
+/** The open data model as a tree (with each node's menu) or as JSON. */
+function EditorTabs({
+  doc,
+  menuOf,
+  onMenu,
+  height,
+}: {
+  doc: SchemaDocumentState;
+  menuOf: (node: SchemaNode) => MenuProps['items'];
+  onMenu: (key: string, node: SchemaNode) => void;
+  height: number;
+}) {
+  const { editor } = doc;
+  return (
+    <Tabs
+      items={[
+        {
+          key: 'tree',
+          label: 'Tree',
+          children: (
+            <SchemaTree
+              root={editor.tree}
+              selected={editor.selected}
+              onSelect={editor.select}
+              menuOf={menuOf}
+              onMenu={onMenu}
+              height={height}
+            />
+          ),
+        },
+        { key: 'json', label: 'JSON', children: <JsonView root={editor.tree} height={height} /> },
+      ]}
+    />
   );
 }
 
@@ -274,9 +211,4 @@ function FileInputs({
       />
     </>
   );
-}
-
-/** The form of an object data model (with Validate and Reset); the field summary of any other root. */
-function UiPreview({ schema }: { schema: Record<string, unknown> }) {
-  return schema.type === 'object' ? <FormPreview schema={schema} /> : <SchemaFormPreview schema={schema} />;
 }

@@ -1,6 +1,6 @@
-import { Button, Form, Input, Modal } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useId, useState } from 'react';
-import { CSP_SAFE_MODAL } from '../../ui/tags/confirmation.ts';
+import { Dialog } from '../../ui/dialog/Dialog.tsx';
 
 export interface CreateFolderDialogProps {
   open: boolean;
@@ -23,8 +23,7 @@ export function CreateFolderDialog({ open, onCreate, onCancel }: CreateFolderDia
     onCreate(clean);
   };
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title="Create Folder"
       onCancel={cancel}
@@ -53,6 +52,6 @@ export function CreateFolderDialog({ open, onCreate, onCancel }: CreateFolderDia
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </Dialog>
   );
 }

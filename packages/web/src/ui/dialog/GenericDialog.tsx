@@ -1,6 +1,6 @@
-import { Button, Modal } from 'antd';
+import { Button } from 'antd';
 import type { ReactNode } from 'react';
-import { CSP_SAFE_MODAL } from '../tags/confirmation.ts';
+import { Dialog } from './Dialog.tsx';
 
 const GENERIC_DIALOG = { title: 'GlobalDB Dialog', width: '30%', ok: 'OK', cancel: 'Cancel' } as const;
 
@@ -36,8 +36,7 @@ export function GenericDialog({
   children,
 }: GenericDialogProps) {
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title={title}
       width={width}
@@ -57,6 +56,6 @@ export function GenericDialog({
       ]}
     >
       {children}
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,6 +1,6 @@
-import { Button, Form, Input, Modal } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useEffect, useId, useState } from 'react';
-import { CSP_SAFE_MODAL } from '../tags/confirmation.ts';
+import { Dialog } from './Dialog.tsx';
 
 export interface NameDialogProps {
   open: boolean;
@@ -38,8 +38,7 @@ export function NameDialog({ open, title, confirmText = 'OK', initial = '', onCo
   };
 
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title={title}
       onCancel={onCancel}
@@ -68,6 +67,6 @@ export function NameDialog({ open, title, confirmText = 'OK', initial = '', onCo
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </Dialog>
   );
 }

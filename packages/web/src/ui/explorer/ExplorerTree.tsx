@@ -12,10 +12,11 @@ import { type KeyboardEvent, type ReactNode, useMemo, useRef, useState } from 'r
 import { TreeMenu, type TreeMenuAt } from '../tree/TreeMenu.tsx';
 import type { TreeRow } from '../tree/tree-rows.ts';
 import { useCollapsed } from '../tree/useCollapsed.ts';
+import type { TreeDrag } from '../tree/useTreeDrag.ts';
 import { VirtualTree } from '../tree/VirtualTree.tsx';
 import { canDrag, dropDestination, type ExplorerUser, type MenuAction, menuActions, menuLabel } from './explorer-rules.ts';
 import { NodeTitle } from './NodeTitle.tsx';
-import { filterTree, indexTree, nodeOfVersion } from './tree-model.ts';
+import { filterTree, indexTree, nodeOfVersion, type TreeIndex } from './tree-model.ts';
 import type { ExplorerCalls } from './useExplorerCalls.ts';
 import { type ExplorerDialogs, useExplorerDialogs } from './useExplorerDialogs.tsx';
 
@@ -52,12 +53,69 @@ function icon(kind: FolderKind, node: TreeNode, row: TreeRow<TreeNode>): ReactNo
   return row.collapsed ? <FolderOutlined /> : <FolderOpenOutlined />;
 }
 
+/** What the tree shows while it is empty. */
+function LoadingTree() {
+  return (
+    <div className="gdb-explorer">
+      <Typography.Text type="secondary" role="status">
+        {LOADING_TREE}
+      </Typography.Text>
+    </div>
+  );
+}
+
+/** Drag and drop: what may move (not a node being renamed) and where; a drop moves it on the server. */
+function dragRules(user: ExplorerUser, index: TreeIndex, renaming: string | null, calls: ExplorerCalls): TreeDrag<TreeNode> {
+  return {
+    canDrag: (node) => renaming !== node.value && canDrag(user, index, node),
+    holds,
+    canDrop: (item, target, position) => dropDestination(user, index, item, target, position) !== null,
+    onDrop: (item, target, position) => {
+      const destination = dropDestination(user, index, item, target, position);
+      if (destination) void calls.move(item, destination.value).catch(() => {});
+    },
+  };
+}
+
+/** The folder renamed in place, if any: started by F2 or a double click, the focus back to the tree once it ends. */
+function useInlineRename(calls: ExplorerCalls, actionsOf: (node: TreeNode) => MenuAction[], backToTree: () => void) {
+  const [renaming, setRenaming] = useState<string | null>(null);
+  return {
+    renaming,
+    startRename: (node: TreeNode) => {
+      if (actionsOf(node).includes('renameFolder')) setRenaming(node.value);
+    },
+    rename: (node: TreeNode, name: string) => {
+      setRenaming(null);
+      backToTree();
+      if (name !== node.label) void calls.renameFolder(node.value, name).catch(() => {});
+    },
+    endRename: (byKey: boolean) => {
+      setRenaming(null);
+      if (byKey) backToTree();
+    },
+  };
+}
+
+/** The filter above the tree. */
+function TreeFilter({ value, onChange }: { value: string; onChange: (text: string) => void }) {
+  return (
+    <Input
+      className="gdb-explorer-filter"
+      placeholder="Filter"
+      aria-label="Filter"
+      allowClear
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
+
 /** The tree mode: filter, all folders open, drag and drop, node menus, inline rename. */
 export function ExplorerTree(props: ExplorerTreeProps) {
   const { kind, roots, user, selectedId, onOpen, keepLeaf, height, label, calls, tagNames } = props;
   const [filter, setFilter] = useState('');
   const { collapsed, toggle, openAll } = useCollapsed();
-  const [renaming, setRenaming] = useState<string | null>(null);
   const [menu, setMenu] = useState<TreeMenuAt<TreeNode> | null>(null);
 
   const index = useMemo(() => indexTree(roots), [roots]);
@@ -87,14 +145,7 @@ export function ExplorerTree(props: ExplorerTreeProps) {
   const openLeaf = (node: TreeNode) => {
     if (node.type === 'leaf') onOpen(node.value, node);
   };
-  const startRename = (node: TreeNode) => {
-    if (actionsOf(node).includes('renameFolder')) setRenaming(node.value);
-  };
-  const rename = (node: TreeNode, name: string) => {
-    setRenaming(null);
-    backToTree();
-    if (name !== node.label) void calls.renameFolder(node.value, name).catch(() => {});
-  };
+  const { renaming, startRename, rename, endRename } = useInlineRename(calls, actionsOf, backToTree);
 
   const onKey = (node: TreeNode, e: KeyboardEvent) => {
     if (e.key === 'F2') {
@@ -106,26 +157,14 @@ export function ExplorerTree(props: ExplorerTreeProps) {
     }
   };
 
-  if (roots.length === 0) {
-    return (
-      <div className="gdb-explorer">
-        <Typography.Text type="secondary" role="status">
-          {LOADING_TREE}
-        </Typography.Text>
-      </div>
-    );
-  }
+  if (roots.length === 0) return <LoadingTree />;
 
   return (
     <div className="gdb-explorer" ref={frame}>
-      <Input
-        className="gdb-explorer-filter"
-        placeholder="Filter"
-        aria-label="Filter"
-        allowClear
+      <TreeFilter
         value={filter}
-        onChange={(e) => {
-          setFilter(e.target.value);
+        onChange={(text) => {
+          setFilter(text);
           openAll();
         }}
       />
@@ -154,10 +193,7 @@ export function ExplorerTree(props: ExplorerTreeProps) {
                 openMenu(n, box.left, box.bottom);
               }}
               onRename={rename}
-              onRenameEnd={(byKey) => {
-                setRenaming(null);
-                if (byKey) backToTree();
-              }}
+              onRenameEnd={endRename}
             />
           </>
         )}
@@ -166,15 +202,7 @@ export function ExplorerTree(props: ExplorerTreeProps) {
         onDoubleClick={startRename}
         onMenu={openMenu}
         onKey={onKey}
-        drag={{
-          canDrag: (node) => renaming !== node.value && canDrag(user, index, node),
-          holds,
-          canDrop: (item, target, position) => dropDestination(user, index, item, target, position) !== null,
-          onDrop: (item, target, position) => {
-            const destination = dropDestination(user, index, item, target, position);
-            if (destination) void calls.move(item, destination.value).catch(() => {});
-          },
-        }}
+        drag={dragRules(user, index, renaming, calls)}
       />
       <TreeMenu
         menu={menu}

@@ -1,11 +1,10 @@
 import type { FolderKind, TreeNode } from '@gdb/shared/folders/folders.schemas';
 import { useQuery } from '@tanstack/react-query';
-import { App } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { KIND_PATHS } from '../../ground/calls/folders.ts';
+import { askConfirmation, useDialogCalls } from '../dialog/calls.ts';
 import { NameDialog } from '../dialog/NameDialog.tsx';
 import { tagListQuery } from '../tags/api.ts';
-import { askConfirmation } from '../tags/confirmation.ts';
 import { DocumentBadgesDialog } from '../tags/DocumentBadgesDialog.tsx';
 import { VersionSelectorDialog } from '../versions/VersionSelectorDialog.tsx';
 import {
@@ -42,10 +41,55 @@ export interface ExplorerDialogs {
   element: ReactNode;
 }
 
+/** The name dialog an open entry asks for (new folder, rename folder, new document), or null. */
+function nameDialogOf(
+  open: Open,
+  { kind, index, calls, onCreateDocument, close }: Omit<DialogsInput, 'user' | 'onOpen' | 'onClosed'> & { close: () => void },
+) {
+  if (open.type === 'newFolder')
+    return {
+      title: 'New folder',
+      confirmText: 'Create',
+      initial: '',
+      confirm: async (name: string) => {
+        await calls.createFolder(name, open.node.value);
+        close();
+      },
+    };
+  if (open.type === 'renameFolder')
+    return {
+      title: 'Rename folder',
+      confirmText: 'Rename',
+      initial: open.node.label,
+      confirm: async (name: string) => {
+        await calls.renameFolder(open.node.value, name);
+        close();
+      },
+    };
+  if (open.type === 'newDocument' && onCreateDocument) {
+    const folder = folderAt(index, open.node);
+    return {
+      title: `New ${KIND_LABELS[kind]}`,
+      confirmText: 'Create',
+      initial: '',
+      confirm: async (name: string) => {
+        if (!folder) return;
+        try {
+          await onCreateDocument(name, folder.value);
+        } finally {
+          await calls.changed();
+        }
+        close();
+      },
+    };
+  }
+  return null;
+}
+
 /** What each node menu entry does: its dialog, its confirmation, or its move. */
 export function useExplorerDialogs(input: DialogsInput): ExplorerDialogs {
   const { kind, user, index, calls, onOpen, onCreateDocument, onClosed } = input;
-  const { modal } = App.useApp();
+  const modal = useDialogCalls();
   const [open, setOpen] = useState<Open>({ type: 'none' });
   const close = () => {
     setOpen({ type: 'none' });
@@ -76,46 +120,7 @@ export function useExplorerDialogs(input: DialogsInput): ExplorerDialogs {
     }
   };
 
-  const nameDialog = (() => {
-    if (open.type === 'newFolder')
-      return {
-        title: 'New folder',
-        confirmText: 'Create',
-        initial: '',
-        confirm: async (name: string) => {
-          await calls.createFolder(name, open.node.value);
-          close();
-        },
-      };
-    if (open.type === 'renameFolder')
-      return {
-        title: 'Rename folder',
-        confirmText: 'Rename',
-        initial: open.node.label,
-        confirm: async (name: string) => {
-          await calls.renameFolder(open.node.value, name);
-          close();
-        },
-      };
-    if (open.type === 'newDocument' && onCreateDocument) {
-      const folder = folderAt(index, open.node);
-      return {
-        title: `New ${KIND_LABELS[kind]}`,
-        confirmText: 'Create',
-        initial: '',
-        confirm: async (name: string) => {
-          if (!folder) return;
-          try {
-            await onCreateDocument(name, folder.value);
-          } finally {
-            await calls.changed();
-          }
-          close();
-        },
-      };
-    }
-    return null;
-  })();
+  const nameDialog = nameDialogOf(open, { kind, index, calls, onCreateDocument, close });
 
   const node = open.type === 'none' ? null : open.node;
   const element = (

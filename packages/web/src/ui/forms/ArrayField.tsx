@@ -1,6 +1,6 @@
 import { Button, Space, Table } from 'antd';
 import { useRef, useState } from 'react';
-import { askConfirmation } from '../tags/confirmation.ts';
+import { askConfirmation } from '../dialog/calls.ts';
 import { useFieldResult, useFieldValue, useForm } from './context.ts';
 import { randomId } from './form-names.ts';
 import type { FieldSchema } from './schema.ts';
@@ -36,21 +36,55 @@ function useItemKeys(length: number) {
   return keys;
 }
 
-/**
- * An array: its items one under the other (widget `array`) or as the rows of a table (widget
- * `array-table`), with Add, Delete All, and per item Del, Up and Down; deleting asks first.
- */
-export function ArrayField({ field, path, disabled, readOnly }: ArrayFieldProps) {
-  const { store, modal, Field } = useForm();
-  const raw = useFieldValue(store, path);
-  const result = useFieldResult(store, path);
-  const list = Array.isArray(raw) ? raw : [];
+interface ItemActionsProps {
+  i: number;
+  /** The item's name in the buttons' labels. */
+  label: string;
+  count: number;
+  config: FieldSchema['ui']['widgetConfig'];
+  onRemove: () => void;
+  onMove: (by: -1 | 1) => void;
+}
+
+/** An item's Del, Up and Down (each unless the widget's config turns it off). */
+function ItemActions({ i, label, count, config, onRemove, onMove }: ItemActionsProps) {
+  return (
+    <Space size={0}>
+      {config.disableDel ? null : (
+        <Button size="small" type="link" danger aria-label={`${ARRAY_TEXTS.del} ${label}`} onClick={onRemove}>
+          {ARRAY_TEXTS.del}
+        </Button>
+      )}
+      {config.disableReorder ? null : (
+        <>
+          <Button
+            size="small"
+            type="link"
+            aria-label={`${ARRAY_TEXTS.up} ${label}`}
+            disabled={i === 0}
+            onClick={() => onMove(-1)}
+          >
+            {ARRAY_TEXTS.up}
+          </Button>
+          <Button
+            size="small"
+            type="link"
+            aria-label={`${ARRAY_TEXTS.down} ${label}`}
+            disabled={i === count - 1}
+            onClick={() => onMove(1)}
+          >
+            {ARRAY_TEXTS.down}
+          </Button>
+        </>
+      )}
+    </Space>
+  );
+}
+
+/** An array's edits (add, delete one or all, move an item), asking before a delete unless the config says not to. */
+function useArrayEdits(path: Path, list: unknown[], config: FieldSchema['ui']['widgetConfig']) {
+  const { store, modal } = useForm();
   const keys = useItemKeys(list.length);
-  const config = field.ui.widgetConfig;
-  const [folded, setFolded] = useState(Boolean(config.collapsed));
-  const [foldedItems, setFoldedItems] = useState<ReadonlySet<string>>(new Set());
-  const locked = disabled || readOnly;
-  const items = field.items as FieldSchema;
   const confirmDelete = config.requiredDelConfirm !== false;
 
   const write = (next: unknown[], reorder: (k: string[]) => string[]) => {
@@ -81,6 +115,26 @@ export function ArrayField({ field, path, disabled, readOnly }: ArrayFieldProps)
     };
     write(swap(list), swap);
   };
+
+  return { keys, add, remove, removeAll, move };
+}
+
+/**
+ * An array: its items one under the other (widget `array`) or as the rows of a table (widget
+ * `array-table`), with Add, Delete All, and per item Del, Up and Down; deleting asks first.
+ */
+export function ArrayField({ field, path, disabled, readOnly }: ArrayFieldProps) {
+  const { store, Field } = useForm();
+  const raw = useFieldValue(store, path);
+  const result = useFieldResult(store, path);
+  const list = Array.isArray(raw) ? raw : [];
+  const config = field.ui.widgetConfig;
+  const [folded, setFolded] = useState(Boolean(config.collapsed));
+  const [foldedItems, setFoldedItems] = useState<ReadonlySet<string>>(new Set());
+  const locked = disabled || readOnly;
+  const items = field.items as FieldSchema;
+
+  const { keys, add, remove, removeAll, move } = useArrayEdits(path, list, config);
   const toggleItem = (key: string) =>
     setFoldedItems((s) => {
       const next = new Set(s);
@@ -91,35 +145,14 @@ export function ArrayField({ field, path, disabled, readOnly }: ArrayFieldProps)
 
   const itemActions = (i: number, label: string) =>
     locked ? null : (
-      <Space size={0}>
-        {config.disableDel ? null : (
-          <Button size="small" type="link" danger aria-label={`${ARRAY_TEXTS.del} ${label}`} onClick={() => void remove(i)}>
-            {ARRAY_TEXTS.del}
-          </Button>
-        )}
-        {config.disableReorder ? null : (
-          <>
-            <Button
-              size="small"
-              type="link"
-              aria-label={`${ARRAY_TEXTS.up} ${label}`}
-              disabled={i === 0}
-              onClick={() => move(i, -1)}
-            >
-              {ARRAY_TEXTS.up}
-            </Button>
-            <Button
-              size="small"
-              type="link"
-              aria-label={`${ARRAY_TEXTS.down} ${label}`}
-              disabled={i === list.length - 1}
-              onClick={() => move(i, 1)}
-            >
-              {ARRAY_TEXTS.down}
-            </Button>
-          </>
-        )}
-      </Space>
+      <ItemActions
+        i={i}
+        label={label}
+        count={list.length}
+        config={config}
+        onRemove={() => void remove(i)}
+        onMove={(by) => move(i, by)}
+      />
     );
 
   const title = field.ui.legend || field.ui.label;

@@ -1,7 +1,8 @@
 import { ajaxRuleIssue, FORM_CHECK_MESSAGES } from '@gdb/shared/schemas/form-checks';
-import { Alert, Form, Modal } from 'antd';
+import { Alert, Form } from 'antd';
 import { type Ref, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { useFormCheckUrls } from '../../ground/session/session.ts';
+import { useLocalDialogCalls } from '../dialog/calls.ts';
 import { FormContext, type FormContextValue, type Widget } from './context.ts';
 import { Field } from './Field.tsx';
 import { claimFormName, DEFAULT_FORM_NAME, formLanguage, releaseFormName } from './form-names.ts';
@@ -99,7 +100,7 @@ function FormBody({
   // A stored ajax rule that may not run is said at once, not only when its field is checked.
   const refusedRule = useMemo(() => ajaxRuleIssue(root, formCheckUrls), [root, formCheckUrls]);
   const formName = useFormName(name ?? DEFAULT_FORM_NAME);
-  const [modal, holder] = Modal.useModal();
+  const [modal, holder] = useLocalDialogCalls();
   const element = useRef<HTMLFormElement>(null);
   const handlers = useRef({ onChange, onSubmit });
   handlers.current = { onChange, onSubmit };

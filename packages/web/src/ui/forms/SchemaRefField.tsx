@@ -1,10 +1,11 @@
 import { schemaByNameSchema, schemaDocumentSchema } from '@gdb/shared/schemas/schemas.schemas';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Input, Modal, Radio, Space, Tag, Typography } from 'antd';
+import { Alert, App, Button, Input, Radio, Space, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { api } from '../../ground/request/api.ts';
 import { showFailure } from '../../ground/request/failure.ts';
-import { askConfirmation, CSP_SAFE_MODAL } from '../tags/confirmation.ts';
+import { askConfirmation, useLocalDialogCalls } from '../dialog/calls.ts';
+import { Dialog } from '../dialog/Dialog.tsx';
 import { useForm, type WidgetProps } from './context.ts';
 import { parseNumberInput } from './widgets.tsx';
 
@@ -106,7 +107,7 @@ function ValueEditor({
 
 export function SchemaRefField({ id, value, onChange, disabled, readOnly, config }: WidgetProps) {
   const { message } = App.useApp();
-  const [modal, holder] = Modal.useModal();
+  const [modal, holder] = useLocalDialogCalls();
   const schemaId = typeof config.schemaId === 'string' ? config.schemaId : undefined;
   const schemaName = typeof config.schemaName === 'string' ? config.schemaName : undefined;
   const property = typeof config.property === 'string' && config.property ? config.property : 'value';
@@ -143,11 +144,10 @@ export function SchemaRefField({ id, value, onChange, disabled, readOnly, config
           {REF_TEXTS.edit}
         </Button>
       </Space>
-      <Modal
+      <Dialog
         open={open}
         title={referenced.name}
         width={REF_DIALOG_WIDTH}
-        {...CSP_SAFE_MODAL}
         destroyOnHidden
         onCancel={() => void quit()}
         footer={[
@@ -167,7 +167,7 @@ export function SchemaRefField({ id, value, onChange, disabled, readOnly, config
         ]}
       >
         <ValueEditor schema={referenced.jsonSchema} type={type} property={property} draft={draft} onDraft={setDraft} />
-      </Modal>
+      </Dialog>
       {holder}
     </div>
   );

@@ -1,5 +1,5 @@
-import type { Modal } from 'antd';
 import { type ComponentType, createContext, useCallback, useContext, useSyncExternalStore } from 'react';
+import type { DialogCalls } from '../dialog/calls.ts';
 import type { FieldSchema } from './schema.ts';
 import type { FieldResult, FormStore, Path } from './store.ts';
 
@@ -21,8 +21,6 @@ interface NestedFormProps {
   onChange?: (value: Record<string, unknown>) => void;
 }
 
-type HookAPI = ReturnType<typeof Modal.useModal>[0];
-
 /** What a widget (a built-in one, or a named component of a COMP field) receives. */
 export interface WidgetProps {
   id: string;
@@ -43,7 +41,7 @@ export interface FormContextValue {
   name: string;
   /** Named components for COMP fields and custom widgets. */
   widgets: Record<string, Widget>;
-  modal: HookAPI;
+  modal: DialogCalls;
   /** The host's edit action for a data model chosen in a picker. */
   onEditSchema?: (id: string) => void;
   disabled: boolean;

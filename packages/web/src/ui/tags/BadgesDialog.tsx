@@ -1,7 +1,7 @@
 import { TAG_SELECTOR } from '@gdb/shared/tags/tag-selector';
-import { Button, Modal } from 'antd';
+import { Button } from 'antd';
 import { useEffect, useState } from 'react';
-import { CSP_SAFE_MODAL } from './confirmation.ts';
+import { Dialog } from '../dialog/Dialog.tsx';
 import { type SelectableTag, TagSelector } from './TagSelector.tsx';
 import { useSaveOnClose } from './useSaveOnClose.ts';
 
@@ -58,8 +58,7 @@ export function BadgesDialog({
   const { saving, save, close } = useSaveOnClose(changed, () => onSave(values), onClose);
 
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title={title}
       width="70%"
@@ -86,6 +85,6 @@ export function BadgesDialog({
           />
         ))}
       </div>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,8 +1,8 @@
 import { TAG_SELECTOR } from '@gdb/shared/tags/tag-selector';
 import type { Tag } from '@gdb/shared/tags/tags.schemas';
-import { Button, Modal } from 'antd';
+import { Button } from 'antd';
 import { useEffect, useState } from 'react';
-import { CSP_SAFE_MODAL } from './confirmation.ts';
+import { Dialog } from '../dialog/Dialog.tsx';
 import { TagSelector } from './TagSelector.tsx';
 import { useSaveOnClose } from './useSaveOnClose.ts';
 
@@ -87,8 +87,7 @@ export function DocumentBadgesDialog({ open, title, tags, value, withMetadata, o
     setBadges((b) => ({ ...b, [action]: editable(b[action].filter((_, i) => i !== at)) }));
 
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title={`Manage badges of ${title}`}
       width="70%"
@@ -140,6 +139,6 @@ export function DocumentBadgesDialog({ open, title, tags, value, withMetadata, o
           </section>
         ) : null}
       </div>
-    </Modal>
+    </Dialog>
   );
 }

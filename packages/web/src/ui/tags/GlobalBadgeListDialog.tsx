@@ -1,13 +1,14 @@
 import { TAG_SELECTOR } from '@gdb/shared/tags/tag-selector';
 import { type Tag, type TagType, tagSaveBodySchema } from '@gdb/shared/tags/tags.schemas';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Select, Space, Switch, Table } from 'antd';
+import { App, Button, Form, type FormInstance, Input, Select, Space, Switch, Table, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { showFailure } from '../../ground/request/failure.ts';
+import { askConfirmation, useDialogCalls } from '../dialog/calls.ts';
+import { Dialog } from '../dialog/Dialog.tsx';
 import { deleteTags, reloadTags, saveTag, tagKeys, tagListQuery } from './api.ts';
 import { BadgeChip } from './BadgeChip.tsx';
-import { askConfirmation, CSP_SAFE_MODAL } from './confirmation.ts';
 
 const BADGE_TYPE_LABELS: Record<TagType, string> = { group: 'Group (admin)', project: 'Project' };
 
@@ -38,16 +39,88 @@ const rule = (schema: z.ZodType) => ({
 
 const byName = (a: Tag, b: Tag) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' });
 
+/** The list's columns: the name (a button that edits the badge), type, hidden and metadata. */
+function badgeColumns(edit: (tag: Tag) => void): TableColumnsType<Tag> {
+  return [
+    {
+      title: 'Name',
+      key: 'name',
+      // The keyboard's way to edit a badge: the row takes a click, this button Enter or Space.
+      render: (_, t) => (
+        <Button
+          type="text"
+          size="small"
+          aria-label={`Edit badge ${t.name}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            edit(t);
+          }}
+        >
+          <BadgeChip name={t.name} color={t.color} />
+        </Button>
+      ),
+    },
+    { title: 'Type', key: 'type', render: (_, t) => BADGE_TYPE_LABELS[t.type] },
+    { title: 'Hidden', key: 'hidden', render: (_, t) => (t.isHidden ? 'Yes' : 'No') },
+    { title: 'Metadata', key: 'metadata', render: (_, t) => (t.isMetadata ? (t.metadata ?? 'Yes') : '') },
+  ];
+}
+
+interface BadgeEditFormProps {
+  form: FormInstance<BadgeForm>;
+  /** The badge being edited; null creates one. */
+  editing: Tag | null;
+  busy: boolean;
+  onSave: (values: BadgeForm) => void;
+}
+
+/** The form under the list: a new badge, or the one clicked (its type then fixed). */
+function BadgeEditForm({ form, editing, busy, onSave }: BadgeEditFormProps) {
+  const type = Form.useWatch('type', form);
+  return (
+    <Form<BadgeForm> form={form} layout="inline" className="gdb-badge-form" initialValues={EMPTY} onFinish={onSave}>
+      <Form.Item name="name" label="Name" rules={[rule(tagSaveBodySchema.shape.name)]}>
+        <Input aria-label="Badge name" />
+      </Form.Item>
+      <Form.Item name="type" label="Type">
+        <Select
+          aria-label="Badge type"
+          disabled={editing !== null}
+          style={{ width: 150 }}
+          options={(['group', 'project'] as const).map((t) => ({ value: t, label: BADGE_TYPE_LABELS[t] }))}
+        />
+      </Form.Item>
+      {type === 'project' ? (
+        <Form.Item name="color" label="Colour">
+          <Input type="color" aria-label="Badge colour" style={{ width: 60 }} />
+        </Form.Item>
+      ) : null}
+      <Form.Item name="isHidden" label="Hidden" valuePropName="checked">
+        <Switch aria-label="Hidden" />
+      </Form.Item>
+      <Form.Item name="isMetadata" label="Metadata badge" valuePropName="checked">
+        <Switch aria-label="Metadata badge" />
+      </Form.Item>
+      <Form.Item name="metadata" label="Metadata" rules={[rule(tagSaveBodySchema.shape.metadata)]}>
+        <Input aria-label="Metadata" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" loading={busy}>
+        {editing ? 'Update' : 'Create'}
+      </Button>
+    </Form>
+  );
+}
+
 /** The global badge list (super-admin only): every badge, hidden ones included, to create, edit or delete. */
 export function GlobalBadgeListDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const modal = useDialogCalls();
   const queryClient = useQueryClient();
   const list = useQuery({ ...tagListQuery(), enabled: open });
   const [form] = Form.useForm<BadgeForm>();
   const [editing, setEditing] = useState<Tag | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
-  const type = Form.useWatch('type', form);
 
   const fail = (error: unknown) => showFailure(error, message.error);
   const refresh = () => queryClient.invalidateQueries({ queryKey: tagKeys.all });
@@ -115,8 +188,7 @@ export function GlobalBadgeListDialog({ open, onClose }: { open: boolean; onClos
   const tags = [...(list.data ?? [])].sort(byName);
 
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title={TAG_SELECTOR.globalListTitle}
       width="70%"
@@ -140,66 +212,9 @@ export function GlobalBadgeListDialog({ open, onClose }: { open: boolean; onClos
         scroll={{ y: TAG_SELECTOR.boxHeight }}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
         onRow={(tag) => ({ onClick: () => edit(tag) })}
-        columns={[
-          {
-            title: 'Name',
-            key: 'name',
-            // The keyboard's way to edit a badge: the row takes a click, this button Enter or Space.
-            render: (_, t) => (
-              <Button
-                type="text"
-                size="small"
-                aria-label={`Edit badge ${t.name}`}
-                onClick={(e) => {
-                  e.stopPropagation();
-                  edit(t);
-                }}
-              >
-                <BadgeChip name={t.name} color={t.color} />
-              </Button>
-            ),
-          },
-          { title: 'Type', key: 'type', render: (_, t) => BADGE_TYPE_LABELS[t.type] },
-          { title: 'Hidden', key: 'hidden', render: (_, t) => (t.isHidden ? 'Yes' : 'No') },
-          { title: 'Metadata', key: 'metadata', render: (_, t) => (t.isMetadata ? (t.metadata ?? 'Yes') : '') },
-        ]}
+        columns={badgeColumns(edit)}
       />
-      <Form<BadgeForm>
-        form={form}
-        layout="inline"
-        className="gdb-badge-form"
-        initialValues={EMPTY}
-        onFinish={(v) => void save(v)}
-      >
-        <Form.Item name="name" label="Name" rules={[rule(tagSaveBodySchema.shape.name)]}>
-          <Input aria-label="Badge name" />
-        </Form.Item>
-        <Form.Item name="type" label="Type">
-          <Select
-            aria-label="Badge type"
-            disabled={editing !== null}
-            style={{ width: 150 }}
-            options={(['group', 'project'] as const).map((t) => ({ value: t, label: BADGE_TYPE_LABELS[t] }))}
-          />
-        </Form.Item>
-        {type === 'project' ? (
-          <Form.Item name="color" label="Colour">
-            <Input type="color" aria-label="Badge colour" style={{ width: 60 }} />
-          </Form.Item>
-        ) : null}
-        <Form.Item name="isHidden" label="Hidden" valuePropName="checked">
-          <Switch aria-label="Hidden" />
-        </Form.Item>
-        <Form.Item name="isMetadata" label="Metadata badge" valuePropName="checked">
-          <Switch aria-label="Metadata badge" />
-        </Form.Item>
-        <Form.Item name="metadata" label="Metadata" rules={[rule(tagSaveBodySchema.shape.metadata)]}>
-          <Input aria-label="Metadata" />
-        </Form.Item>
-        <Button type="primary" htmlType="submit" loading={busy}>
-          {editing ? 'Update' : 'Create'}
-        </Button>
-      </Form>
-    </Modal>
+      <BadgeEditForm form={form} editing={editing} busy={busy} onSave={(v) => void save(v)} />
+    </Dialog>
   );
 }

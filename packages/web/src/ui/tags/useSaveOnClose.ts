@@ -1,14 +1,13 @@
 import { TAG_SELECTOR } from '@gdb/shared/tags/tag-selector';
-import { App } from 'antd';
 import { useState } from 'react';
-import { askConfirmation } from './confirmation.ts';
+import { askConfirmation, useDialogCalls } from '../dialog/calls.ts';
 
 /**
  * Save and close of a badges dialog: save stores and closes (a refusal, said by the caller, keeps
  * it open); close with changes asks 'Do you want to save the current modifications?' first.
  */
 export function useSaveOnClose(changed: boolean, store: () => void | Promise<void>, onClose: () => void) {
-  const { modal } = App.useApp();
+  const modal = useDialogCalls();
   const [saving, setSaving] = useState(false);
 
   const save = async () => {

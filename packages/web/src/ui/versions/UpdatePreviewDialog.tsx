@@ -5,11 +5,11 @@ import {
   type VersionKind,
   versionLabel,
 } from '@gdb/shared/versions/versions.schemas';
-import { App, Button, Checkbox, Modal, Space, Spin, Table, Typography } from 'antd';
+import { App, Button, Checkbox, Space, Spin, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useUpdateReport, type VersionPath, versionCalls } from '../../ground/calls/versions.ts';
 import { errorText, showFailure } from '../../ground/request/failure.ts';
-import { CSP_SAFE_MODAL } from '../tags/confirmation.ts';
+import { Dialog } from '../dialog/Dialog.tsx';
 import { kindWord, showResults, VERSION_TEXTS } from './version-texts.ts';
 import type { VersionedDoc } from './versioned-doc.ts';
 
@@ -110,8 +110,7 @@ export function UpdatePreviewDialog({ open, kind, path, doc, onUpdated, onClose,
   const jobs = (report.data?.repeatJobs.length ?? 0) + (report.data?.scheduledJobs.length ?? 0);
 
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title={updateTitle(kind, doc)}
       width="95%"
@@ -149,7 +148,7 @@ export function UpdatePreviewDialog({ open, kind, path, doc, onUpdated, onClose,
           <ReportTable rows={rows} chosen={chosen} onToggle={toggle} disabled={proceeding} />
         </>
       )}
-    </Modal>
+    </Dialog>
   );
 }
 

@@ -1,9 +1,9 @@
 import type { VersionRecord } from '@gdb/shared/versions/versions.schemas';
-import { Button, Modal, Spin, Typography } from 'antd';
+import { Button, Spin, Typography } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useVersionGraph, type VersionPath } from '../../ground/calls/versions.ts';
 import { errorText } from '../../ground/request/failure.ts';
-import { CSP_SAFE_MODAL } from '../tags/confirmation.ts';
+import { Dialog } from '../dialog/Dialog.tsx';
 import { VERSION_TEXTS } from './version-texts.ts';
 import './versions.css';
 
@@ -41,8 +41,7 @@ export function VersionSelectorDialog({ open, path, currentId, onSelect, onClose
   };
 
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open={open}
       title={VERSION_TEXTS.selectTitle}
       width="75%"
@@ -71,7 +70,7 @@ export function VersionSelectorDialog({ open, path, currentId, onSelect, onClose
         onSelect={setSelected}
         onOpen={choose}
       />
-    </Modal>
+    </Dialog>
   );
 }
 

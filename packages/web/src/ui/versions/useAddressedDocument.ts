@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { folderTreeChanged } from '../../ground/calls/folders.ts';
 import { showFailure } from '../../ground/request/failure.ts';
-import { askConfirmation } from '../tags/confirmation.ts';
+import { askConfirmation, useDialogCalls } from '../dialog/calls.ts';
 import type { VersionedDoc } from './versioned-doc.ts';
 
 /** The fields of a version this hook reads, beyond those of the version bar. */
@@ -43,7 +43,8 @@ const replaces = (shown: AddressedDoc | null, read: AddressedDoc) =>
  * from the server, with open, create in a folder and keep-after-save, and their questions and messages.
  */
 export function useAddressedDocument<T extends AddressedDoc>(options: AddressedDocumentOptions<T>) {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const modal = useDialogCalls();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const id = params.get('id');

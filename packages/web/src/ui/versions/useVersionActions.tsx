@@ -3,7 +3,7 @@ import { App, Checkbox, Space } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { type VersionPath, versionCalls, versionKeys } from '../../ground/calls/versions.ts';
 import { showFailure } from '../../ground/request/failure.ts';
-import { askConfirmation } from '../tags/confirmation.ts';
+import { askConfirmation, useDialogCalls } from '../dialog/calls.ts';
 import { VERSION_TEXTS } from './version-texts.ts';
 import type { VersionedDoc } from './versioned-doc.ts';
 
@@ -33,7 +33,8 @@ function lockQuestion(ask: (content: ReactNode) => Promise<boolean>, doc: Versio
 
 /** Lock, new version (Unlock), delete and open another version, each asked first, with their toasts (docs/product.md §18.1). */
 export function useVersionActions({ path, doc, dirty, onOpen, onChanged }: VersionActionsOptions) {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const modal = useDialogCalls();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const calls = versionCalls(path);

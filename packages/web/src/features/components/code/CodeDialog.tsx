@@ -1,7 +1,8 @@
-import { App, Button, Modal } from 'antd';
+import { Button } from 'antd';
 import { useState } from 'react';
 import { LazyCodeEditor } from '../../../ui/code/LazyCodeEditor.tsx';
-import { askConfirmation, CSP_SAFE_MODAL } from '../../../ui/tags/confirmation.ts';
+import { askConfirmation, useDialogCalls } from '../../../ui/dialog/calls.ts';
+import { Dialog } from '../../../ui/dialog/Dialog.tsx';
 import { CODE_TEXTS } from './code-texts.ts';
 import { type PortModel, PortModels } from './PortModels.tsx';
 
@@ -23,7 +24,7 @@ export interface CodeDialogProps {
  * writable; Cancel discards; the close control asks 'Quit ?'.
  */
 export function CodeDialog({ title, code, readOnly, inputs, outputs, confirmText, onConfirm, onClose }: CodeDialogProps) {
-  const { modal } = App.useApp();
+  const modal = useDialogCalls();
   const [draft, setDraft] = useState(code);
   const [schemasShown, setSchemasShown] = useState(true);
   const quit = async () => {
@@ -45,8 +46,7 @@ export function CodeDialog({ title, code, readOnly, inputs, outputs, confirmText
         ]),
   ];
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open
       title={title}
       width="90%"
@@ -61,6 +61,6 @@ export function CodeDialog({ title, code, readOnly, inputs, outputs, confirmText
         <LazyCodeEditor label={title} value={draft} onChange={setDraft} readOnly={readOnly} height="large" />
         {schemasShown && <PortModels label={CODE_TEXTS.outputs} ports={outputs} />}
       </div>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,10 +1,10 @@
 import type { sdkListEntrySchema } from '@gdb/shared/sdk/sdk.schemas';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Modal, Table } from 'antd';
+import { Alert, Button, Table } from 'antd';
 import type { z } from 'zod';
 import { errorText } from '../../../ground/request/failure.ts';
+import { Dialog } from '../../../ui/dialog/Dialog.tsx';
 import { tagListQuery } from '../../../ui/tags/api.ts';
-import { CSP_SAFE_MODAL } from '../../../ui/tags/confirmation.ts';
 import { editorKeys, sdkDocumentation } from '../api.ts';
 import { CODE_TEXTS } from './code-texts.ts';
 
@@ -39,8 +39,7 @@ export function SdkDialog({ used, onClose }: { used: readonly string[]; onClose:
   const tags = useQuery(tagListQuery());
   const names = new Map((tags.data ?? []).map((t) => [t._id, t.name]));
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open
       title={CODE_TEXTS.sdk}
       width="90%"
@@ -63,6 +62,6 @@ export function SdkDialog({ used, onClose }: { used: readonly string[]; onClose:
         dataSource={list.data ?? []}
         columns={columns(new Set(used), names)}
       />
-    </Modal>
+    </Dialog>
   );
 }

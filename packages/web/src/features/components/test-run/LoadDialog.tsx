@@ -1,7 +1,7 @@
-import { App, Button, Modal, Select, Upload } from 'antd';
+import { App, Button, Select, Upload } from 'antd';
 import { useState } from 'react';
 import { showFailure } from '../../../ground/request/failure.ts';
-import { CSP_SAFE_MODAL } from '../../../ui/tags/confirmation.ts';
+import { Dialog } from '../../../ui/dialog/Dialog.tsx';
 import { readTestFile } from '../api.ts';
 import { TEST_TEXTS } from './test-texts.ts';
 
@@ -30,8 +30,7 @@ export function LoadDialog({ ports, onLoaded, onClose }: LoadDialogProps) {
     }
   };
   return (
-    <Modal
-      {...CSP_SAFE_MODAL}
+    <Dialog
       open
       title={TEST_TEXTS.loadTitle}
       onCancel={onClose}
@@ -61,6 +60,6 @@ export function LoadDialog({ ports, onLoaded, onClose }: LoadDialogProps) {
           <Button loading={busy}>{TEST_TEXTS.file}</Button>
         </Upload>
       </div>
-    </Modal>
+    </Dialog>
   );
 }
