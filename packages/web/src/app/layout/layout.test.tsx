@@ -69,13 +69,19 @@ describe('navbar', () => {
 });
 
 describe('sidebar', () => {
-  it('shows a user only Update data, Export and Testing View, as single links', async () => {
+  it('shows a user only Update data, Export, Consult (their logbook) and Testing View, as single links', async () => {
     asRoles(['user']);
     const app = renderApp('/testing/index');
     await app.opened('/testing/index');
-    expect(menuTexts()).toEqual(['Update data', 'Export', 'Testing View']);
+    expect(menuTexts()).toEqual(['Update data', 'Export', 'Consult', 'Testing View']);
     const links = within(sidebar()).getAllByRole('link');
-    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/', '/import/upload', '/export/index', '/testing/index']);
+    expect(links.map((a) => a.getAttribute('href'))).toEqual([
+      '/',
+      '/import/upload',
+      '/export/index',
+      '/consult/import',
+      '/testing/index',
+    ]);
   });
 
   it('shows a super-admin every entry whose page is built, with the submenus', async () => {
