@@ -5,6 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closePage, launchBrowser, newPage, signIn, type TestPage } from '../support/browser.ts';
+import { replaceCode } from '../support/code-editor.ts';
 import { callFromPage as call } from '../support/page-api.ts';
 import { USERS } from '../support/users.ts';
 
@@ -73,11 +74,7 @@ async function buildComponents(page: Page, tag: string) {
 
 /** Replaces the text of the code editor in `scope` as a user types it. */
 async function typeCode(page: Page, scope: ReturnType<Page['locator']>, code: string): Promise<void> {
-  const editor = scope.locator('.cm-content').first();
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  await page.keyboard.type(code);
+  await replaceCode(page, scope.locator('.cm-content').first(), code);
 }
 
 describe('the Components screen', () => {
@@ -125,8 +122,8 @@ describe('the Components screen', () => {
     await question.getByRole('button', { name: 'Yes' }).click();
     await toast(page, 'Version 1 locked');
     await expect
-      .poll(() => page.locator('.gdb-component-form .cm-content').first().getAttribute('contenteditable'))
-      .toBe('false');
+      .poll(() => page.locator('.gdb-component-form .cm-content').first().getAttribute('aria-readonly'))
+      .toBe('true');
     expect(t.problems.csp).toEqual([]);
   }, 180_000);
 

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage } from '../support/browser.ts';
+import { codeEditor, replaceCode } from '../support/code-editor.ts';
 import { type SpecServer, startSpecServer } from '../support/server.ts';
 import { USERS } from '../support/users.ts';
 
@@ -111,7 +112,7 @@ async function openComponent(page: Page): Promise<void> {
 
 /** Types the component's code into its Code field, whatever editor draws it. */
 async function typeCode(page: Page, code: string): Promise<void> {
-  await page.getByLabel('Code', { exact: true }).fill(code);
+  await replaceCode(page, codeEditor(page), code);
 }
 
 async function saveComponent(page: Page): Promise<void> {

@@ -4,6 +4,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage, where } from '../support/browser.ts';
+import { codeEditor, codeOf, replaceCode } from '../support/code-editor.ts';
 import { callFromPage } from '../support/page-api.ts';
 import { USERS } from '../support/users.ts';
 
@@ -76,7 +77,7 @@ describe('SDK editor', () => {
       const name = `formatDate${Date.now().toString(36)}`;
       const id = await createFunction(page, name);
       // A new function starts as an asynchronous function answering a sentence.
-      await expect.poll(() => form(page).getByLabel('Code').inputValue()).toContain('async function');
+      await expect.poll(() => codeOf(codeEditor(form(page)))).toContain('async function');
 
       // No module yet: the check ran and found nothing.
       const clear = page
@@ -89,7 +90,7 @@ describe('SDK editor', () => {
       await form(page).getByLabel('Input').fill('date: an ISO date');
       await form(page).getByRole('button', { name: 'Add Modules' }).click();
       await form(page).getByRole('group', { name: 'Modules 1' }).getByRole('textbox').fill('dayjs');
-      await form(page).getByLabel('Code').fill(CODE);
+      await replaceCode(page, codeEditor(form(page)), CODE);
       // The creation's toast says the same words: the save's is told once it has gone.
       await toast(page, `sdk saved, id : ${id}`).waitFor({ state: 'detached' });
       await form(page).getByRole('button', { name: 'Save' }).first().click();

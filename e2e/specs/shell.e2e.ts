@@ -77,6 +77,8 @@ describe('the sidebar', () => {
       'Components /manage/components',
       'Updates /manage/update-lock-pipeline',
       'Users /manage/users',
+      'Sdk /manage/sdk',
+      'Documentation /manage/documentation',
       'Testing View /testing/index',
     ]);
     // No entry opens an empty page: each leads to a built screen, not the upcoming-feature view.

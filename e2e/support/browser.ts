@@ -73,7 +73,8 @@ export async function newPage(browser: Browser, base: string = baseUrl()): Promi
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
       const report = Reflect.get(window, '__reportCsp');
-      if (typeof report === 'function') report(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sample})`);
+      const at = e.target instanceof Element ? ` at <${e.target.tagName.toLowerCase()} class="${e.target.className}">` : '';
+      if (typeof report === 'function') report(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sample})${at}`);
     });
   });
   const page = await context.newPage();

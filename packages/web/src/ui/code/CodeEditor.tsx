@@ -6,16 +6,19 @@ import { basicSetup } from 'codemirror';
 import { useContext, useEffect, useRef } from 'react';
 import type { CodeEditorProps } from './code-editor-props.ts';
 
-/** What changes without rebuilding the editor: whether it takes edits, and its accessible attributes. */
+/**
+ * What changes without rebuilding the editor: whether it takes edits, and its accessible attributes.
+ * A read-only editor stays focusable (read-only state, not `editable: false`), so the keyboard can
+ * reach, scroll and copy its code; it says it is read-only.
+ */
 function settings(props: CodeEditorProps) {
-  const attributes: Record<string, string> = { 'aria-label': props.label };
+  // tabindex: the content is focusable as it is editable, and says so to checkers (axe) that look
+  // for a focusable element inside the scrolling region.
+  const attributes: Record<string, string> = { 'aria-label': props.label, tabindex: '0' };
   if (props.id) attributes.id = props.id;
   if (props.invalid) attributes['aria-invalid'] = 'true';
-  return [
-    EditorState.readOnly.of(props.readOnly),
-    EditorView.editable.of(!props.readOnly),
-    EditorView.contentAttributes.of(attributes),
-  ];
+  if (props.readOnly) attributes['aria-readonly'] = 'true';
+  return [EditorState.readOnly.of(props.readOnly), EditorView.contentAttributes.of(attributes)];
 }
 
 /**

@@ -28,8 +28,11 @@ describe('LazyCodeEditor', () => {
     expect(onChange).toHaveBeenLastCalledWith('// one\nreturn 1;');
   });
 
-  it('takes no edits when read-only', async () => {
+  it('takes no edits when read-only, and stays reachable by the keyboard to read and copy', async () => {
     render(<LazyCodeEditor label="Locked code" value="x" onChange={() => {}} readOnly />);
-    await waitFor(() => expect(document.querySelector('.cm-content')?.getAttribute('contenteditable')).toBe('false'));
+    await waitFor(() => expect(document.querySelector('.cm-content')?.getAttribute('aria-readonly')).toBe('true'));
+    const content = document.querySelector('.cm-content') as HTMLElement;
+    expect(content.getAttribute('contenteditable')).toBe('true');
+    expect(EditorView.findFromDOM(content)?.state.readOnly).toBe(true);
   });
 });
