@@ -1,11 +1,17 @@
 // Components as a manager builds them on the Components screen: two instruction components and a
 // workflow running both through a link, code written in the editor and saved, the schematic with
 // its ports, an instance followed, a test run read, and the locked version found read-only; and a
-// super-admin cancelling a runaway test. Every state is audited under the strict CSP.
+// super-admin cancelling a runaway test; test data loaded from a CSV and from a workbook. Every
+// state is audited under the strict CSP.
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closePage, launchBrowser, newPage, signIn, type TestPage } from '../support/browser.ts';
 import { replaceCode } from '../support/code-editor.ts';
+
+/** Workbooks written by Excel's and LibreOffice's own code, kept with the server's reader tests. */
+const EXCEL_CORPUS = path.resolve(import.meta.dirname, '../../packages/server/test/corpus/excel');
+
 import { callFromPage as call } from '../support/page-api.ts';
 import { USERS } from '../support/users.ts';
 
@@ -121,9 +127,7 @@ describe('the Components screen', () => {
     await question.getByLabel('Also lock the drafts it depends on').check();
     await question.getByRole('button', { name: 'Yes' }).click();
     await toast(page, 'Version 1 locked');
-    await expect
-      .poll(() => page.locator('.gdb-component-form .cm-content').first().getAttribute('aria-readonly'))
-      .toBe('true');
+    await expect.poll(() => page.locator('.gdb-component-form .cm-content').first().getAttribute('aria-readonly')).toBe('true');
     expect(t.problems.csp).toEqual([]);
   }, 180_000);
 
@@ -162,6 +166,18 @@ describe('the Components screen', () => {
       .locator('input[type=file]')
       .setInputFiles({ name: 'dealers.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await toast(page, '2 rows loaded into ctx.input.rows');
-    await expect.poll(() => page.getByRole('region', { name: 'ctx.input' }).textContent()).toContain('"dealerId": "D2"');
+    const input = page.getByRole('region', { name: 'ctx.input' });
+    await expect.poll(() => input.textContent()).toContain('"dealerId": "D2"');
+
+    // A workbook LibreOffice saved, its first two sheets hidden: the rows of the first visible one.
+    await page.getByRole('button', { name: 'Load ...' }).click();
+    await page
+      .getByRole('dialog', { name: 'Load test data' })
+      .locator('input[type=file]')
+      .setInputFiles(path.join(EXCEL_CORPUS, 'lo-hidden-first.xlsx'));
+    await toast(page, '1 row loaded into ctx.input.rows');
+    await expect.poll(() => input.textContent()).toContain('"code": "H1"');
+    expect(await input.textContent()).not.toContain('OLD');
+    expect(t.problems.csp).toEqual([]);
   });
 });

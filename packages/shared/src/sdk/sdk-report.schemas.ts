@@ -46,7 +46,14 @@ export const vulnerabilityReportSchema = z.object({
   _id: z.string().describe('The SDK function version checked.'),
   checked: z.boolean().describe('True when advisory data was read and every module matched against it.'),
   vulnerable: z.array(vulnerablePackageSchema).describe('The modules some advisory affects; empty when none (or not checked).'),
-  modules: z.array(z.object({ name: z.string(), version: z.string() })).describe('The modules checked.'),
+  modules: z
+    .array(
+      z.object({
+        name: z.string().describe('The npm module.'),
+        version: z.string().describe('The version the function uses.'),
+      }),
+    )
+    .describe('The modules checked.'),
   message: z
     .string()
     .describe(

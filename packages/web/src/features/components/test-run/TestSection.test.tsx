@@ -77,7 +77,7 @@ describe('Test component', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Load test data' });
     const input = dialog.querySelector('input[type=file]') as HTMLInputElement;
     fireEvent.change(input, { target: { files: [new File(['dealerId\nD7\n'], 'dealers.csv', { type: 'text/csv' })] } });
-    await screen.findByText('1 rows loaded into ctx.input.dealers');
+    await screen.findByText('1 row loaded into ctx.input.dealers');
     await waitFor(() => expect(screen.getByRole('region', { name: 'ctx.input' }).textContent).toContain('"dealerId": "D7"'));
   });
 });

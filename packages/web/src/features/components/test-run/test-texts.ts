@@ -16,5 +16,5 @@ export const TEST_TEXTS = {
   loadTitle: 'Load test data',
   port: 'Input port',
   file: 'Test file (CSV, XLSX, XLS or JSON)',
-  loaded: (rows: number, port: string) => `${rows} rows loaded into ctx.input.${port}`,
+  loaded: (rows: number, port: string) => `${rows} ${rows === 1 ? 'row' : 'rows'} loaded into ctx.input.${port}`,
 } as const;
