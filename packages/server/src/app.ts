@@ -13,6 +13,8 @@ import { componentsRoutes } from './modules/components/components.routes.ts';
 import { type ComponentsService, componentsService } from './modules/components/components.service.ts';
 import { testFileRoute } from './modules/components/test-file.route.ts';
 import { datastoreService } from './modules/datastore/datastore.service.ts';
+import { endpointsRoutes } from './modules/endpoints/endpoints.routes.ts';
+import { endpointsService } from './modules/endpoints/endpoints.service.ts';
 import { foldersRoutes } from './modules/folders/folders.routes.ts';
 import { type FoldersService, foldersService } from './modules/folders/folders.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -170,6 +172,7 @@ export function buildServices(ctx: AppContext) {
     components: () => runtime,
   });
   return {
+    endpoints: endpointsService(ctx, { pipelines, access: documentAccess }),
     files,
     uploads,
     datastore,
@@ -338,6 +341,7 @@ async function registerApiRoutes(app: FastifyInstance, config: Config, services:
       await api.register(foldersRoutes(services.folders));
       await api.register(referenceRoutes(services.reference));
       await api.register(pipelinesRoutes(services.pipelines));
+      await api.register(endpointsRoutes(services.endpoints));
       // Uploads and the data models inferred from example files share one in-flight budget.
       const intake = uploadBudget(config.uploadInFlightBytes);
       await api.register(uploadsRoutes(services.uploads, intake, services.files));
