@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { accessHooks, documentAccessService } from './modules/access/access.service.ts';
+import { accessHooks, type DocumentAccess, documentAccessService } from './modules/access/access.service.ts';
 import { accountService } from './modules/auth/account.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { authService } from './modules/auth/auth.service.ts';
@@ -13,8 +13,10 @@ import { componentsRoutes } from './modules/components/components.routes.ts';
 import { type ComponentsService, componentsService } from './modules/components/components.service.ts';
 import { testFileRoute } from './modules/components/test-file.route.ts';
 import { datastoreService } from './modules/datastore/datastore.service.ts';
+import { type EndpointCallDeps, endpointCalls } from './modules/endpoints/endpoint-calls.ts';
 import { endpointsRoutes } from './modules/endpoints/endpoints.routes.ts';
 import { endpointsService } from './modules/endpoints/endpoints.service.ts';
+import { runtimeRoutes } from './modules/endpoints/runtime.routes.ts';
 import { foldersRoutes } from './modules/folders/folders.routes.ts';
 import { type FoldersService, foldersService } from './modules/folders/folders.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -109,6 +111,12 @@ function sdkEditorTools(ctx: AppContext, folders: FoldersService) {
   };
 }
 
+/** Published endpoints and their calls, which store uploads and start imports. */
+function endpointServices(ctx: AppContext, deps: Omit<EndpointCallDeps, 'endpoints'> & { access: DocumentAccess }) {
+  const endpoints = endpointsService(ctx, { pipelines: deps.pipelines, access: deps.access });
+  return { endpoints, endpointCalls: endpointCalls({ ...deps, endpoints }) };
+}
+
 /** Builds every service from one context; routes and workers receive these. */
 export function buildServices(ctx: AppContext) {
   const users = usersService(ctx);
@@ -172,7 +180,7 @@ export function buildServices(ctx: AppContext) {
     components: () => runtime,
   });
   return {
-    endpoints: endpointsService(ctx, { pipelines, access: documentAccess }),
+    ...endpointServices(ctx, { pipelines, uploads, imports, access: documentAccess }),
     files,
     uploads,
     datastore,
@@ -292,6 +300,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(healthRoutes(db));
   await registerApiRoutes(app, config, services);
+  // Published endpoints' calls, outside the base path: their key is their access check.
+  await app.register(runtimeRoutes(services.endpointCalls));
   if (options.web !== false) await registerWebApp(app, { dist: config.webDist, basePath: config.basePath });
 
   stopServicesOnClose(app, services);

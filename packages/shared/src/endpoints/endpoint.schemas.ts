@@ -27,24 +27,24 @@ export const unpublishEndpointBodySchema = z.object({
 
 /** An endpoint as the Endpoints screen lists it (docs/product.md §18.7). */
 export const endpointViewSchema = z.object({
-  _id: z.string(),
-  path: z.string(),
-  name: z.string(),
-  description: z.string(),
-  callsPerMinute: z.number().int(),
-  pipelineId: z.string(),
+  _id: z.string().describe('Endpoint id.'),
+  path: z.string().describe('Its path below the runtime base URL.'),
+  name: z.string().describe('Its name.'),
+  description: z.string().describe('What it is for.'),
+  callsPerMinute: z.number().int().describe('Calls one key may make a minute.'),
+  pipelineId: z.string().describe('The pipeline version it runs.'),
   pipelineName: z.string().nullable().describe("null when the pipeline is gone ('Err: NO PIPELINE')."),
-  pipelineVersion: z.number().int().nullable(),
-  pipelineVLocked: z.boolean().nullable(),
-  componentId: z.string().nullable(),
+  pipelineVersion: z.number().int().nullable().describe("The pipeline's version; null when it is gone."),
+  pipelineVLocked: z.boolean().nullable().describe('Whether that version is locked; null when it is gone.'),
+  componentId: z.string().nullable().describe('The component the pipeline runs; null when none or gone.'),
   dataSubKind: z.string().nullable().describe('The endpoint data source the calls fill.'),
   contentType: z.string().nullable().describe('What callers send: json, csv, excel or xml.'),
   route: z.string().describe('The exposed route: the runtime base URL followed by the path.'),
   isValid: z.boolean().describe('False when the pipeline is gone or no longer has an endpoint data source.'),
-  createDate: z.string(),
-  createUsername: z.string(),
-  updateDate: z.string(),
-  updateUsername: z.string(),
+  createDate: z.string().describe('When it was first published (ISO date-time).'),
+  createUsername: z.string().describe('Who first published it.'),
+  updateDate: z.string().describe('When it was last published (ISO date-time).'),
+  updateUsername: z.string().describe('Who last published it (the calls act for them).'),
 });
 export type EndpointView = z.infer<typeof endpointViewSchema>;
 

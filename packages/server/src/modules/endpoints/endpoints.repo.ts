@@ -5,7 +5,10 @@ import type { Executor } from '../../platform/db/transaction.ts';
 export type EndpointRow = Selectable<EndpointsTable>;
 type NewEndpoint = Insertable<EndpointsTable>;
 /** What a re-publish changes: everything but who created it and when. */
-type Republish = Pick<NewEndpoint, 'path' | 'name' | 'description' | 'calls_per_minute' | 'key_hash' | 'updated_by_name'>;
+type Republish = Pick<
+  NewEndpoint,
+  'path' | 'name' | 'description' | 'calls_per_minute' | 'key_hash' | 'updated_by' | 'updated_by_name'
+>;
 
 /** The endpoints table (owned by this module). */
 export function endpointsRepo(db: Executor) {

@@ -48,7 +48,13 @@ export function endpointsRoutes(endpoints: EndpointsService) {
     );
     app.delete(
       '/pipelines/deployed-endpoint',
-      { schema: { tags, body: unpublishEndpointBodySchema, response: { 200: envelope(z.object({ _id: z.string() })) } } },
+      {
+        schema: {
+          tags,
+          body: unpublishEndpointBodySchema,
+          response: { 200: envelope(z.object({ _id: z.string().describe('Id of the endpoint un-published.') })) },
+        },
+      },
       async (req) => ok(await endpoints.remove(requireAuth(req), req.body.id), ENDPOINT_MESSAGES.unpublished),
     );
   };

@@ -104,6 +104,7 @@ export function endpointsService(ctx: AppContext, deps: { pipelines: EndpointPip
         description: body.description ?? before?.description ?? '',
         calls_per_minute: body.callsPerMinute ?? before?.calls_per_minute ?? 600,
         key_hash: hashToken(apiKey),
+        updated_by: auth.userId,
         updated_by_name: auth.userName,
       };
       const id = before?.id ?? newId();

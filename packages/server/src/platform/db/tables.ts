@@ -303,6 +303,7 @@ export interface EndpointsTable {
   created_by: string | null;
   created_by_name: string;
   updated_at: UpdatedAt;
+  updated_by: string | null;
   updated_by_name: string;
 }
 

@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /**
  * Published endpoints (docs/product.md §18.7): one per pipeline version, at a path unique below the
  * runtime base URL (compared ignoring case). The caller's key is kept as its SHA-256 only. The
+ * last publisher is who the calls act for (the uploads and imports they make name them). The
  * pipeline may be deleted after: the row stays, shown as 'Err: NO PIPELINE', until un-published.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -19,6 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_by uuid,
       created_by_name text not null,
       updated_at timestamptz not null default now(),
+      updated_by uuid,
       updated_by_name text not null
     )`.execute(db);
   await sql`create unique index endpoints_pipeline_idx on endpoints (pipeline_id)`.execute(db);

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDataModel } from '../../../test/factories.ts';
+import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+
+// Calls of a published endpoint: its key, its size limit, its data model, its calls a minute; a
+// valid body becomes an upload of the endpoint source and an immediate import of the pipeline.
+
+let t: TestApp;
+let kit: Awaited<ReturnType<typeof importKit>>;
+let manager: string;
+let dataModel: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  kit = await importKit(t);
+  manager = (await t.signedIn(['manager'])).token;
+  dataModel = await buildDataModel(t, 'price rows', {
+    type: 'object',
+    properties: { code: { type: 'string', minLength: 1 }, price: { type: 'number' } },
+    required: ['code', 'price'],
+  });
+  await t.services.imports.startWorking({ concurrency: 2 });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const DOUBLE = 'ctx.output.out = ctx.input.prices.map((r) => ({ code: r.code, price: r.price * 2 }));';
+
+/** A runnable pipeline fed by an endpoint source, published at `path`; answers its id and key. */
+async function published(path: string, callsPerMinute?: number) {
+  const component = await kit.component(DOUBLE, ['prices'], ['out']);
+  const source = csvSource('prices', { connectorType: 'endpoint', contentType: 'json', dataModel });
+  const id = await kit.pipeline({ name: path, component, sources: [source], sinks: [sink('out', 'JSON')] });
+  const res = await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path, callsPerMinute } });
+  expect(res.status).toBe(200);
+  return { id, key: res.body.data.apiKey as string };
+}
+
+const call = (path: string, body: string | Buffer, headers: Record<string, string> = {}, query = '') =>
+  t.app.inject({
+    method: 'POST',
+    url: `/gdb-runtime/v1/${path}${query}`,
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: body,
+  });
+
+describe('POST /gdb-runtime/v1/{path}', () => {
+  it('stores a valid body as an upload of the endpoint source and runs the pipeline (202 with the import id)', async () => {
+    const { id, key } = await published('calls/ok');
+    const res = await call('calls/ok', JSON.stringify([{ code: 'A', price: 2 }]), { 'x-api-key': key });
+    expect(res.statusCode).toBe(202);
+    const { importId, uploadId } = res.json().data;
+    const upload = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirstOrThrow();
+    expect(upload).toMatchObject({ pipeline_id: id, data_sub_kind: 'prices', from: 'source' });
+    const ended = await kit.waitFor(importId, ['done', 'failed']);
+    expect(ended.state).toBe('done');
+  });
+
+  it('answers the outputs when the run ends within ?wait=', async () => {
+    const { key } = await published('calls/wait');
+    const res = await call('calls/wait', JSON.stringify([{ code: 'B', price: 5 }]), { 'x-api-key': key }, '?wait=20');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ state: 'done', outputs: [expect.objectContaining({ dataSubKind: 'out' })] });
+    expect((await call('calls/wait', '[]', { 'x-api-key': key }, '?wait=61')).statusCode).toBe(422);
+  });
+
+  it('answers 401 for a missing, wrong or other endpoint key, and for an unknown path alike', async () => {
+    const { key } = await published('calls/guarded');
+    const other = await published('calls/other');
+    const body = JSON.stringify([{ code: 'A', price: 1 }]);
+    for (const headers of [{}, { 'x-api-key': 'wrong' }, { 'x-api-key': other.key }, { 'x-api-key': `${key}x` }]) {
+      const res = await call('calls/guarded', body, headers);
+      expect(res.statusCode).toBe(401);
+    }
+    expect((await call('calls/nowhere', body, { 'x-api-key': key })).statusCode).toBe(401);
+    expect((await call('..%2Fcalls/guarded', body, { 'x-api-key': key })).statusCode).toBe(401);
+    const uploads = await t.ctx.db.kysely.selectFrom('uploads').select('id').where('pipeline_id', '=', other.id).execute();
+    expect(uploads).toEqual([]);
+  });
+
+  it('answers 422 with the row problems for a body the data model refuses, storing nothing', async () => {
+    const { id, key } = await published('calls/strict');
+    const res = await call(
+      'calls/strict',
+      JSON.stringify([
+        { code: 'A', price: 1 },
+        { code: '', price: 'x' },
+      ]),
+      { 'x-api-key': key },
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().data.issues.length).toBeGreaterThan(0);
+    expect(res.json().data.issues[0].path).toMatch(/^rows\./);
+    expect((await call('calls/strict', 'not json', { 'x-api-key': key })).statusCode).toBe(422);
+    expect((await call('calls/strict', '', { 'x-api-key': key })).statusCode).toBe(422);
+    const stored = await t.ctx.db.kysely.selectFrom('uploads').select('id').where('pipeline_id', '=', id).execute();
+    expect(stored).toEqual([]);
+  });
+
+  it('answers 413 for a body over 20 MiB', async () => {
+    const { key } = await published('calls/big');
+    const res = await call('calls/big', Buffer.alloc(20 * 1024 * 1024 + 1, 32), { 'x-api-key': key });
+    expect(res.statusCode).toBe(413);
+  });
+
+  it('answers 429 beyond the calls a minute of its key, with Retry-After', async () => {
+    const { key } = await published('calls/limited', 2);
+    const answers = [];
+    for (let i = 0; i < 3; i += 1) answers.push(await call('calls/limited', '', { 'x-api-key': key }));
+    expect(answers.map((a) => a.statusCode)).toEqual([422, 422, 429]);
+    expect(Number(answers[2]?.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
