@@ -112,8 +112,12 @@ function sdkEditorTools(ctx: AppContext, folders: FoldersService) {
 }
 
 /** Published endpoints and their calls, which store uploads and start imports. */
-function endpointServices(ctx: AppContext, deps: Omit<EndpointCallDeps, 'endpoints'> & { access: DocumentAccess }) {
-  const endpoints = endpointsService(ctx, { pipelines: deps.pipelines, access: deps.access });
+function endpointServices(
+  ctx: AppContext,
+  deps: Omit<EndpointCallDeps, 'endpoints'> & { access: DocumentAccess; schemas: SchemasService },
+) {
+  const dataModel = async (id: string) => (await deps.schemas.byIds([id]))[0]?.jsonSchema;
+  const endpoints = endpointsService(ctx, { pipelines: deps.pipelines, access: deps.access, dataModel });
   return { endpoints, endpointCalls: endpointCalls({ ...deps, endpoints }) };
 }
 
@@ -180,7 +184,7 @@ export function buildServices(ctx: AppContext) {
     components: () => runtime,
   });
   return {
-    ...endpointServices(ctx, { pipelines, uploads, imports, access: documentAccess }),
+    ...endpointServices(ctx, { pipelines, uploads, imports, schemas, access: documentAccess }),
     files,
     uploads,
     datastore,

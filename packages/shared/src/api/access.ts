@@ -111,6 +111,7 @@ export const API_ACCESS = {
   'GET /pipelines/get-runtime-api-url': AUTHORS,
   'GET /pipelines/deployed-endpoint': AUTHORS,
   'GET /pipelines/deployed-endpoint/:id': AUTHORS,
+  'GET /pipelines/deployed-endpoint/:id/openapi': AUTHORS,
   'DELETE /pipelines/deployed-endpoint': AUTHORS,
   // Pipeline versions: the pipelines screen and the update and lock screen (docs/product.md §18.6).
   ...versionRouteKeys('/pipelines', () => AUTHORS),

@@ -522,6 +522,12 @@ export const API_OPERATIONS = {
     returns: 'The endpoint.',
     errors: [403, 404],
   },
+  'GET /pipelines/deployed-endpoint/:id/openapi': {
+    operationId: 'getEndpointOpenApi',
+    summary: "Read the OpenAPI 3.1 document of a published endpoint (the publish panel's 'View OpenAPI')",
+    returns: 'The OpenAPI document, built from the data source and its data model.',
+    errors: [403, 404],
+  },
   'DELETE /pipelines/deployed-endpoint': {
     operationId: 'unpublishEndpoint',
     summary: 'Un-publish an endpoint: its key stops working at once',

@@ -69,7 +69,8 @@ describe('POST /gdb-runtime/v1/{path}', () => {
     const { key } = await published('calls/guarded');
     const other = await published('calls/other');
     const body = JSON.stringify([{ code: 'A', price: 1 }]);
-    for (const headers of [{}, { 'x-api-key': 'wrong' }, { 'x-api-key': other.key }, { 'x-api-key': `${key}x` }]) {
+    const keys: Record<string, string>[] = [{}, { 'x-api-key': 'wrong' }, { 'x-api-key': other.key }, { 'x-api-key': `${key}x` }];
+    for (const headers of keys) {
       const res = await call('calls/guarded', body, headers);
       expect(res.statusCode).toBe(401);
     }
@@ -110,5 +111,29 @@ describe('POST /gdb-runtime/v1/{path}', () => {
     for (let i = 0; i < 3; i += 1) answers.push(await call('calls/limited', '', { 'x-api-key': key }));
     expect(answers.map((a) => a.statusCode)).toEqual([422, 422, 429]);
     expect(Number(answers[2]?.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('the OpenAPI document of an endpoint', () => {
+  it('describes its path, key, body rows from the data model and answers, for the holder of its key', async () => {
+    const { id, key } = await published('docs/prices');
+    const read = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'GET', url: '/gdb-runtime/v1/docs/prices/openapi.json', headers });
+    expect((await read({})).statusCode).toBe(401);
+    expect((await read({ 'x-api-key': 'wrong' })).statusCode).toBe(401);
+    const doc = (await read({ 'x-api-key': key })).json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: `${t.ctx.config.publicUrl}/gdb-runtime/v1` }]);
+    expect(doc.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+    const post = doc.paths['/docs/prices'].post;
+    const rows = post.requestBody.content['application/json'].schema;
+    expect(rows).toMatchObject({ type: 'array', items: { type: 'object', required: ['code', 'price'] } });
+    expect(rows.items.properties.price).toEqual({ type: 'number' });
+    expect(Object.keys(post.responses)).toEqual(['200', '202', '401', '409', '413', '422', '429']);
+    // The wizard reads the same document with a session.
+    const viaApi = await t.call('GET', `/pipelines/deployed-endpoint/${id}/openapi`, { token: manager });
+    expect(viaApi.body.data).toEqual(doc);
+    const { token } = await t.signedIn(['user']);
+    expect((await t.call('GET', `/pipelines/deployed-endpoint/${id}/openapi`, { token })).status).toBe(403);
   });
 });

@@ -17,7 +17,7 @@ const EXTENSION: Record<string, string> = { json: 'json', csv: 'csv', excel: 'xl
 
 /** What a call reaches in other modules (wired at start-up). */
 export interface EndpointCallDeps {
-  endpoints: Pick<EndpointsService, 'byKey'>;
+  endpoints: Pick<EndpointsService, 'byKey' | 'openApiOfKey'>;
   pipelines: { stored(id: string): Promise<PipelineView | undefined> };
   uploads: {
     receiveCall(
@@ -67,6 +67,8 @@ export function endpointCalls(deps: EndpointCallDeps) {
   };
 
   return {
+    /** The OpenAPI document of the endpoint at this path, for the holder of its key. */
+    openApi: async (path: string, apiKey: string | undefined) => deps.endpoints.openApiOfKey(await readable(path, apiKey)),
     async call(path: string, apiKey: string | undefined, body: Uint8Array, mimetype: string, wait = 0): Promise<CallAnswer> {
       const endpoint = await readable(path, apiKey);
       const retryAfter = limited(endpoint.id, endpoint.calls_per_minute);

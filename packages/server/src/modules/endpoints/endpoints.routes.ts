@@ -14,6 +14,9 @@ import { requireAuth } from '../../platform/auth/access-control.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import type { EndpointsService } from './endpoints.service.ts';
 
+const openApiDocumentSchema = z
+  .record(z.string(), z.unknown())
+  .describe('The OpenAPI 3.1 document of the endpoint, built from its data source and data model.');
 const idParams = z.object({
   id: z.string().min(1).max(64).describe('Id of the endpoint, or of the pipeline version it publishes.'),
 });
@@ -45,6 +48,11 @@ export function endpointsRoutes(endpoints: EndpointsService) {
       '/pipelines/deployed-endpoint/:id',
       { schema: { tags, params: idParams, response: { 200: envelope(endpointViewSchema) } } },
       async (req) => ok(await endpoints.byId(requireAuth(req), req.params.id)),
+    );
+    app.get(
+      '/pipelines/deployed-endpoint/:id/openapi',
+      { schema: { tags, params: idParams, response: { 200: envelope(openApiDocumentSchema) } } },
+      async (req) => ok(await endpoints.openApi(requireAuth(req), req.params.id)),
     );
     app.delete(
       '/pipelines/deployed-endpoint',

@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { badRequest, conflict, notFound } from '../../platform/http/errors.ts';
 import { isUuid, newId } from '../../platform/ids.ts';
 import type { DocumentAccess } from '../access/access.service.ts';
+import { endpointOpenApi } from './endpoint-openapi.ts';
 import { type EndpointRow, endpointsRepo } from './endpoints.repo.ts';
 
 /** Where the runtime routes are served, below the server's public URL. */
@@ -58,7 +59,15 @@ function toView(row: EndpointRow, pipeline: PipelineView | undefined, baseUrl: s
  * to the pipeline through the caller's badges (`access`, required); an endpoint whose pipeline is
  * gone is open to the roles the route admits, so that it can be un-published.
  */
-export function endpointsService(ctx: AppContext, deps: { pipelines: EndpointPipelines; access: DocumentAccess }) {
+export function endpointsService(
+  ctx: AppContext,
+  deps: {
+    pipelines: EndpointPipelines;
+    access: DocumentAccess;
+    /** A data model's JSON schema by its id, or undefined when there is none. */
+    dataModel: (id: string) => Promise<Record<string, unknown> | undefined>;
+  },
+) {
   const repo = endpointsRepo(ctx.db.kysely);
   const baseUrl = `${ctx.config.publicUrl}${RUNTIME_PREFIX}`;
   const { access, pipelines } = deps;
@@ -72,8 +81,24 @@ export function endpointsService(ctx: AppContext, deps: { pipelines: EndpointPip
     return row;
   };
 
+  const openApiOf = async (row: EndpointRow, pipeline: PipelineView | undefined) => {
+    const source = endpointSource(pipeline);
+    if (!source) throw notFound('This endpoint has no pipeline to run.');
+    const dataModel = source.dataModel ? await deps.dataModel(source.dataModel) : undefined;
+    return endpointOpenApi({ name: row.name, description: row.description, path: row.path, baseUrl }, source, dataModel);
+  };
+
   return {
     runtimeUrl: () => baseUrl,
+    /** The OpenAPI 3.1 document of an endpoint the caller may read (the wizard's 'View OpenAPI'). */
+    async openApi(auth: AuthContext, id: string) {
+      const row = await endpointOf(id);
+      const pipeline = await pipelineOf(row);
+      await check(auth, 'read', pipeline);
+      return openApiOf(row, pipeline);
+    },
+    /** The OpenAPI 3.1 document of the endpoint a key opens (its callers'). */
+    openApiOfKey: async (row: EndpointRow) => openApiOf(row, await pipelineOf(row)),
     /** Every endpoint the caller's badges let them read (those whose pipeline is gone too). */
     async list(auth: AuthContext): Promise<EndpointView[]> {
       const rows = await Promise.all((await repo.all()).map(async (row) => ({ row, pipeline: await pipelineOf(row) })));

@@ -2,10 +2,11 @@ import { MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ok } from '../../platform/http/envelope.ts';
-import { invalid } from '../../platform/http/errors.ts';
+import { invalid, notFound } from '../../platform/http/errors.ts';
 import { type EndpointCalls, MAX_WAIT_SECONDS } from './endpoint-calls.ts';
 import { RUNTIME_PREFIX } from './endpoints.service.ts';
 
+const OPENAPI = '/openapi.json';
 const waitQuery = z.object({ wait: z.coerce.number().int().min(0).max(MAX_WAIT_SECONDS).default(0) });
 
 /**
@@ -17,6 +18,13 @@ export function runtimeRoutes(calls: EndpointCalls) {
   return async (app: FastifyInstance) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES }, (_req, body, done) => done(null, body));
+    // An endpoint's OpenAPI document, for its callers: the same key opens it.
+    app.get(`${RUNTIME_PREFIX}/*`, { schema: { hide: true } }, async (req) => {
+      const path = (req.params as { '*': string })['*'];
+      if (!path.endsWith(OPENAPI)) throw notFound();
+      const key = req.headers['x-api-key'];
+      return calls.openApi(path.slice(0, -OPENAPI.length), typeof key === 'string' ? key : undefined);
+    });
     app.post(`${RUNTIME_PREFIX}/*`, { bodyLimit: MAX_FILE_BYTES, schema: { hide: true } }, async (req, reply) => {
       const query = waitQuery.safeParse(req.query);
       if (!query.success) throw invalid(`wait: at most ${MAX_WAIT_SECONDS} seconds`, [{ path: 'wait', message: 'out of range' }]);
