@@ -57,6 +57,9 @@ export const runtimeApiUrlSchema = z.object({
   url: z.string().describe('The runtime base URL endpoints are served below, e.g. https://host/gdb-runtime/v1.'),
 });
 
+/** The longest `?wait=` a call of an endpoint may ask, in seconds. */
+export const MAX_WAIT_SECONDS = 60;
+
 export const ENDPOINT_MESSAGES = {
   published: 'Pipeline is successfully published',
   unpublished: 'Endpoint un-published',

@@ -1,5 +1,5 @@
 import { CODES } from '@gdb/shared/api/envelope';
-import { ENDPOINT_MESSAGES, ENDPOINT_PATH } from '@gdb/shared/endpoints/endpoint.schemas';
+import { ENDPOINT_MESSAGES, ENDPOINT_PATH, MAX_WAIT_SECONDS } from '@gdb/shared/endpoints/endpoint.schemas';
 import type { CreateImportBody, ImportRecord, JobCreated } from '@gdb/shared/imports/import.schemas';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { UploadView } from '@gdb/shared/uploads/upload.schemas';
@@ -9,8 +9,6 @@ import { callLimits } from './call-limits.ts';
 import type { EndpointsService } from './endpoints.service.ts';
 import { endpointSource } from './endpoints.service.ts';
 
-/** The longest `?wait=` a call may ask, in seconds. */
-export const MAX_WAIT_SECONDS = 60;
 const NIL_USER = '00000000-0000-0000-0000-000000000000';
 const ENDED = new Set(['done', 'failed', 'aborted']);
 const EXTENSION: Record<string, string> = { json: 'json', csv: 'csv', excel: 'xlsx', xml: 'xml' };

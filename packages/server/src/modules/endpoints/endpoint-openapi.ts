@@ -1,5 +1,5 @@
+import { MAX_WAIT_SECONDS } from '@gdb/shared/endpoints/endpoint.schemas';
 import type { DataSource } from '@gdb/shared/pipelines/pipeline.schemas';
-import { MAX_WAIT_SECONDS } from './endpoint-calls.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,9 +1,10 @@
+import { MAX_WAIT_SECONDS } from '@gdb/shared/endpoints/endpoint.schemas';
 import { MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ok } from '../../platform/http/envelope.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
-import { type EndpointCalls, MAX_WAIT_SECONDS } from './endpoint-calls.ts';
+import type { EndpointCalls } from './endpoint-calls.ts';
 import { RUNTIME_PREFIX } from './endpoints.service.ts';
 
 const OPENAPI = '/openapi.json';
