@@ -250,7 +250,10 @@ export interface BuiltApp {
 /** Builds the Fastify app: plugins, then platform hooks, then every module's routes. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers["x-token"]', 'req.headers.authorization'] },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers["x-token"]', 'req.headers["x-api-key"]', 'req.headers.authorization'],
+    },
     bodyLimit: config.bodyLimit,
     requestTimeout: config.http.requestTimeoutMs,
     connectionTimeout: config.http.idleTimeoutMs,
