@@ -99,6 +99,19 @@ describe('POST /gdb-runtime/v1/{path}', () => {
     expect(stored).toEqual([]);
   });
 
+  it('reads a CSV body for a csv endpoint source, checked against the same data model', async () => {
+    const component = await kit.component(DOUBLE, ['prices'], ['out']);
+    const source = csvSource('prices', { connectorType: 'endpoint', contentType: 'csv', dataModel });
+    const id = await kit.pipeline({ name: 'csv calls', component, sources: [source], sinks: [sink('out')] });
+    const { apiKey } = (await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path: 'calls/csv' } }))
+      .body.data;
+    const csv = { 'x-api-key': apiKey, 'content-type': 'text/csv' };
+    expect((await call('calls/csv', 'code,price\nA,3\n', csv)).statusCode).toBe(202);
+    const refused = await call('calls/csv', 'code,price\n,abc\n', csv);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().data.issues[0].path).toMatch(/^rows\./);
+  });
+
   it('answers 413 for a body over 20 MiB', async () => {
     const { key } = await published('calls/big');
     const res = await call('calls/big', Buffer.alloc(20 * 1024 * 1024 + 1, 32), { 'x-api-key': key });
