@@ -57,6 +57,35 @@ describe('POST /gdb-runtime/v1/{path}', () => {
     expect(ended.state).toBe('done');
   });
 
+  it('acts for the last publisher, refuses a replaced key, and runs nothing once the pipeline lost its endpoint source', async () => {
+    const { id, key } = await published('calls/owner');
+    const other = await t.signedIn(['manager']);
+    const again = await t.call('POST', '/pipelines/publish-endpoint', { token: other.token, body: { id } });
+    const body = JSON.stringify([{ code: 'A', price: 1 }]);
+    expect((await call('calls/owner', body, { 'x-api-key': key })).statusCode).toBe(401);
+    const res = await call('calls/owner', body, { 'x-api-key': again.body.data.apiKey });
+    expect(res.statusCode).toBe(202);
+    const { uploadId, importId } = res.json().data;
+    const upload = await t.ctx.db.kysely
+      .selectFrom('uploads')
+      .select('created_by')
+      .where('id', '=', uploadId)
+      .executeTakeFirstOrThrow();
+    const run = await t.ctx.db.kysely
+      .selectFrom('imports')
+      .select('user_id')
+      .where('id', '=', importId)
+      .executeTakeFirstOrThrow();
+    expect([upload.created_by, run.user_id]).toEqual([other.user.id, other.user.id]);
+    await kit.waitFor(importId, ['done', 'failed']);
+    await t.ctx.db.kysely
+      .updateTable('pipelines')
+      .set({ data_sources: JSON.stringify([csvSource('prices')]) })
+      .where('id', '=', id)
+      .execute();
+    expect((await call('calls/owner', body, { 'x-api-key': again.body.data.apiKey })).statusCode).toBe(404);
+  });
+
   it('answers the outputs when the run ends within ?wait=', async () => {
     const { key } = await published('calls/wait');
     const res = await call('calls/wait', JSON.stringify([{ code: 'B', price: 5 }]), { 'x-api-key': key }, '?wait=20');
