@@ -67,4 +67,5 @@ export const ENDPOINT_MESSAGES = {
   pathTaken: 'Another pipeline is published at this path.',
   notFound: 'Endpoint not found.',
   badKey: 'A valid X-Api-Key is required.',
+  busy: 'An import of this pipeline is running or waiting: these rows were not taken, send them again later.',
 } as const;

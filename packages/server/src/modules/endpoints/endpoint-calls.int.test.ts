@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDataModel } from '../../../test/factories.ts';
+import { buildDataModel, buildImport } from '../../../test/factories.ts';
 import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
@@ -84,6 +84,18 @@ describe('POST /gdb-runtime/v1/{path}', () => {
       .where('id', '=', id)
       .execute();
     expect((await call('calls/owner', body, { 'x-api-key': again.body.data.apiKey })).statusCode).toBe(404);
+  });
+
+  it('answers 409 with Retry-After while an import of the pipeline waits, leaving its rows to no run', async () => {
+    const { id, key } = await published('calls/busy');
+    await buildImport(t, id);
+    const res = await call('calls/busy', JSON.stringify([{ code: 'A', price: 1 }]), { 'x-api-key': key });
+    expect([res.statusCode, res.headers['retry-after']]).toEqual([409, '5']);
+    expect(res.json().message).toBe(
+      'An import of this pipeline is running or waiting: these rows were not taken, send them again later.',
+    );
+    const uploads = await t.ctx.db.kysely.selectFrom('uploads').select('enabled').where('pipeline_id', '=', id).execute();
+    expect(uploads).toEqual([{ enabled: false }]);
   });
 
   it('answers the outputs when the run ends within ?wait=', async () => {

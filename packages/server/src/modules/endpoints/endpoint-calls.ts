@@ -4,7 +4,7 @@ import type { CreateImportBody, ImportRecord, JobCreated } from '@gdb/shared/imp
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { UploadView } from '@gdb/shared/uploads/upload.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
-import { AppError, notFound, tooMany, unauthorized } from '../../platform/http/errors.ts';
+import { AppError, conflict, notFound, tooMany, unauthorized } from '../../platform/http/errors.ts';
 import { callLimits } from './call-limits.ts';
 import type { EndpointsService } from './endpoints.service.ts';
 import { endpointSource } from './endpoints.service.ts';
@@ -24,6 +24,7 @@ export interface EndpointCallDeps {
       call: { filename: string; mimetype: string; bytes: Uint8Array },
     ): Promise<string>;
     outputs(auth: AuthContext, pipelineId: string): Promise<UploadView[]>;
+    setEnabled(auth: AuthContext, id: string, enabled: boolean): Promise<UploadView>;
   };
   imports: {
     create(auth: AuthContext, body: CreateImportBody): Promise<JobCreated>;
@@ -37,6 +38,26 @@ export interface CallAnswer {
   state: string;
   /** The files the run wrote, when it ended within the wait asked. */
   outputs?: UploadView[];
+}
+
+/** Seconds a caller is asked to wait before calling again while the pipeline is busy. */
+const BUSY_RETRY_SECONDS = 5;
+
+/**
+ * Runs the pipeline now. While an import of it runs or waits, the call's upload is switched off
+ * (no later run takes it) and the call answers 409 with Retry-After: the caller sends it again.
+ */
+async function startImport(deps: EndpointCallDeps, auth: AuthContext, pipelineId: string, uploadId: string) {
+  try {
+    const body = { pipelineId, kind: 'immediate', restartOnError: false, listPipelines: [] };
+    return (await deps.imports.create(auth, body)).importId;
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status !== 409) throw error;
+    await deps.uploads.setEnabled(auth, uploadId, false);
+    const busy = conflict(ENDPOINT_MESSAGES.busy);
+    busy.retryAfterSeconds = BUSY_RETRY_SECONDS;
+    throw busy;
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -87,12 +108,7 @@ export function endpointCalls(deps: EndpointCallDeps) {
       };
       const filename = `${source.dataSubKind}.${EXTENSION[source.contentType] ?? 'data'}`;
       const uploadId = await deps.uploads.receiveCall(auth, pipeline, { filename, mimetype, bytes: body });
-      const { importId } = await deps.imports.create(auth, {
-        pipelineId: pipeline._id,
-        kind: 'immediate',
-        restartOnError: false,
-        listPipelines: [],
-      });
+      const importId = await startImport(deps, auth, pipeline._id, uploadId);
       if (wait <= 0) return { importId, uploadId, state: 'pending' };
       const record = await waitFor(auth, importId, Math.min(wait, MAX_WAIT_SECONDS));
       if (!ENDED.has(record.state)) return { importId, uploadId, state: record.state };
