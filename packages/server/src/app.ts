@@ -114,10 +114,12 @@ function sdkEditorTools(ctx: AppContext, folders: FoldersService) {
 /** Published endpoints and their calls, which store uploads and start imports. */
 function endpointServices(
   ctx: AppContext,
-  deps: Omit<EndpointCallDeps, 'endpoints'> & { access: DocumentAccess; schemas: SchemasService },
+  deps: Omit<EndpointCallDeps, 'endpoints'> & { access: DocumentAccess; schemas: SchemasService; components: ComponentsService },
 ) {
   const dataModel = async (id: string) => (await deps.schemas.byIds([id]))[0]?.jsonSchema;
-  const endpoints = endpointsService(ctx, { pipelines: deps.pipelines, access: deps.access, dataModel });
+  const componentNames = async (ids: readonly string[]) =>
+    new Map((await deps.components.byIds(ids)).map((c) => [c._id, { name: c.name, version: c.version }]));
+  const endpoints = endpointsService(ctx, { pipelines: deps.pipelines, access: deps.access, dataModel, componentNames });
   return { endpoints, endpointCalls: endpointCalls({ ...deps, endpoints }) };
 }
 
@@ -184,7 +186,7 @@ export function buildServices(ctx: AppContext) {
     components: () => runtime,
   });
   return {
-    ...endpointServices(ctx, { pipelines, uploads, imports, schemas, access: documentAccess }),
+    ...endpointServices(ctx, { pipelines, uploads, imports, schemas, components, access: documentAccess }),
     files,
     uploads,
     datastore,

@@ -37,6 +37,8 @@ export const endpointViewSchema = z.object({
   pipelineVersion: z.number().int().nullable().describe("The pipeline's version; null when it is gone."),
   pipelineVLocked: z.boolean().nullable().describe('Whether that version is locked; null when it is gone.'),
   componentId: z.string().nullable().describe('The component the pipeline runs; null when none or gone.'),
+  componentName: z.string().nullable().describe("That component's name; null when none or gone."),
+  componentVersion: z.number().int().nullable().describe("That component's version; null when none or gone."),
   dataSubKind: z.string().nullable().describe('The endpoint data source the calls fill.'),
   contentType: z.string().nullable().describe('What callers send: json, csv, excel or xml.'),
   route: z.string().describe('The exposed route: the runtime base URL followed by the path.'),

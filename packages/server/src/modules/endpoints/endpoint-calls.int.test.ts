@@ -55,6 +55,8 @@ describe('POST /gdb-runtime/v1/{path}', () => {
     expect(upload).toMatchObject({ pipeline_id: id, data_sub_kind: 'prices', from: 'source' });
     const ended = await kit.waitFor(importId, ['done', 'failed']);
     expect(ended.state).toBe('done');
+    const listed = await t.call('GET', `/pipelines/deployed-endpoint/${id}`, { token: manager });
+    expect(listed.body.data).toMatchObject({ componentName: expect.stringMatching(/^component \d+$/), componentVersion: 1 });
   });
 
   it('acts for the last publisher, refuses a replaced key, and runs nothing once the pipeline lost its endpoint source', async () => {

@@ -93,7 +93,9 @@ export function endpointOpenApi(
             '200': envelopeOf(ANSWER, 'The run ended within the wait: its state and outputs.'),
             '202': envelopeOf(ANSWER, 'The rows are stored and the import started.'),
             '401': problem('The key is missing or wrong.'),
-            '409': problem('An import of the pipeline runs or waits: the rows were not taken; send them again after Retry-After.'),
+            '409': problem(
+              'An import of the pipeline runs or waits: the rows were not taken; send them again after Retry-After.',
+            ),
             '413': problem('The body is over 20 MiB.'),
             '422': problem('The data model refuses the body: data.issues lists the problems by row.'),
             '429': problem('Too many calls with this key this minute; see Retry-After.'),

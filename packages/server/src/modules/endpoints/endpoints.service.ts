@@ -28,7 +28,13 @@ export function endpointSource(pipeline: PipelineView | undefined): DataSource |
 const defaultPath = (pipeline: PipelineView) =>
   pipeline.name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || pipeline._id;
 
-function toView(row: EndpointRow, pipeline: PipelineView | undefined, baseUrl: string): EndpointView {
+/** A component's name and version, as the Endpoints screen shows it. */
+export interface ComponentName {
+  name: string;
+  version: number;
+}
+
+function toView(row: EndpointRow, pipeline: PipelineView | undefined, baseUrl: string, component?: ComponentName): EndpointView {
   const source = endpointSource(pipeline);
   return {
     _id: row.id,
@@ -41,6 +47,8 @@ function toView(row: EndpointRow, pipeline: PipelineView | undefined, baseUrl: s
     pipelineVersion: pipeline?.version ?? null,
     pipelineVLocked: pipeline?.vLocked ?? null,
     componentId: pipeline?.component ?? null,
+    componentName: component?.name ?? null,
+    componentVersion: component?.version ?? null,
     dataSubKind: source?.dataSubKind ?? null,
     contentType: source?.contentType ?? null,
     route: `${baseUrl}/${row.path}`,
@@ -64,6 +72,8 @@ export function endpointsService(
   deps: {
     pipelines: EndpointPipelines;
     access: DocumentAccess;
+    /** The names and versions of these component versions that exist, by id. */
+    componentNames: (ids: readonly string[]) => Promise<Map<string, ComponentName>>;
     /** A data model's JSON schema by its id, or undefined when there is none. */
     dataModel: (id: string) => Promise<Record<string, unknown> | undefined>;
   },
@@ -81,6 +91,11 @@ export function endpointsService(
     return row;
   };
 
+  /** The views of these endpoints, with the name and version of the component each pipeline runs. */
+  const views = async (found: readonly { row: EndpointRow; pipeline: PipelineView | undefined }[]) => {
+    const names = await deps.componentNames(found.flatMap((f) => f.pipeline?.component ?? []));
+    return found.map((f) => toView(f.row, f.pipeline, baseUrl, names.get(f.pipeline?.component ?? '')));
+  };
   const openApiOf = async (row: EndpointRow, pipeline: PipelineView | undefined) => {
     const source = endpointSource(pipeline);
     if (!source) throw notFound('This endpoint has no pipeline to run.');
@@ -106,14 +121,14 @@ export function endpointsService(
         folder: r.pipeline?.folder ?? null,
         tags: r.pipeline?.tags ?? null,
       }));
-      return open.map((r) => toView(r.row, r.pipeline, baseUrl));
+      return views(open);
     },
     /** One endpoint, by its id or its pipeline's. */
     async byId(auth: AuthContext, id: string): Promise<EndpointView> {
       const row = await endpointOf(id);
       const pipeline = await pipelineOf(row);
       await check(auth, 'read', pipeline);
-      return toView(row, pipeline, baseUrl);
+      return (await views([{ row, pipeline }]))[0] as EndpointView;
     },
     /** Publishes (or re-publishes) a pipeline; answers the endpoint and its new key, shown this once. */
     async publish(auth: AuthContext, body: PublishEndpointBody): Promise<EndpointView & { apiKey: string }> {
@@ -149,7 +164,7 @@ export function endpointsService(
       }
       const row = await repo.byId(id);
       if (!row) throw notFound(ENDPOINT_MESSAGES.notFound);
-      return { ...toView(row, pipeline, baseUrl), apiKey };
+      return { ...((await views([{ row, pipeline }]))[0] as EndpointView), apiKey };
     },
     /** Un-publishes an endpoint (by its id or its pipeline's): its key stops working at once. */
     async remove(auth: AuthContext, id: string): Promise<{ _id: string }> {
