@@ -142,18 +142,30 @@ describe('POST /gdb-runtime/v1/{path}', () => {
     expect(stored).toEqual([]);
   });
 
-  it('reads a CSV body for a csv endpoint source, checked against the same data model', async () => {
-    const component = await kit.component(DOUBLE, ['prices'], ['out']);
-    const source = csvSource('prices', { connectorType: 'endpoint', contentType: 'csv', dataModel });
-    const id = await kit.pipeline({ name: 'csv calls', component, sources: [source], sinks: [sink('out')] });
-    const { apiKey } = (await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path: 'calls/csv' } }))
-      .body.data;
-    const csv = { 'x-api-key': apiKey, 'content-type': 'text/csv' };
-    expect((await call('calls/csv', 'code,price\nA,3\n', csv)).statusCode).toBe(202);
-    const refused = await call('calls/csv', 'code,price\n,abc\n', csv);
-    expect(refused.statusCode).toBe(422);
-    expect(refused.json().data.issues[0].path).toMatch(/^rows\./);
-  });
+  const FILES = {
+    csv: { type: 'text/csv', valid: 'code,price\nA,3\n', refused: 'code,price\n,abc\n' },
+    xml: {
+      type: 'application/xml',
+      valid: '<?xml version="1.0"?><items><item><code>A</code><price>3</price></item></items>',
+      refused: '<?xml version="1.0"?><items><item><code></code><price>abc</price></item></items>',
+    },
+  } as const;
+  for (const [contentType, file] of Object.entries(FILES)) {
+    it(`reads a ${contentType} body for a ${contentType} endpoint source, checked against the same data model`, async () => {
+      const component = await kit.component(DOUBLE, ['prices'], ['out']);
+      const source = csvSource('prices', { connectorType: 'endpoint', contentType: contentType as 'csv' | 'xml', dataModel });
+      const id = await kit.pipeline({ name: `${contentType} calls`, component, sources: [source], sinks: [sink('out')] });
+      const path = `calls/${contentType}`;
+      const { apiKey } = (await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path } })).body.data;
+      const headers = { 'x-api-key': apiKey, 'content-type': file.type };
+      const accepted = await call(path, file.valid, headers);
+      expect(accepted.statusCode).toBe(202);
+      expect((await kit.waitFor(accepted.json().data.importId, ['done', 'failed'])).state).toBe('done');
+      const refused = await call(path, file.refused, headers);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().data.issues[0].path).toMatch(/^rows\./);
+    });
+  }
 
   it('answers 413 for a body over 20 MiB', async () => {
     const { key } = await published('calls/big');
