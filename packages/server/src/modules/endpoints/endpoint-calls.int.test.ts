@@ -1,3 +1,4 @@
+import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDataModel, buildImport } from '../../../test/factories.ts';
 import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
@@ -166,6 +167,24 @@ describe('POST /gdb-runtime/v1/{path}', () => {
       expect(refused.json().data.issues[0].path).toMatch(/^rows\./);
     });
   }
+
+  it('reads an XLSX body for an excel endpoint source', async () => {
+    const component = await kit.component(DOUBLE, ['prices'], ['out']);
+    const source = csvSource('prices', { connectorType: 'endpoint', contentType: 'excel', dataModel });
+    const id = await kit.pipeline({ name: 'excel calls', component, sources: [source], sinks: [sink('out')] });
+    const path = 'calls/excel';
+    const { apiKey } = (await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path } })).body.data;
+    const book = (rows: Record<string, unknown>[]) => {
+      const b = XLSX.utils.book_new();
+      XLSX.utils.book_append_sheet(b, XLSX.utils.json_to_sheet(rows), 'Prices');
+      return Buffer.from(XLSX.write(b, { type: 'array', bookType: 'xlsx' }));
+    };
+    const headers = { 'x-api-key': apiKey, 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
+    const accepted = await call(path, book([{ code: 'A', price: 3 }]), headers);
+    expect(accepted.statusCode).toBe(202);
+    expect((await kit.waitFor(accepted.json().data.importId, ['done', 'failed'])).state).toBe('done');
+    expect((await call(path, book([{ code: 'A', price: 'x' }]), headers)).statusCode).toBe(422);
+  });
 
   it('answers 413 for a body over 20 MiB', async () => {
     const { key } = await published('calls/big');
