@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { accessHooks, documentAccessService } from './modules/access/access.service.ts';
+import { accessHooks, type DocumentAccess, documentAccessService } from './modules/access/access.service.ts';
 import { accountService } from './modules/auth/account.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { authService } from './modules/auth/auth.service.ts';
@@ -13,6 +13,10 @@ import { componentsRoutes } from './modules/components/components.routes.ts';
 import { type ComponentsService, componentsService } from './modules/components/components.service.ts';
 import { testFileRoute } from './modules/components/test-file.route.ts';
 import { datastoreService } from './modules/datastore/datastore.service.ts';
+import { type EndpointCallDeps, endpointCalls } from './modules/endpoints/endpoint-calls.ts';
+import { endpointsRoutes } from './modules/endpoints/endpoints.routes.ts';
+import { endpointsService } from './modules/endpoints/endpoints.service.ts';
+import { runtimeRoutes } from './modules/endpoints/runtime.routes.ts';
 import { foldersRoutes } from './modules/folders/folders.routes.ts';
 import { type FoldersService, foldersService } from './modules/folders/folders.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -107,6 +111,18 @@ function sdkEditorTools(ctx: AppContext, folders: FoldersService) {
   };
 }
 
+/** Published endpoints and their calls, which store uploads and start imports. */
+function endpointServices(
+  ctx: AppContext,
+  deps: Omit<EndpointCallDeps, 'endpoints'> & { access: DocumentAccess; schemas: SchemasService; components: ComponentsService },
+) {
+  const dataModel = async (id: string) => (await deps.schemas.byIds([id]))[0]?.jsonSchema;
+  const componentNames = async (ids: readonly string[]) =>
+    new Map((await deps.components.byIds(ids)).map((c) => [c._id, { name: c.name, version: c.version }]));
+  const endpoints = endpointsService(ctx, { pipelines: deps.pipelines, access: deps.access, dataModel, componentNames });
+  return { endpoints, endpointCalls: endpointCalls({ ...deps, endpoints }) };
+}
+
 /** Builds every service from one context; routes and workers receive these. */
 export function buildServices(ctx: AppContext) {
   const users = usersService(ctx);
@@ -170,6 +186,7 @@ export function buildServices(ctx: AppContext) {
     components: () => runtime,
   });
   return {
+    ...endpointServices(ctx, { pipelines, uploads, imports, schemas, components, access: documentAccess }),
     files,
     uploads,
     datastore,
@@ -235,7 +252,10 @@ export interface BuiltApp {
 /** Builds the Fastify app: plugins, then platform hooks, then every module's routes. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers["x-token"]', 'req.headers.authorization'] },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers["x-token"]', 'req.headers["x-api-key"]', 'req.headers.authorization'],
+    },
     bodyLimit: config.bodyLimit,
     requestTimeout: config.http.requestTimeoutMs,
     connectionTimeout: config.http.idleTimeoutMs,
@@ -289,6 +309,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(healthRoutes(db));
   await registerApiRoutes(app, config, services);
+  // Published endpoints' calls, outside the base path: their key is their access check.
+  await app.register(runtimeRoutes(services.endpointCalls));
   if (options.web !== false) await registerWebApp(app, { dist: config.webDist, basePath: config.basePath });
 
   stopServicesOnClose(app, services);
@@ -338,6 +360,7 @@ async function registerApiRoutes(app: FastifyInstance, config: Config, services:
       await api.register(foldersRoutes(services.folders));
       await api.register(referenceRoutes(services.reference));
       await api.register(pipelinesRoutes(services.pipelines));
+      await api.register(endpointsRoutes(services.endpoints));
       // Uploads and the data models inferred from example files share one in-flight budget.
       const intake = uploadBudget(config.uploadInFlightBytes);
       await api.register(uploadsRoutes(services.uploads, intake, services.files));

@@ -106,6 +106,13 @@ export const API_ACCESS = {
   'POST /pipelines': AUTHORS,
   'DELETE /pipelines': AUTHORS,
   'GET /users/pipelines': ALL,
+  // Endpoints (docs/product.md §18.7): the Endpoints screen's roles, and the wizard's publish panel.
+  'POST /pipelines/publish-endpoint': AUTHORS,
+  'GET /pipelines/get-runtime-api-url': AUTHORS,
+  'GET /pipelines/deployed-endpoint': AUTHORS,
+  'GET /pipelines/deployed-endpoint/:id': AUTHORS,
+  'GET /pipelines/deployed-endpoint/:id/openapi': AUTHORS,
+  'DELETE /pipelines/deployed-endpoint': AUTHORS,
   // Pipeline versions: the pipelines screen and the update and lock screen (docs/product.md §18.6).
   ...versionRouteKeys('/pipelines', () => AUTHORS),
   'GET /pipelines/version/mass-compute': AUTHORS,

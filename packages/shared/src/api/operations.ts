@@ -499,6 +499,41 @@ export const API_OPERATIONS = {
     errors: [404],
   },
   ...versionOperations('/sdk', 'SdkFunction', 'SDK function'),
+  'POST /pipelines/publish-endpoint': {
+    operationId: 'publishEndpoint',
+    summary:
+      'Publish a pipeline with an endpoint data source at a path below the runtime base URL, or publish it again with a new key',
+    returns: 'The endpoint with its key, shown only in this answer.',
+    errors: [400, 403, 404, 409],
+  },
+  'GET /pipelines/get-runtime-api-url': {
+    operationId: 'getRuntimeApiUrl',
+    summary: 'Read the runtime base URL endpoints are served below',
+    returns: 'The URL.',
+  },
+  'GET /pipelines/deployed-endpoint': {
+    operationId: 'listEndpoints',
+    summary: 'List the published endpoints whose pipelines the caller may read',
+    returns: 'The endpoints, with their pipelines and exposed routes.',
+  },
+  'GET /pipelines/deployed-endpoint/:id': {
+    operationId: 'getEndpoint',
+    summary: 'Read a published endpoint by its id or its pipeline id',
+    returns: 'The endpoint.',
+    errors: [403, 404],
+  },
+  'GET /pipelines/deployed-endpoint/:id/openapi': {
+    operationId: 'getEndpointOpenApi',
+    summary: "Read the OpenAPI 3.1 document of a published endpoint (the publish panel's 'View OpenAPI')",
+    returns: 'The OpenAPI document, built from the data source and its data model.',
+    errors: [403, 404],
+  },
+  'DELETE /pipelines/deployed-endpoint': {
+    operationId: 'unpublishEndpoint',
+    summary: 'Un-publish an endpoint: its key stops working at once',
+    returns: 'The id of the endpoint removed.',
+    errors: [403, 404],
+  },
   ...versionOperations('/pipelines', 'Pipeline', 'pipeline'),
   'POST /pipelines/version/lock': {
     operationId: 'lockPipelineVersion',

@@ -33,7 +33,9 @@ describe('system data models', () => {
       const seeded = (name: string) => byName(name, token, fresh);
       for (const name of SYSTEM_SCHEMA_NAMES) {
         const found = await seeded(name);
-        expect(found, name).toMatchObject({ name, version: 1, jsonSchema: { type: 'object' } });
+        // The endpoint forms were upgraded once (20261206T1400_endpoint_models).
+        const version = name === 'rt-source-endpoint' || name === 'rt-endpoint-info' ? 2 : 1;
+        expect(found, name).toMatchObject({ name, version, jsonSchema: { type: 'object' } });
         const doc = (await fresh.call('GET', `/schemas/find?id=${found._id}`, { token })).body.data;
         expect(doc.vLocked, name).toBe(true);
         expect(Object.keys(doc.jsonSchema.properties).length, name).toBeGreaterThan(0);
@@ -51,7 +53,15 @@ describe('system data models', () => {
         'endpoint',
         'listener',
       ]);
-      expect((await seeded('rt-endpoint-info')).jsonSchema.required).toEqual(['name', 'path']);
+      const info = (await seeded('rt-endpoint-info')).jsonSchema;
+      expect(info.required).toEqual(['name', 'path']);
+      expect(Object.keys(info.properties)).toEqual(['name', 'path', 'description', 'callsPerMinute']);
+      expect(info.properties.callsPerMinute).toMatchObject({ type: 'integer', minimum: 1, maximum: 6000, default: 600 });
+      const source = (await seeded('rt-source-endpoint')).jsonSchema;
+      expect(source.required).toEqual(['name', 'path', 'contentType']);
+      expect(source.properties.contentType.enum).toEqual(['json', 'csv', 'excel', 'xml']);
+      expect(new RegExp(source.properties.path.pattern).test('dealers/prices')).toBe(true);
+      expect(new RegExp(source.properties.path.pattern).test('../x')).toBe(false);
       expect((await seeded('rt-listener-info')).jsonSchema.required).toEqual(['pipelineName']);
     } finally {
       await fresh.close();

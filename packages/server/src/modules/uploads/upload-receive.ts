@@ -7,7 +7,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { fetchRealtimeSource, type RealtimeSourcePolicy } from './realtime-fetch.ts';
-import { checkFile, type UploadChecks } from './upload-checks.ts';
+import { type CheckOutcome, checkFile, type UploadChecks } from './upload-checks.ts';
 import type { UploadsDeps } from './upload-deps.ts';
 import { uploadsRepo } from './uploads.repo.ts';
 
@@ -52,12 +52,14 @@ async function store(
   auth: AuthContext,
   files: Array<IncomingFile | StoredFile>,
   sentFrom: SentFrom,
+  done?: ReadonlyArray<Promise<CheckOutcome>>,
 ): Promise<string[]> {
   const rows = [];
   // Each file's check starts now, against the pipeline in hand, while the files are being
   // stored: its outcome is recorded only once the upload is (see parseOne). A check left behind
   // by a failed store ends unread. A file stored as it arrived is read back once its upload is.
-  const checks = files.map((f) => {
+  const checks = files.map((f, i) => {
+    if (done?.[i]) return done[i];
     if ('key' in f) return undefined;
     const source = pipeline.dataSources.find((s) => s.dataSubKind === f.dataSubKind);
     const started = checkFile(r.ctx, r.deps, { source, dataSubKind: f.dataSubKind, filename: f.filename }, f.bytes);
@@ -128,6 +130,35 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
         if (sizeOf(f) > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
       }
       return store(receiver, pipeline, auth, files, sentFrom);
+    },
+
+    /**
+     * A call of a published endpoint (modules/endpoints): the body, checked now against the
+     * pipeline's endpoint data source, stored as its upload when valid; otherwise 422 with the
+     * problems, nothing stored. `auth` is who the endpoint acts for.
+     */
+    async receiveCall(
+      auth: AuthContext,
+      pipeline: PipelineView,
+      call: { filename: string; mimetype: string; bytes: Uint8Array },
+    ) {
+      const source = pipeline.dataSources.find((s) => s.connectorType === 'endpoint');
+      if (!source) throw invalid('This pipeline has no endpoint data source.');
+      if (call.bytes.length > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
+      const checked = await checkFile(
+        ctx,
+        deps,
+        { source, dataSubKind: source.dataSubKind, filename: call.filename },
+        call.bytes,
+      );
+      const { outcome } = checked;
+      if (outcome?.status !== 'valid') {
+        const problems = outcome?.problems.map((p) => ({ path: p.row === null ? 'body' : `rows.${p.row}`, message: p.message }));
+        throw invalid(outcome?.summary ?? checked.lines.map(([, m]) => m).join(' '), problems ?? []);
+      }
+      const file = { ...call, dataSubKind: source.dataSubKind };
+      const [id] = await store(receiver, pipeline, auth, [file], 'wizard', [Promise.resolve(checked)]);
+      return id as string;
     },
 
     /** Fetches the pipeline's real-time sources now and stores what they answer as uploads. */

@@ -290,6 +290,23 @@ export interface FoldersTable {
   updated_at: UpdatedAt;
 }
 
+/** A published endpoint (modules/endpoints): its path, its pipeline and its key's SHA-256. */
+export interface EndpointsTable {
+  id: string;
+  pipeline_id: string;
+  path: string;
+  name: string;
+  description: Generated<string>;
+  calls_per_minute: number;
+  key_hash: string;
+  created_at: CreatedAt;
+  created_by: string | null;
+  created_by_name: string;
+  updated_at: UpdatedAt;
+  updated_by: string | null;
+  updated_by_name: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -313,4 +330,5 @@ export interface Database {
   components: ComponentsTable;
   sdk_functions: SdkFunctionsTable;
   folders: FoldersTable;
+  endpoints: EndpointsTable;
 }

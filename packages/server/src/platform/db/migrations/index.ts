@@ -19,6 +19,8 @@ import * as schemasKeepKeyOrder from './20261125T2200_schemas_keep_key_order.ts'
 import * as logsLiveBatched from './20261126T0900_logs_live_batched.ts';
 import * as foldersNotify from './20261126T1300_folders_notify.ts';
 import * as uploadsImported from './20261206T0900_uploads_imported.ts';
+import * as endpointModels from './20261206T1400_endpoint_models.ts';
+import * as endpoints from './20261206T1410_endpoints.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +44,6 @@ export const migrations: Record<string, Migration> = {
   '20261126T0900_logs_live_batched': logsLiveBatched,
   '20261126T1300_folders_notify': foldersNotify,
   '20261206T0900_uploads_imported': uploadsImported,
+  '20261206T1400_endpoint_models': endpointModels,
+  '20261206T1410_endpoints': endpoints,
 };

@@ -1,0 +1,226 @@
+import * as XLSX from '@e965/xlsx';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDataModel, buildImport } from '../../../test/factories.ts';
+import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+
+// Calls of a published endpoint: its key, its size limit, its data model, its calls a minute; a
+// valid body becomes an upload of the endpoint source and an immediate import of the pipeline.
+
+let t: TestApp;
+let kit: Awaited<ReturnType<typeof importKit>>;
+let manager: string;
+let dataModel: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  kit = await importKit(t);
+  manager = (await t.signedIn(['manager'])).token;
+  dataModel = await buildDataModel(t, 'price rows', {
+    type: 'object',
+    properties: { code: { type: 'string', minLength: 1 }, price: { type: 'number' } },
+    required: ['code', 'price'],
+  });
+  await t.services.imports.startWorking({ concurrency: 2 });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const DOUBLE = 'ctx.output.out = ctx.input.prices.map((r) => ({ code: r.code, price: r.price * 2 }));';
+
+/** A runnable pipeline fed by an endpoint source, published at `path`; answers its id and key. */
+async function published(path: string, callsPerMinute?: number) {
+  const component = await kit.component(DOUBLE, ['prices'], ['out']);
+  const source = csvSource('prices', { connectorType: 'endpoint', contentType: 'json', dataModel });
+  const id = await kit.pipeline({ name: path, component, sources: [source], sinks: [sink('out', 'JSON')] });
+  const res = await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path, callsPerMinute } });
+  expect(res.status).toBe(200);
+  return { id, key: res.body.data.apiKey as string };
+}
+
+const call = (path: string, body: string | Buffer, headers: Record<string, string> = {}, query = '') =>
+  t.app.inject({
+    method: 'POST',
+    url: `/gdb-runtime/v1/${path}${query}`,
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: body,
+  });
+
+describe('POST /gdb-runtime/v1/{path}', () => {
+  it('stores a valid body as an upload of the endpoint source and runs the pipeline (202 with the import id)', async () => {
+    const { id, key } = await published('calls/ok');
+    const res = await call('calls/ok', JSON.stringify([{ code: 'A', price: 2 }]), { 'x-api-key': key });
+    expect(res.statusCode).toBe(202);
+    const { importId, uploadId } = res.json().data;
+    const upload = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirstOrThrow();
+    expect(upload).toMatchObject({ pipeline_id: id, data_sub_kind: 'prices', from: 'source' });
+    const ended = await kit.waitFor(importId, ['done', 'failed']);
+    expect(ended.state).toBe('done');
+    const listed = await t.call('GET', `/pipelines/deployed-endpoint/${id}`, { token: manager });
+    expect(listed.body.data).toMatchObject({ componentName: expect.stringMatching(/^component \d+$/), componentVersion: 1 });
+  });
+
+  it('acts for the last publisher, refuses a replaced key, and runs nothing once the pipeline lost its endpoint source', async () => {
+    const { id, key } = await published('calls/owner');
+    const other = await t.signedIn(['manager']);
+    const again = await t.call('POST', '/pipelines/publish-endpoint', { token: other.token, body: { id } });
+    const body = JSON.stringify([{ code: 'A', price: 1 }]);
+    expect((await call('calls/owner', body, { 'x-api-key': key })).statusCode).toBe(401);
+    const res = await call('calls/owner', body, { 'x-api-key': again.body.data.apiKey });
+    expect(res.statusCode).toBe(202);
+    const { uploadId, importId } = res.json().data;
+    const upload = await t.ctx.db.kysely
+      .selectFrom('uploads')
+      .select('created_by')
+      .where('id', '=', uploadId)
+      .executeTakeFirstOrThrow();
+    const run = await t.ctx.db.kysely
+      .selectFrom('imports')
+      .select('user_id')
+      .where('id', '=', importId)
+      .executeTakeFirstOrThrow();
+    expect([upload.created_by, run.user_id]).toEqual([other.user.id, other.user.id]);
+    await kit.waitFor(importId, ['done', 'failed']);
+    await t.ctx.db.kysely
+      .updateTable('pipelines')
+      .set({ data_sources: JSON.stringify([csvSource('prices')]) })
+      .where('id', '=', id)
+      .execute();
+    expect((await call('calls/owner', body, { 'x-api-key': again.body.data.apiKey })).statusCode).toBe(404);
+  });
+
+  it('answers 409 with Retry-After while an import of the pipeline waits, leaving its rows to no run', async () => {
+    const { id, key } = await published('calls/busy');
+    await buildImport(t, id);
+    const res = await call('calls/busy', JSON.stringify([{ code: 'A', price: 1 }]), { 'x-api-key': key });
+    expect([res.statusCode, res.headers['retry-after']]).toEqual([409, '5']);
+    expect(res.json().message).toBe(
+      'An import of this pipeline is running or waiting: these rows were not taken, send them again later.',
+    );
+    const uploads = await t.ctx.db.kysely.selectFrom('uploads').select('enabled').where('pipeline_id', '=', id).execute();
+    expect(uploads).toEqual([{ enabled: false }]);
+  });
+
+  it('answers the outputs when the run ends within ?wait=', async () => {
+    const { key } = await published('calls/wait');
+    const res = await call('calls/wait', JSON.stringify([{ code: 'B', price: 5 }]), { 'x-api-key': key }, '?wait=20');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ state: 'done', outputs: [expect.objectContaining({ dataSubKind: 'out' })] });
+    expect((await call('calls/wait', '[]', { 'x-api-key': key }, '?wait=61')).statusCode).toBe(422);
+  });
+
+  it('answers 401 for a missing, wrong or other endpoint key, and for an unknown path alike', async () => {
+    const { key } = await published('calls/guarded');
+    const other = await published('calls/other');
+    const body = JSON.stringify([{ code: 'A', price: 1 }]);
+    const keys: Record<string, string>[] = [{}, { 'x-api-key': 'wrong' }, { 'x-api-key': other.key }, { 'x-api-key': `${key}x` }];
+    for (const headers of keys) {
+      const res = await call('calls/guarded', body, headers);
+      expect(res.statusCode).toBe(401);
+    }
+    expect((await call('calls/nowhere', body, { 'x-api-key': key })).statusCode).toBe(401);
+    expect((await call('..%2Fcalls/guarded', body, { 'x-api-key': key })).statusCode).toBe(401);
+    const uploads = await t.ctx.db.kysely.selectFrom('uploads').select('id').where('pipeline_id', '=', other.id).execute();
+    expect(uploads).toEqual([]);
+  });
+
+  it('answers 422 with the row problems for a body the data model refuses, storing nothing', async () => {
+    const { id, key } = await published('calls/strict');
+    const res = await call(
+      'calls/strict',
+      JSON.stringify([
+        { code: 'A', price: 1 },
+        { code: '', price: 'x' },
+      ]),
+      { 'x-api-key': key },
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().data.issues.length).toBeGreaterThan(0);
+    expect(res.json().data.issues[0].path).toMatch(/^rows\./);
+    expect((await call('calls/strict', 'not json', { 'x-api-key': key })).statusCode).toBe(422);
+    expect((await call('calls/strict', '', { 'x-api-key': key })).statusCode).toBe(422);
+    const stored = await t.ctx.db.kysely.selectFrom('uploads').select('id').where('pipeline_id', '=', id).execute();
+    expect(stored).toEqual([]);
+  });
+
+  const FILES = {
+    csv: { type: 'text/csv', valid: 'code,price\nA,3\n', refused: 'code,price\n,abc\n' },
+    xml: {
+      type: 'application/xml',
+      valid: '<?xml version="1.0"?><items><item><code>A</code><price>3</price></item></items>',
+      refused: '<?xml version="1.0"?><items><item><code></code><price>abc</price></item></items>',
+    },
+  } as const;
+  for (const [contentType, file] of Object.entries(FILES)) {
+    it(`reads a ${contentType} body for a ${contentType} endpoint source, checked against the same data model`, async () => {
+      const component = await kit.component(DOUBLE, ['prices'], ['out']);
+      const source = csvSource('prices', { connectorType: 'endpoint', contentType: contentType as 'csv' | 'xml', dataModel });
+      const id = await kit.pipeline({ name: `${contentType} calls`, component, sources: [source], sinks: [sink('out')] });
+      const path = `calls/${contentType}`;
+      const { apiKey } = (await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path } })).body.data;
+      const headers = { 'x-api-key': apiKey, 'content-type': file.type };
+      const accepted = await call(path, file.valid, headers);
+      expect(accepted.statusCode).toBe(202);
+      expect((await kit.waitFor(accepted.json().data.importId, ['done', 'failed'])).state).toBe('done');
+      const refused = await call(path, file.refused, headers);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().data.issues[0].path).toMatch(/^rows\./);
+    });
+  }
+
+  it('reads an XLSX body for an excel endpoint source', async () => {
+    const component = await kit.component(DOUBLE, ['prices'], ['out']);
+    const source = csvSource('prices', { connectorType: 'endpoint', contentType: 'excel', dataModel });
+    const id = await kit.pipeline({ name: 'excel calls', component, sources: [source], sinks: [sink('out')] });
+    const path = 'calls/excel';
+    const { apiKey } = (await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path } })).body.data;
+    const book = (rows: Record<string, unknown>[]) => {
+      const b = XLSX.utils.book_new();
+      XLSX.utils.book_append_sheet(b, XLSX.utils.json_to_sheet(rows), 'Prices');
+      return Buffer.from(XLSX.write(b, { type: 'array', bookType: 'xlsx' }));
+    };
+    const headers = { 'x-api-key': apiKey, 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
+    const accepted = await call(path, book([{ code: 'A', price: 3 }]), headers);
+    expect(accepted.statusCode).toBe(202);
+    expect((await kit.waitFor(accepted.json().data.importId, ['done', 'failed'])).state).toBe('done');
+    expect((await call(path, book([{ code: 'A', price: 'x' }]), headers)).statusCode).toBe(422);
+  });
+
+  it('answers 413 for a body over 20 MiB', async () => {
+    const { key } = await published('calls/big');
+    const res = await call('calls/big', Buffer.alloc(20 * 1024 * 1024 + 1, 32), { 'x-api-key': key });
+    expect(res.statusCode).toBe(413);
+  });
+
+  it('answers 429 beyond the calls a minute of its key, with Retry-After', async () => {
+    const { key } = await published('calls/limited', 2);
+    const answers = [];
+    for (let i = 0; i < 3; i += 1) answers.push(await call('calls/limited', '', { 'x-api-key': key }));
+    expect(answers.map((a) => a.statusCode)).toEqual([422, 422, 429]);
+    expect(Number(answers[2]?.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('the OpenAPI document of an endpoint', () => {
+  it('describes its path, key, body rows from the data model and answers, for the holder of its key', async () => {
+    const { id, key } = await published('docs/prices');
+    const read = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'GET', url: '/gdb-runtime/v1/docs/prices/openapi.json', headers });
+    expect((await read({})).statusCode).toBe(401);
+    expect((await read({ 'x-api-key': 'wrong' })).statusCode).toBe(401);
+    const doc = (await read({ 'x-api-key': key })).json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: `${t.ctx.config.publicUrl}/gdb-runtime/v1` }]);
+    expect(doc.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+    const post = doc.paths['/docs/prices'].post;
+    const rows = post.requestBody.content['application/json'].schema;
+    expect(rows).toMatchObject({ type: 'array', items: { type: 'object', required: ['code', 'price'] } });
+    expect(rows.items.properties.price).toEqual({ type: 'number' });
+    expect(Object.keys(post.responses)).toEqual(['200', '202', '401', '409', '413', '422', '429']);
+    // The wizard reads the same document with a session.
+    const viaApi = await t.call('GET', `/pipelines/deployed-endpoint/${id}/openapi`, { token: manager });
+    expect(viaApi.body.data).toEqual(doc);
+    const { token } = await t.signedIn(['user']);
+    expect((await t.call('GET', `/pipelines/deployed-endpoint/${id}/openapi`, { token })).status).toBe(403);
+  });
+});
