@@ -1,7 +1,8 @@
 import type { Component } from '@gdb/shared/components/components.schemas';
-import { Breadcrumb, Button, Collapse, Empty, Spin, Switch, Typography } from 'antd';
+import { Button, Collapse, Empty, Spin, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { Explorer } from '../../ui/explorer/index.ts';
+import { OpenedTrail } from '../../ui/trail/OpenedTrail.tsx';
 import { useEditorHeight } from '../../ui/useEditorHeight.ts';
 import { VersionBar } from '../../ui/versions/VersionBar.tsx';
 import { ComponentForm } from './ComponentForm.tsx';
@@ -10,7 +11,7 @@ import { SchematicSection } from './diagram/SchematicSection.tsx';
 import { HierarchyView } from './HierarchyView.tsx';
 import { TestSection } from './test-run/TestSection.tsx';
 import { UsagesDialog } from './UsagesDialog.tsx';
-import { type ComponentDocumentState, useComponentDocument } from './useComponentDocument.ts';
+import { useComponentDocument } from './useComponentDocument.ts';
 import './components.css';
 
 /** The component editor is the window's height less this many pixels. */
@@ -36,7 +37,12 @@ export function ComponentEditorPage() {
         />
       </aside>
       <section className="gdb-component-centre" aria-label="Component editor">
-        <OpenedTrail doc={doc} onOpen={(id) => void doc.openAsked(id)} />
+        <OpenedTrail
+          label={COMPONENT_TEXTS.opened}
+          trail={doc.trail}
+          openId={doc.current?._id}
+          onOpen={(id) => void doc.openAsked(id)}
+        />
         {doc.loading && <Spin />}
         {!current && !doc.loading && <Empty description={doc.loadError ? doc.loadError.message : COMPONENT_TEXTS.choose} />}
         {current && (
@@ -79,29 +85,6 @@ export function ComponentEditorPage() {
         )}
       </section>
     </div>
-  );
-}
-
-/** The breadcrumb of the components opened in the page; the open one is plain text, the others reopen. */
-function OpenedTrail({ doc, onOpen }: { doc: ComponentDocumentState; onOpen: (id: string) => void }) {
-  if (doc.trail.length === 0) return null;
-  const openId = doc.current?._id;
-  return (
-    <nav aria-label={COMPONENT_TEXTS.opened}>
-      <Breadcrumb
-        items={doc.trail.map((c) => ({
-          key: c.familyId,
-          title:
-            c.id === openId ? (
-              <span aria-current="page">{c.name}</span>
-            ) : (
-              <Button type="link" size="small" className="gdb-component-crumb" onClick={() => onOpen(c.id)}>
-                {c.name}
-              </Button>
-            ),
-        }))}
-      />
-    </nav>
   );
 }
 

@@ -3,9 +3,9 @@ import { App } from 'antd';
 import { useState } from 'react';
 import { componentKeys, findComponent, saveComponent } from '../../ground/calls/components.ts';
 import { showFailure } from '../../ground/request/failure.ts';
+import { type OpenedCrumb, withOpened } from '../../ui/trail/opened-trail.ts';
 import { useAddressedDocument } from '../../ui/versions/useAddressedDocument.ts';
 import { COMPONENT_TEXTS } from './component-texts.ts';
-import { type OpenedCrumb, withOpened } from './opened-trail.ts';
 
 /**
  * The component the editor shows (route `?id`, rewritten when one opens), the breadcrumb of the
