@@ -74,5 +74,3 @@ export function useComponentDocument() {
     save,
   };
 }
-
-export type ComponentDocumentState = ReturnType<typeof useComponentDocument>;
