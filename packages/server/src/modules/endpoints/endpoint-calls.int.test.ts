@@ -192,6 +192,12 @@ describe('POST /gdb-runtime/v1/{path}', () => {
     expect(res.statusCode).toBe(413);
   });
 
+  it('refuses a body of a caller without the key before reading it: 401, not 413', async () => {
+    await published('calls/big-stranger');
+    const res = await call('calls/big-stranger', Buffer.alloc(20 * 1024 * 1024 + 1, 32), { 'x-api-key': 'wrong' });
+    expect(res.statusCode).toBe(401);
+  });
+
   it('answers 429 beyond the calls a minute of its key, with Retry-After', async () => {
     const { key } = await published('calls/limited', 2);
     const answers = [];

@@ -86,6 +86,10 @@ export function endpointCalls(deps: EndpointCallDeps) {
   };
 
   return {
+    /** Refuses a call without the key of the endpoint at this path (401), before its body is read. */
+    checkKey: async (path: string, apiKey: string | undefined): Promise<void> => {
+      await readable(path, apiKey);
+    },
     /** The OpenAPI document of the endpoint at this path, for the holder of its key. */
     openApi: async (path: string, apiKey: string | undefined) => deps.endpoints.openApiOfKey(await readable(path, apiKey)),
     async call(path: string, apiKey: string | undefined, body: Uint8Array, mimetype: string, wait = 0): Promise<CallAnswer> {

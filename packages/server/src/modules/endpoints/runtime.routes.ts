@@ -1,6 +1,6 @@
 import { MAX_WAIT_SECONDS } from '@gdb/shared/endpoints/endpoint.schemas';
 import { MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ok } from '../../platform/http/envelope.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
@@ -26,14 +26,22 @@ export function runtimeRoutes(calls: EndpointCalls) {
       const key = req.headers['x-api-key'];
       return calls.openApi(path.slice(0, -OPENAPI.length), typeof key === 'string' ? key : undefined);
     });
-    app.post(`${RUNTIME_PREFIX}/*`, { bodyLimit: MAX_FILE_BYTES, schema: { hide: true } }, async (req, reply) => {
+    const pathOf = (req: FastifyRequest) => (req.params as { '*': string })['*'];
+    const keyOf = (req: FastifyRequest) => {
+      const key = req.headers['x-api-key'];
+      return typeof key === 'string' ? key : undefined;
+    };
+    // The key is checked as the request arrives: a caller without it never has a body read, let
+    // alone 20 MiB of one.
+    const onRequest = async (req: FastifyRequest) => calls.checkKey(pathOf(req), keyOf(req));
+    app.post(`${RUNTIME_PREFIX}/*`, { bodyLimit: MAX_FILE_BYTES, onRequest, schema: { hide: true } }, async (req, reply) => {
       const query = waitQuery.safeParse(req.query);
       if (!query.success) throw invalid(`wait: at most ${MAX_WAIT_SECONDS} seconds`, [{ path: 'wait', message: 'out of range' }]);
-      const path = (req.params as { '*': string })['*'];
-      const key = req.headers['x-api-key'];
+      const path = pathOf(req);
+      const key = keyOf(req);
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const mimetype = req.headers['content-type'] ?? 'application/octet-stream';
-      const answer = await calls.call(path, typeof key === 'string' ? key : undefined, body, mimetype, query.data.wait);
+      const answer = await calls.call(path, key, body, mimetype, query.data.wait);
       return reply.status(answer.outputs ? 200 : 202).send(ok(answer, answer.outputs ? 'Import ended' : 'Import started'));
     });
   };
