@@ -47,7 +47,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { uploadsService } from './modules/uploads/uploads.service.ts';
 import { userAdminService } from './modules/users/user-admin.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
-import { usersService } from './modules/users/users.service.ts';
+import { type UsersService, usersService } from './modules/users/users.service.ts';
 import { pipelineVersionRoutes } from './modules/versions/pipeline-versions.routes.ts';
 import { pipelineVersionsService } from './modules/versions/pipeline-versions.service.ts';
 import { versionRoutes } from './modules/versions/versions.routes.ts';
@@ -114,13 +114,24 @@ function sdkEditorTools(ctx: AppContext, folders: FoldersService) {
 /** Published endpoints and their calls, which store uploads and start imports. */
 function endpointServices(
   ctx: AppContext,
-  deps: Omit<EndpointCallDeps, 'endpoints'> & { access: DocumentAccess; schemas: SchemasService; components: ComponentsService },
+  deps: Omit<EndpointCallDeps, 'endpoints' | 'publisher'> & {
+    access: DocumentAccess;
+    schemas: SchemasService;
+    components: ComponentsService;
+    users: UsersService;
+  },
 ) {
   const dataModel = async (id: string) => (await deps.schemas.byIds([id]))[0]?.jsonSchema;
+  // The publisher as they are now: gone or de-activated, nobody.
+  const publisher = async (userId: string): Promise<AuthContext | undefined> => {
+    const user = await deps.users.byId(userId);
+    if (!user?.is_active) return undefined;
+    return { userId: user.id, sessionId: 'endpoint-call', userName: user.user_name, roles: user.roles };
+  };
   const componentNames = async (ids: readonly string[]) =>
     new Map((await deps.components.byIds(ids)).map((c) => [c._id, { name: c.name, version: c.version }]));
   const endpoints = endpointsService(ctx, { pipelines: deps.pipelines, access: deps.access, dataModel, componentNames });
-  return { endpoints, endpointCalls: endpointCalls({ ...deps, endpoints }) };
+  return { endpoints, endpointCalls: endpointCalls({ ...deps, endpoints, publisher }) };
 }
 
 /** Builds every service from one context; routes and workers receive these. */
@@ -186,7 +197,7 @@ export function buildServices(ctx: AppContext) {
     components: () => runtime,
   });
   return {
-    ...endpointServices(ctx, { pipelines, uploads, imports, schemas, components, access: documentAccess }),
+    ...endpointServices(ctx, { pipelines, uploads, imports, schemas, components, users, access: documentAccess }),
     files,
     uploads,
     datastore,

@@ -1,4 +1,5 @@
 import * as XLSX from '@e965/xlsx';
+import { ENDPOINT_MESSAGES } from '@gdb/shared/endpoints/endpoint.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDataModel, buildImport } from '../../../test/factories.ts';
 import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
@@ -190,6 +191,26 @@ describe('POST /gdb-runtime/v1/{path}', () => {
     const { key } = await published('calls/big');
     const res = await call('calls/big', Buffer.alloc(20 * 1024 * 1024 + 1, 32), { 'x-api-key': key });
     expect(res.statusCode).toBe(413);
+  });
+
+  it('stops acting for a publisher who was de-activated (403) until it is published again', async () => {
+    const publisher = await t.signedIn(['manager']);
+    const component = await kit.component(DOUBLE, ['prices'], ['out']);
+    const source = csvSource('prices', { connectorType: 'endpoint', contentType: 'json', dataModel });
+    const id = await kit.pipeline({ name: 'calls/publisher', component, sources: [source], sinks: [sink('out', 'JSON')] });
+    const publish = (token: string) =>
+      t.call('POST', '/pipelines/publish-endpoint', { token, body: { id, path: 'calls/publisher' } });
+    const first = await publish(publisher.token);
+    expect(first.status).toBe(200);
+    await t.ctx.db.kysely.updateTable('users').set({ is_active: false }).where('id', '=', publisher.user.id).execute();
+    const body = JSON.stringify([{ code: 'A', price: 1 }]);
+    const refused = await call('calls/publisher', body, { 'x-api-key': first.body.data.apiKey });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(ENDPOINT_MESSAGES.publisherGone);
+    const again = await publish(manager);
+    const accepted = await call('calls/publisher', body, { 'x-api-key': again.body.data.apiKey });
+    expect(accepted.statusCode).toBe(202);
+    await kit.waitFor(accepted.json().data.importId, ['done', 'failed']);
   });
 
   it('refuses a body of a caller without the key before reading it: 401, not 413', async () => {

@@ -4,7 +4,7 @@ import type { CreateImportBody, ImportRecord, JobCreated } from '@gdb/shared/imp
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { UploadView } from '@gdb/shared/uploads/upload.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
-import { AppError, conflict, notFound, tooMany, unauthorized } from '../../platform/http/errors.ts';
+import { AppError, conflict, forbidden, notFound, tooMany, unauthorized } from '../../platform/http/errors.ts';
 import { callLimits } from './call-limits.ts';
 import type { EndpointsService } from './endpoints.service.ts';
 import { endpointSource } from './endpoints.service.ts';
@@ -15,7 +15,9 @@ const EXTENSION: Record<string, string> = { json: 'json', csv: 'csv', excel: 'xl
 
 /** What a call reaches in other modules (wired at start-up). */
 export interface EndpointCallDeps {
-  endpoints: Pick<EndpointsService, 'byKey' | 'openApiOfKey'>;
+  endpoints: Pick<EndpointsService, 'byKey' | 'openApiOfKey' | 'mayRun'>;
+  /** The endpoint's publisher as they are now (roles, active), or undefined when gone or de-activated. */
+  publisher(userId: string): Promise<AuthContext | undefined>;
   pipelines: { stored(id: string): Promise<PipelineView | undefined> };
   uploads: {
     receiveCall(
@@ -103,6 +105,9 @@ export function endpointCalls(deps: EndpointCallDeps) {
       const pipeline = await deps.pipelines.stored(endpoint.pipeline_id);
       const source = endpointSource(pipeline);
       if (!pipeline || !source) throw notFound('This endpoint has no pipeline to run.');
+      // The call acts for its publisher: only while they may still change the pipeline themselves.
+      const publisher = endpoint.updated_by ? await deps.publisher(endpoint.updated_by) : undefined;
+      if (!publisher || !(await deps.endpoints.mayRun(publisher, pipeline))) throw forbidden(ENDPOINT_MESSAGES.publisherGone);
       if (body.length === 0) throw new AppError(422, CODES.invalid, 'The body is empty.');
       const auth: AuthContext = {
         userId: endpoint.updated_by ?? NIL_USER,
