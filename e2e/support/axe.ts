@@ -46,10 +46,19 @@ const ANIMATIONS_MS = 1500;
  */
 async function settled(page: Page): Promise<void> {
   await page
-    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, {
-      timeout: ANIMATIONS_MS,
-      polling: 50,
-    })
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          // A spinner turns for as long as it is shown: only animations that end are waited for.
+          .filter((a) => a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+          .every((a) => a.playState !== 'running'),
+      undefined,
+      {
+        timeout: ANIMATIONS_MS,
+        polling: 50,
+      },
+    )
     .catch(() => undefined);
 }
 

@@ -36,6 +36,17 @@ describe('theme colours (WCAG 2.2 AA)', () => {
     const token = theme.getDesignToken(appTheme(false));
     expect(contrast(token.colorPrimary, '#ffffff')).toBeGreaterThanOrEqual(4.5);
     expect(contrast(token.colorError, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    // Secondary text is black at 55 % over the row: on the selected row under the pointer too.
+    const row = COLORS.selectedHover;
+    const greyOnRow = `#${[1, 3, 5]
+      .map((i) =>
+        Math.round(Number.parseInt(row.slice(i, i + 2), 16) * 0.45)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')}`;
+    expect(contrast(token.colorLink, row)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(greyOnRow, row)).toBeGreaterThanOrEqual(4.5);
     for (const state of [token.colorLinkHover, token.colorLinkActive, token.colorPrimaryTextHover])
       expect(contrast(state, '#ffffff'), state).toBeGreaterThanOrEqual(4.5);
     expect(contrast(token.colorPrimaryBorder, '#ffffff')).toBeGreaterThanOrEqual(3);

@@ -16,6 +16,8 @@ export const COLORS = {
   success: '#237804',
   /** Orange-8: 5.4:1. */
   warning: '#ad4e00',
+  /** A selected table row under the pointer: links 5.3:1 and secondary text 4.5:1 on it. */
+  selectedHover: '#dcefff',
   /** Secondary and placeholder text: black at 55 % on white is #737373, 4.7:1. */
   grey: 'rgba(0, 0, 0, 0.55)',
 } as const;
@@ -44,6 +46,8 @@ export function appTheme(motion: boolean): ThemeConfig {
     },
     components: {
       Button: { colorPrimaryHover: COLORS.primaryHover, colorPrimaryActive: COLORS.primaryActive },
+      // A selected row under the pointer: antd's #bae0ff leaves links at 4.5:1 and grey text at 4.4:1.
+      Table: { rowSelectedHoverBg: COLORS.selectedHover },
     },
   };
 }

@@ -134,7 +134,9 @@ export function UpdatePreviewDialog({ open, kind, path, doc, onUpdated, onClose,
       {report.error ? (
         <Typography.Text type="danger">{errorText(report.error)}</Typography.Text>
       ) : !report.data ? (
-        <Spin aria-label="Loading the update report" />
+        <div role="status" aria-label="Loading the update report">
+          <Spin />
+        </div>
       ) : (
         <>
           {!needed && <Typography.Paragraph>{VERSION_TEXTS.upToDate}</Typography.Paragraph>}

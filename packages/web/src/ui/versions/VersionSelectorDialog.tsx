@@ -85,7 +85,11 @@ interface GraphBodyProps {
 
 function GraphBody({ versions, error, ...rest }: GraphBodyProps) {
   if (error) return <Typography.Text type="danger">{errorText(error)}</Typography.Text>;
-  const loading = <Spin aria-label="Loading versions" />;
+  const loading = (
+    <div role="status" aria-label="Loading versions">
+      <Spin />
+    </div>
+  );
   if (!versions) return loading;
   return (
     <div className="gdb-version-graph">
