@@ -9,7 +9,7 @@ import { askConfirmation, useDialogCalls } from '../dialog/calls.ts';
 import type { VersionedDoc } from './versioned-doc.ts';
 
 /** The fields of a version this hook reads, beyond those of the version bar. */
-interface AddressedDoc extends VersionedDoc {
+export interface AddressedDoc extends VersionedDoc {
   sys_version: number;
   write_access: boolean;
 }
