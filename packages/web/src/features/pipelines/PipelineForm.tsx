@@ -1,8 +1,8 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Spin } from 'antd';
 import { type Ref, useImperativeHandle, useMemo, useRef } from 'react';
 import { useUserPipelines } from '../../ground/calls/pipelines.ts';
-import { schemaByName, schemaKeys } from '../../ground/calls/schemas.ts';
+import { useFormModel } from '../../ground/calls/schemas.ts';
 import { errorText, showFailure } from '../../ground/request/failure.ts';
 import type { DynamicFormHandle } from '../../ui/forms/DynamicForm.tsx';
 import { DynamicForm } from '../../ui/forms/index.ts';
@@ -30,12 +30,7 @@ export interface PipelineFormProps {
 export function PipelineForm({ doc, readOnly, onDirty, ref }: PipelineFormProps) {
   const queryClient = useQueryClient();
   const { message } = App.useApp();
-  const stored = useQuery({
-    queryKey: [...schemaKeys.all, 'byname', PIPELINE_FORM_SCHEMA],
-    queryFn: () => schemaByName(PIPELINE_FORM_SCHEMA),
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
+  const stored = useFormModel(PIPELINE_FORM_SCHEMA);
   const lists = useUserPipelines();
   const form = useRef<DynamicFormHandle>(null);
   const value = useMemo(() => formValueOf(doc), [doc]);

@@ -30,6 +30,16 @@ export const findSchema = (id: string, signal?: AbortSignal) =>
 /** GET /schemas/byname: the version a name reads. */
 export const schemaByName = (name: string) => api.get('/schemas/byname', schemaByNameSchema, { query: { name } });
 
+/** A stored system data model a screen draws its form from (rt-pipeline, rt-component, rt-sdk-schema), read once. */
+export function useFormModel(name: string) {
+  return useQuery({
+    queryKey: [...schemaKeys.all, 'byname', name],
+    queryFn: () => schemaByName(name),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+}
+
 /** POST /schemas: creates a data model (no `_id`) or saves a draft; answers the saved version. */
 export const saveSchema = (body: SchemaSaveBody) => api.post('/schemas', body, schemaDocumentSchema);
 
