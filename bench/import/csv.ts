@@ -25,8 +25,7 @@ import {
   storedRowsJson,
   storedTableJson,
 } from '../../packages/server/src/platform/files/row-tables.ts';
-import { seededRandom } from '../../packages/server/test/seeded-random.ts';
-import { COLUMNS, DATA_MODEL } from './dealer-prices.ts';
+import { COLUMNS, DATA_MODEL, generateCsv, MAPPING } from './dealer-prices.ts';
 
 const rowCount = Number(process.env.BENCH_ROWS ?? 200_000);
 const runCount = Number(process.env.BENCH_RUNS ?? 3);
@@ -41,55 +40,6 @@ const REFERENCE_RAW_ROWS_PER_SECOND = 600_000;
 
 // ---------------------------------------------------------------------------------------------
 // The file: what a dealer's price list looks like, deterministic (same bytes on every run).
-
-// A mapping a real price file gets: trims, normalises, computes the price with VAT.
-const MAPPING = `const rows = ctx.input.prices;
-const out = new Array(rows.length);
-for (let i = 0; i < rows.length; i++) {
-  const r = rows[i];
-  out[i] = {
-    dealerCode: r.dealerCode,
-    partNumber: r.partNumber,
-    description: r.description.trim(),
-    brand: (r.brand || '').toUpperCase(),
-    quantity: r.quantity,
-    unitPrice: r.unitPrice,
-    priceInclVat: Math.round(r.unitPrice * (1 + (r.vatRate || 0)) * 100) / 100,
-    currency: r.currency,
-    validFrom: r.validFrom,
-    email: r.email,
-  };
-}
-ctx.output.prices = out;
-ctx.log.info(out.length + ' price rows mapped.');`;
-
-function generateCsv(rows: number): string {
-  const next = seededRandom(20261122);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
-  const int = (n: number) => Math.floor(next() * n);
-  const letters = [...'ABCDEFGHJKLMNPRSTUVWXYZ'];
-  const alnum = [...'ABCDEFGHJKLMNPRSTUVWXYZ0123456789'];
-  const countries = ['FR', 'DE', 'ES', 'IT', 'BE', 'NL', 'PT', 'AT'];
-  const brands = ['Renault', 'Dacia', 'Alpine', 'Nissan', 'Mitsubishi'];
-  const parts = ['Brake pad set', 'Oil filter', 'Wiper blade', 'Spark plug', 'Air filter', 'Clutch kit', 'Headlamp'];
-  const sides = ['front', 'rear', 'left', 'right', 'kit'];
-  const vat = ['0.2', '0.19', '0.21', '0.22', '0.055'];
-  const lines: string[] = [COLUMNS.join(',')];
-  for (let i = 0; i < rows; i++) {
-    const country = pick(countries);
-    const dealer = `${country}${String(int(1000)).padStart(3, '0')}`;
-    const part = `${pick(alnum)}${pick(alnum)}${pick(letters)}-${String(int(100_000)).padStart(5, '0')}`;
-    // Some descriptions hold the delimiter and are quoted, as exports from spreadsheets are.
-    const text = `${pick(parts)} ${pick(sides)} ${int(90) + 10}`;
-    const description = i % 10 === 0 ? `"${text}, pack of ${int(8) + 2}"` : text;
-    const brand = i % 25 === 0 ? '' : pick(brands);
-    const price = (int(99_999) / 100 + 1).toFixed(2);
-    const date = `2026-${String(int(12) + 1).padStart(2, '0')}-${String(int(28) + 1).padStart(2, '0')}`;
-    const email = `parts.${dealer.toLowerCase()}@dealer.example`;
-    lines.push([dealer, part, description, brand, int(500), price, pick(vat), 'EUR', date, email].join(','));
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -278,11 +228,17 @@ await new Promise((r) => setTimeout(r, 5000));
 
 const rssBefore = process.memoryUsage().rss;
 let peakRss = rssBefore;
-/** The process's page faults so far, read every 10 ms: new memory costs this machine about 12 µs a page. */
-const faults: { at: number; count: number }[] = [];
-const faultsAt = (ms: number) => (faults.find((f) => f.at >= ms) ?? faults.at(-1))?.count ?? 0;
+/**
+ * The process's page faults and CPU seconds (every thread: the server, its parse workers and the
+ * sandbox) so far, read every 10 ms: new memory costs this machine about 12 µs a page.
+ */
+const faults: { at: number; count: number; cpu: number }[] = [];
+const sampleAt = (ms: number) => faults.find((f) => f.at >= ms) ?? faults.at(-1);
+const faultsAt = (ms: number) => sampleAt(ms)?.count ?? 0;
+const cpuAt = (ms: number) => sampleAt(ms)?.cpu ?? 0;
 const sampler = setInterval(() => {
-  faults.push({ at: Date.now(), count: process.resourceUsage().minorPageFault });
+  const { user, system } = process.cpuUsage();
+  faults.push({ at: Date.now(), count: process.resourceUsage().minorPageFault, cpu: (user + system) / 1e6 });
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 10);
 const runs: (Awaited<ReturnType<typeof importFile>> & {
@@ -290,6 +246,7 @@ const runs: (Awaited<ReturnType<typeof importFile>> & {
   cpuSystemSeconds: number;
   pageFaults: number;
   pageFaultsByStage: Record<string, number>;
+  cpuSecondsByStage: Record<string, number>;
 })[] = [];
 for (let i = 0; i < runCount; i++) {
   const cpuStart = process.cpuUsage();
@@ -301,8 +258,12 @@ for (let i = 0; i < runCount; i++) {
   const pageFaultsByStage = Object.fromEntries(
     STAGES.map((name, k) => [name, faultsAt(run.marks[k + 1] ?? 0) - faultsAt(run.marks[k] ?? 0)]),
   );
+  const cpuSecondsByStage = Object.fromEntries(
+    STAGES.map((name, k) => [name, Number((cpuAt(run.marks[k + 1] ?? 0) - cpuAt(run.marks[k] ?? 0)).toFixed(2))]),
+  );
   runs.push({
     ...run,
+    cpuSecondsByStage,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     cpuSystemSeconds: cpu.system / 1e6,
     pageFaults,
@@ -377,6 +338,7 @@ const report = {
   outputMiB: Number((best.outputBytes / 1024 / 1024).toFixed(2)),
   storedRowsMiB: Number((Buffer.byteLength(stored) / 1024 / 1024).toFixed(2)),
   stagesMs: Object.fromEntries(Object.entries(stages).map(([name, ms]) => [name, round(ms)])),
+  cpuSecondsByStage: best.cpuSecondsByStage,
   stageShare: Object.fromEntries(Object.entries(stages).map(([name, ms]) => [name, `${((ms / totalMs) * 100).toFixed(0)}%`])),
   totalMs: round(totalMs),
   runsTotalMs: runs.map((r) => round(r.totalMs)),
