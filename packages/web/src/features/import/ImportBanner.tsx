@@ -40,7 +40,7 @@ export function ImportBanner({ kind, importId }: { kind: string; importId: strin
   const banner = bannerOf(kind, live.byId.get(importId));
   return (
     <div role="status" aria-live="polite">
-      <Alert type={banner.type} showIcon message={banner.text} />
+      <Alert type={banner.type} showIcon title={banner.text} />
     </div>
   );
 }

@@ -18,7 +18,7 @@ export function OtherJobs({ jobs }: { jobs: readonly ScheduledJob[] }) {
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
       {jobs.map((j) => (
-        <Alert key={j._id} type="info" showIcon className="gdb-wrap" message={otherJobText(j)} />
+        <Alert key={j._id} type="info" showIcon className="gdb-wrap" title={otherJobText(j)} />
       ))}
     </Space>
   );

@@ -44,10 +44,10 @@ export function PlanStep(props: PlanStepProps) {
       <Typography.Text strong className="gdb-wrap">
         {pipeline.name}
       </Typography.Text>
-      {missing.length > 0 && <Alert type="error" showIcon message={missingFieldsMessage(missing)} />}
-      {blocked && <Alert type="error" showIcon message={blocked} action={cancel} />}
+      {missing.length > 0 && <Alert type="error" showIcon title={missingFieldsMessage(missing)} />}
+      {blocked && <Alert type="error" showIcon title={blocked} action={cancel} />}
       {!blocked && waitingAt && (
-        <Alert type="info" showIcon message={`The next import is scheduled at ${formatLogDate(waitingAt)}.`} action={cancel} />
+        <Alert type="info" showIcon title={`The next import is scheduled at ${formatLogDate(waitingAt)}.`} action={cancel} />
       )}
       <OtherJobs jobs={plan.others} />
       {editing && (
@@ -55,7 +55,7 @@ export function PlanStep(props: PlanStepProps) {
           type="warning"
           showIcon
           className="gdb-wrap"
-          message={`This pipeline has a ${jobKindWords(editing)} (${whenText(editing)}). Next step changes that job to the schedule below; choose Now to delete it and run at once.`}
+          title={`This pipeline has a ${jobKindWords(editing)} (${whenText(editing)}). Next step changes that job to the schedule below; choose Now to delete it and run at once.`}
         />
       )}
       <Scheduler

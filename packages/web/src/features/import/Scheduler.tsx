@@ -129,7 +129,7 @@ export function Scheduler({ form, roles, disabled, onChange, onKind }: Scheduler
         </Space>
       )}
       {form.kind === 'repeat' && <RepeatFields form={form} disabled={disabled} set={set} />}
-      {warning && <Alert type="warning" showIcon message={warning} />}
+      {warning && <Alert type="warning" showIcon title={warning} />}
     </Space>
   );
 }
