@@ -7,14 +7,14 @@ const root = path.resolve(import.meta.dirname, '..');
 /** How long since `since`, in whole seconds, as text. */
 export const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
 
-/** Runs one job's commands one after the other; answers its exit code and output. */
-function runJob({ name, steps }, streamed) {
+/** Runs one job's commands one after the other (in `cwd`, the project's root by default); answers its exit code and output. */
+function runJob({ name, steps, cwd = root }, streamed) {
   const started = Date.now();
   const output = [];
   const next = async (i) => {
     if (i === steps.length) return 0;
     const [cmd, args] = steps[i];
-    const child = spawn(cmd, args, { cwd: root, stdio: streamed ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd, stdio: streamed ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
     const code = await new Promise((resolve) => child.on('close', resolve));
