@@ -136,8 +136,10 @@ export async function storeBatch(
   const messages: Parsed[] = (await fresh(deps, listener, deliveries)).map((d) => ({ delivery: d, rows: rowsOf(d.body) }));
   const filename = `${source.dataSubKind}.json`;
   const good = messages.filter((m) => m.rows !== null);
-  const { uploadId, poison } = good.length > 0 ? await storeValid(deps, auth, pipeline, good, filename) : { uploadId: undefined, poison: [] };
-  poison.push(...messages.filter((m) => m.rows === null));
+  const valid: { uploadId: string | undefined; poison: Parsed[] } =
+    good.length > 0 ? await storeValid(deps, auth, pipeline, good, filename) : { uploadId: undefined, poison: [] };
+  const { uploadId } = valid;
+  const poison = [...valid.poison, ...messages.filter((m) => m.rows === null)];
   if (poison.length > 0) {
     const bytes = bytesOfPoison(poison);
     await deps.uploads.receiveBatch(auth, pipeline, { filename: `${source.dataSubKind}-refused.json`, bytes, keepInvalid: true });

@@ -36,6 +36,8 @@ export function listenerWorker(row: ListenerRow, deps: WorkerDeps) {
   let wake: () => void = () => undefined;
   let current: { consumer: Consumer | undefined; batches: Batcher; failed: (e: Error) => void } | undefined;
   let lastError: string | null = null;
+  // A state that cannot be recorded (the database is away) does not stop the listener.
+  const report = (state: ListenerState, error: string | null) => deps.report(state, error).catch(() => undefined);
 
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -78,7 +80,7 @@ export function listenerWorker(row: ListenerRow, deps: WorkerDeps) {
       await consumer.close();
       return undefined;
     }
-    await deps.report('connected', lastError);
+    await report('connected', lastError);
     const why = await Promise.race([consumer.ended, failure]);
     batches.drop();
     await consumer.close();
@@ -87,7 +89,7 @@ export function listenerWorker(row: ListenerRow, deps: WorkerDeps) {
 
   const run = async () => {
     for (let attempt = 0; !stopped; ) {
-      await deps.report('connecting', lastError);
+      await report('connecting', lastError);
       const began = Date.now();
       try {
         const why = await connectOnce();
@@ -99,7 +101,7 @@ export function listenerWorker(row: ListenerRow, deps: WorkerDeps) {
       }
       // A connection that lasted starts the back-off over.
       attempt = Date.now() - began > deps.backoff.maxMs ? 0 : attempt + 1;
-      await deps.report('error', lastError);
+      await report('error', lastError);
       await pause(backoffMs(attempt - 1, deps.backoff));
     }
   };
@@ -108,7 +110,7 @@ export function listenerWorker(row: ListenerRow, deps: WorkerDeps) {
   return {
     row,
     /** Stores what is gathered, closes the connection and reports the listener stopped. */
-    async stop(report = true): Promise<void> {
+    async stop(reportStop = true): Promise<void> {
       stopped = true;
       wake();
       const now = current;
@@ -118,7 +120,7 @@ export function listenerWorker(row: ListenerRow, deps: WorkerDeps) {
         now.failed(new Error('stopped'));
       }
       await running;
-      if (report) await deps.report('stopped', lastError).catch(() => undefined);
+      if (reportStop) await report('stopped', lastError);
     },
   };
 }
