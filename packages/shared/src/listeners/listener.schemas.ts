@@ -79,7 +79,7 @@ export const listenerViewSchema = z.object({
   state: z.array(listenerHostStateSchema).describe('What each server instance reports of it.'),
   isValid: z.boolean().describe('False when the pipeline is gone or no longer has a listener data source.'),
   dataSubKind: z.string().nullable().describe('The listener data source the messages fill.'),
-  kind: z.enum(LISTENER_KINDS),
+  kind: z.enum(LISTENER_KINDS).describe('The broker: amqp, mqtt or nats.'),
   url: z.string().describe('Connection URL (without credentials).'),
   queue: z.string().describe('The AMQP queue, the MQTT topic or the NATS subject.'),
   jetStream: z.boolean().describe('NATS: consumed through a JetStream durable consumer.'),

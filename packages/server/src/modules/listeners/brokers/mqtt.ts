@@ -54,7 +54,7 @@ export const connectMqtt: Connect = async (options, deliver) => {
     clientId: mqttClientId(options.hostname, options.listenerId),
     clean: false,
     protocolVersion: 5,
-    properties: { sessionExpiryInterval: 7 * 24 * 3600, receiveMaximum: Math.min(65_535, options.prefetch) },
+    properties: { sessionExpiryInterval: 24 * 3600, receiveMaximum: Math.min(65_535, options.prefetch) },
     username: options.username,
     password: options.password,
     reconnectPeriod: 0,
@@ -63,6 +63,8 @@ export const connectMqtt: Connect = async (options, deliver) => {
   const ack = holdAcks(client);
   const { ended, end } = endSignal();
   let closing = false;
+  // Errors are reported by the end of the connection ('close'): an 'error' without a listener would throw.
+  client.on('error', () => undefined);
   client.on('message', (_topic, payload, packet) => {
     deliver({ id: idOf(packet), body: payload, ack: () => ack(packet.messageId) });
   });
@@ -73,7 +75,7 @@ export const connectMqtt: Connect = async (options, deliver) => {
       client.once('error', reject);
       client.once('close', () => reject(new Error('The broker closed the connection.')));
     });
-    client.on('error', (error) => end(error));
+    client.on('error', (error) => end(closing ? undefined : error));
     await client.subscribeAsync(`$share/${SHARE_GROUP}/${options.queue}`, { qos: 1 });
   } catch (error) {
     closing = true;
