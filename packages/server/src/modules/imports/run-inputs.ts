@@ -132,7 +132,7 @@ async function sourceUploads(deps: InputDeps, pipeline: PipelineView, source: Da
 /**
  * Gathers the input of a run: for a manual source every enabled valid upload, oldest first (a
  * country's dataFromMaster source reads the master's), waiting a bounded time for those still
- * being checked; a real-time source is fetched now; endpoint and listener sources give no rows.
+ * being checked; a real-time source is fetched now; an endpoint or listener source gives its uploads too.
  * A master's uploads that a country's dataFromMaster source reads are not in `taken`: the
  * master's other country pipelines read them too.
  */

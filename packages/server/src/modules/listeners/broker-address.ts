@@ -4,16 +4,6 @@ import { LISTENER_MESSAGES, LISTENER_SCHEMES, type ListenerKind } from '@gdb/sha
 import { addressCheck } from '../../platform/cidr.ts';
 import { invalid } from '../../platform/http/errors.ts';
 
-/** The default port of each broker kind, when its URL names none. */
-export const DEFAULT_PORTS: Record<string, number> = {
-  'amqp:': 5672,
-  'amqps:': 5671,
-  'mqtt:': 1883,
-  'mqtts:': 8883,
-  'nats:': 4222,
-  'tls:': 4222,
-};
-
 /**
  * A listener's connection URL as this server may use it: a scheme of its broker kind, no
  * credentials in it (they have their own fields, the password stored encrypted), and a host that

@@ -30,7 +30,7 @@ export interface BatchDeps {
 }
 
 /** Why a batch could not be stored: its messages stay unacknowledged, the broker delivers them again. */
-export class BatchError extends Error {}
+class BatchError extends Error {}
 
 /** Rounds of taking the refused messages out of a batch before all of the rest is taken as refused. */
 const SPLIT_ROUNDS = 4;

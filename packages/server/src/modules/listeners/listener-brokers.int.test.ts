@@ -41,8 +41,10 @@ afterAll(async () => {
 
 const DOUBLE = 'ctx.output.out = ctx.input.prices.map((r) => ({ code: r.code, price: r.price * 2 }));';
 type Kind = 'amqp' | 'mqtt' | 'nats';
+/** A test's time: the brokers, the checks and the runs of a thousand messages. */
+const TIMEOUT = 60_000;
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -122,7 +124,7 @@ describe('a published listener', () => {
       } finally {
         await publisher.close();
       }
-    });
+    }, TIMEOUT);
   }
 
   for (const c of CASES.filter((k) => k.publisher !== 'nats')) {
@@ -151,7 +153,7 @@ describe('a published listener', () => {
       } finally {
         await publisher.close();
       }
-    });
+    }, TIMEOUT);
   }
 
   it('stores a message not valid for the data model as an invalid upload with its log lines, acknowledged; the rest of its batch is imported', async () => {
@@ -179,5 +181,5 @@ describe('a published listener', () => {
     } finally {
       await publisher.close();
     }
-  });
+  }, TIMEOUT);
 });

@@ -19,10 +19,10 @@ const RECONCILE_MS = 2000;
 const MESSAGE_IDS_KEPT_MS = 7 * 24 * 3600_000;
 const PRUNE_MS = 3600_000;
 
-export const CONNECTORS: Record<ListenerRow['kind'], Connect> = { amqp: connectAmqp, mqtt: connectMqtt, nats: connectNats };
+const CONNECTORS: Record<ListenerRow['kind'], Connect> = { amqp: connectAmqp, mqtt: connectMqtt, nats: connectNats };
 
 /** What the listeners' runtime reaches in other modules (wired at start-up). */
-export interface RuntimeDeps extends Omit<BatchDeps, 'repo'> {
+interface RuntimeDeps extends Omit<BatchDeps, 'repo'> {
   password(row: ListenerRow): string | undefined;
   imports: { create(auth: AuthContext, body: CreateImportBody): Promise<JobCreated> };
   /** How many uploads a run of the pipeline would take from its listener source now. */

@@ -5,10 +5,10 @@ import type { Connect, Consumer } from './brokers/consumer.ts';
 import type { Delivery } from './listener-batches.ts';
 import type { ListenerRow } from './listeners.repo.ts';
 
-export type ListenerState = 'connecting' | 'connected' | 'error' | 'stopped';
+type ListenerState = 'connecting' | 'connected' | 'error' | 'stopped';
 
 /** What one listener's worker on this instance uses. */
-export interface WorkerDeps {
+interface WorkerDeps {
   hostname: string;
   connectors: Record<ListenerRow['kind'], Connect>;
   privateRanges: readonly string[];
@@ -41,6 +41,7 @@ export function listenerWorker(row: ListenerRow, deps: WorkerDeps) {
 
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (stopped) return resolve();
       const timer = setTimeout(resolve, ms);
       wake = () => {
         clearTimeout(timer);
@@ -100,7 +101,7 @@ export function listenerWorker(row: ListenerRow, deps: WorkerDeps) {
         lastError = errorMessage(error);
       }
       // A connection that lasted starts the back-off over.
-      attempt = Date.now() - began > deps.backoff.maxMs ? 0 : attempt + 1;
+      attempt = Date.now() - began > deps.backoff.maxMs ? 1 : attempt + 1;
       await report('error', lastError);
       await pause(backoffMs(attempt - 1, deps.backoff));
     }

@@ -1,7 +1,7 @@
 import type { Delivery } from '../listener-batches.ts';
 
 /** What a consumer is started with: where, what, as whom, and how many unacknowledged messages it may hold. */
-export interface ConsumerOptions {
+interface ConsumerOptions {
   listenerId: string;
   url: URL;
   queue: string;

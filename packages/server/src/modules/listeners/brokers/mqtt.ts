@@ -2,10 +2,10 @@ import mqtt, { type IPublishPacket, type MqttClient, type Packet } from 'mqtt';
 import { type Connect, endSignal, quietly } from './consumer.ts';
 
 /** The shared subscription group every instance joins: each message goes to one of them. */
-export const SHARE_GROUP = 'gdb';
+const SHARE_GROUP = 'gdb';
 
 /** The client id of a listener on a host: stable, so that its session (and what it was not yet sent) outlives a restart. */
-export function mqttClientId(hostname: string, listenerId: string): string {
+function mqttClientId(hostname: string, listenerId: string): string {
   return `gdb-${hostname.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40)}-${listenerId}`;
 }
 

@@ -3,10 +3,10 @@ import type { Delivery } from '../listener-batches.ts';
 import { type Connect, endSignal, quietly } from './consumer.ts';
 
 /** The queue group every instance joins: each message goes to one of them. */
-export const QUEUE_GROUP = 'gdb';
+const QUEUE_GROUP = 'gdb';
 
 /** The durable JetStream consumer of a listener, shared by every instance. */
-export const durableName = (listenerId: string) => `gdb-${listenerId}`;
+const durableName = (listenerId: string) => `gdb-${listenerId}`;
 
 const msgIdOf = (m: Msg | JsMsg) => {
   const id = m.headers?.get('Nats-Msg-Id');
