@@ -56,17 +56,41 @@ interface Parsed {
   rows: Row[] | null;
 }
 
-/** The deliveries not stored before: the first of each id, not among those the listener recorded. */
+/**
+ * The ids of messages in batches being stored on this connection's listener, with the other
+ * deliveries of the same id that wait for that batch: acknowledged with it once it is stored, left
+ * to the broker if it fails.
+ */
+export type InFlight = Map<string, Delivery[]>;
+
+/** Takes the deliveries whose id no batch being stored holds (the first of each id); the others wait for theirs. */
+function claim(inFlight: InFlight, deliveries: readonly Delivery[]): { mine: Delivery[]; ids: string[] } {
+  const mine: Delivery[] = [];
+  const ids: string[] = [];
+  for (const d of deliveries) {
+    if (d.id === undefined) {
+      mine.push(d);
+      continue;
+    }
+    const waiting = inFlight.get(d.id);
+    if (waiting) {
+      waiting.push(d);
+      continue;
+    }
+    inFlight.set(d.id, []);
+    ids.push(d.id);
+    mine.push(d);
+  }
+  return { mine, ids };
+}
+
+/** The deliveries not stored before: those whose id the listener has not recorded. */
 async function fresh(deps: BatchDeps, listener: ListenerRow, deliveries: readonly Delivery[]): Promise<Delivery[]> {
-  const ids = [...new Set(deliveries.flatMap((d) => d.id ?? []))];
-  const seen = await deps.repo.seen(listener.id, ids);
-  const taken = new Set<string>();
-  return deliveries.filter((d) => {
-    if (d.id === undefined) return true;
-    if (seen.has(d.id) || taken.has(d.id)) return false;
-    taken.add(d.id);
-    return true;
-  });
+  const seen = await deps.repo.seen(
+    listener.id,
+    deliveries.flatMap((d) => d.id ?? []),
+  );
+  return deliveries.filter((d) => d.id === undefined || !seen.has(d.id));
 }
 
 /** The messages of `good` whose rows the check named (row numbers from 1, in the order of the file). */
@@ -120,10 +144,34 @@ const bytesOfPoison = (poison: readonly Parsed[]) =>
  * Stores a batch of a listener's messages as uploads of its listener data source, acting for its
  * publisher: the valid messages as one upload, the messages not valid for the data model (or not
  * JSON rows) as one invalid upload with its check's log lines; a message already stored (same id)
- * is dropped. Every message is acknowledged once this is done, never before: a failure leaves them
- * all to the broker (BatchError). Answers the upload a run should take, if any.
+ * is dropped, and one whose id another batch being stored holds waits for that batch. Every
+ * message is acknowledged once this is done, never before: a failure leaves them all to the broker
+ * (BatchError). Answers the upload a run should take, if any.
  */
 export async function storeBatch(
+  deps: BatchDeps,
+  listener: ListenerRow,
+  deliveries: readonly Delivery[],
+  inFlight: InFlight,
+): Promise<{ uploadId: string | undefined; pipeline: PipelineView; auth: AuthContext }> {
+  // Claimed before anything is awaited: a batch started after this one sees these ids in flight
+  // until they are recorded, and recorded after.
+  const { mine, ids } = claim(inFlight, deliveries);
+  let stored = false;
+  try {
+    const answer = await storeClaimed(deps, listener, mine);
+    stored = true;
+    return answer;
+  } finally {
+    for (const id of ids) {
+      const others = inFlight.get(id) ?? [];
+      inFlight.delete(id);
+      if (stored) for (const d of others) d.ack();
+    }
+  }
+}
+
+async function storeClaimed(
   deps: BatchDeps,
   listener: ListenerRow,
   deliveries: readonly Delivery[],

@@ -8,7 +8,7 @@ import { connectAmqp } from './brokers/amqp.ts';
 import type { Connect } from './brokers/consumer.ts';
 import { connectMqtt } from './brokers/mqtt.ts';
 import { connectNats } from './brokers/nats.ts';
-import { type BatchDeps, type Delivery, storeBatch } from './listener-batches.ts';
+import { type BatchDeps, type Delivery, type InFlight, storeBatch } from './listener-batches.ts';
 import { backoffMs, type ListenerWorker, listenerWorker } from './listener-worker.ts';
 import { type ListenerRow, listenersRepo } from './listeners.repo.ts';
 import { listenerSource } from './listener-source.ts';
@@ -83,9 +83,12 @@ export function listenerRuntime(ctx: AppContext, deps: RuntimeDeps) {
   let reconciling: Promise<void> = Promise.resolve();
   let started = false;
 
-  const store = (row: ListenerRow) => async (batch: Delivery[]) => {
-    const { uploadId, pipeline, auth } = await storeBatch({ ...deps, repo }, row, batch);
-    if (uploadId) runs.request(pipeline, auth);
+  const store = (row: ListenerRow) => {
+    const inFlight: InFlight = new Map();
+    return async (batch: Delivery[]) => {
+      const { uploadId, pipeline, auth } = await storeBatch({ ...deps, repo }, row, batch, inFlight);
+      if (uploadId) runs.request(pipeline, auth);
+    };
   };
   const startWorker = (row: ListenerRow) =>
     listenerWorker(row, {

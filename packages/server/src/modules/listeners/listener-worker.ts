@@ -72,7 +72,8 @@ export function listenerWorker(row: ListenerRow, deps: WorkerDeps) {
         username: row.username || undefined,
         password: deps.password(row),
         hostname: deps.hostname,
-        prefetch: Math.min(20_000, row.batch_size * 2),
+        // One batch gathering while two are stored.
+        prefetch: Math.min(30_000, row.batch_size * 3),
       },
       (delivery) => batches.add(delivery),
     );
@@ -85,6 +86,9 @@ export function listenerWorker(row: ListenerRow, deps: WorkerDeps) {
     const why = await Promise.race([consumer.ended, failure]);
     batches.drop();
     await consumer.close();
+    // The batches being stored finish (their acks are lost with the connection) before the next
+    // connection's redeliveries of them are looked at: their ids are recorded by then.
+    await batches.settled();
     return why;
   };
 
