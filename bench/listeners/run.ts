@@ -109,7 +109,10 @@ console.log(`${count} messages published to ${kind} in ${Date.now() - published}
 const stored = async () => {
   const row = await k
     .selectFrom('uploads')
-    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('row_count'), eb.lit(0)).as('rows'), eb.fn.countAll<number>().as('uploads')])
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>('row_count'), eb.lit(0)).as('rows'),
+      eb.fn.countAll<number>().as('uploads'),
+    ])
     .where('pipeline_id', '=', pipelineId)
     .where('from', '=', 'source')
     .where('status', '=', 'valid')

@@ -19,14 +19,14 @@ import { endpointsRoutes } from './modules/endpoints/endpoints.routes.ts';
 import { endpointsService } from './modules/endpoints/endpoints.service.ts';
 import { runtimeRoutes } from './modules/endpoints/runtime.routes.ts';
 import { foldersRoutes } from './modules/folders/folders.routes.ts';
-import { type ListenerRuntime, listenerRuntime } from './modules/listeners/listener-runtime.ts';
-import { listenersRoutes } from './modules/listeners/listeners.routes.ts';
-import { listenersService } from './modules/listeners/listeners.service.ts';
 import { type FoldersService, foldersService } from './modules/folders/folders.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsLiveCollection, pipelinesOfImports } from './modules/imports/imports.live.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { type ImportsService, importsService } from './modules/imports/imports.service.ts';
+import { type ListenerRuntime, listenerRuntime } from './modules/listeners/listener-runtime.ts';
+import { listenersRoutes } from './modules/listeners/listeners.routes.ts';
+import { listenersService } from './modules/listeners/listeners.service.ts';
 import { logsLiveCollection } from './modules/logs/logs.live.ts';
 import { logsRoutes } from './modules/logs/logs.routes.ts';
 import { logsService } from './modules/logs/logs.service.ts';
@@ -173,6 +173,13 @@ function listenerServices(
   return { listeners, listenerRuntime: runtime };
 }
 
+/** Pipelines published as endpoints and as listeners: both act for their publisher while they may still change the pipeline. */
+function publishedPipelines(ctx: AppContext, deps: Parameters<typeof endpointServices>[1] & { uploads: UploadsService }) {
+  const published = endpointServices(ctx, deps);
+  const { mayRun } = published.endpoints;
+  return { ...published, ...listenerServices(ctx, { ...deps, mayRun }) };
+}
+
 /** Builds every service from one context; routes and workers receive these. */
 export function buildServices(ctx: AppContext) {
   const users = usersService(ctx);
@@ -235,11 +242,8 @@ export function buildServices(ctx: AppContext) {
     reference,
     components: () => runtime,
   });
-  const published = endpointServices(ctx, { pipelines, uploads, imports, schemas, components, users, access: documentAccess });
-  const { mayRun } = published.endpoints;
   return {
-    ...published,
-    ...listenerServices(ctx, { pipelines, uploads, imports, users, mayRun, access: documentAccess }),
+    ...publishedPipelines(ctx, { pipelines, uploads, imports, schemas, components, users, access: documentAccess }),
     files,
     uploads,
     datastore,

@@ -53,7 +53,10 @@ export async function mqttPublisher(topic: string): Promise<Publisher> {
   return {
     async send(messages) {
       const sending = messages.map((m) =>
-        client.publishAsync(topic, bytes(m.body), { qos: 1, ...(m.id ? { properties: { userProperties: { msgid: m.id } } } : {}) }),
+        client.publishAsync(topic, bytes(m.body), {
+          qos: 1,
+          ...(m.id ? { properties: { userProperties: { msgid: m.id } } } : {}),
+        }),
       );
       await Promise.all(sending);
     },

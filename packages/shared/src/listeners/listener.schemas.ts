@@ -54,7 +54,9 @@ export const publishListenerBodySchema = z.object({
     .string()
     .max(500)
     .optional()
-    .describe(`Password at the broker, stored encrypted; left out or '${PASSWORD_PLACEHOLDER}': the stored one is kept; empty: none.`),
+    .describe(
+      `Password at the broker, stored encrypted; left out or '${PASSWORD_PLACEHOLDER}': the stored one is kept; empty: none.`,
+    ),
 });
 export type PublishListenerBody = z.infer<typeof publishListenerBodySchema>;
 

@@ -81,12 +81,7 @@ async function fetchNow(deps: InputDeps, owner: PipelineView, source: DataSource
  * An endpoint or listener source's are taken alike, but none is no failure: its calls or messages
  * may all have been taken by an earlier run.
  */
-async function manualUploads(
-  deps: InputDeps,
-  pipeline: PipelineView,
-  source: DataSource,
-  run: RunOf,
-): Promise<RunUpload[]> {
+async function manualUploads(deps: InputDeps, pipeline: PipelineView, source: DataSource, run: RunOf): Promise<RunUpload[]> {
   const kind = source.dataSubKind;
   const listed = await deps.uploads.runUploads(pipeline, kind);
   const checking = listed.filter((u) => u.status !== 'valid');

@@ -95,8 +95,7 @@ describe('a batch and the ids of the batches being stored', () => {
       },
     } as never,
     pipelines: {
-      stored: async () =>
-        ({ _id: 'p', name: 'p', dataSources: [{ dataSubKind: 'prices', connectorType: 'listener' }] }) as never,
+      stored: async () => ({ _id: 'p', name: 'p', dataSources: [{ dataSubKind: 'prices', connectorType: 'listener' }] }) as never,
     },
     runner: async () => ({ userId: 'u', sessionId: 's', userName: 'u', roles: ['super-admin' as const] }),
     uploads: {

@@ -1,8 +1,8 @@
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
-import type { ListenerRow, listenersRepo } from './listeners.repo.ts';
 import { listenerSource } from './listener-source.ts';
+import type { ListenerRow, listenersRepo } from './listeners.repo.ts';
 
 /** One message as a broker delivered it, acknowledged only once it is stored (or dropped as a duplicate). */
 export interface Delivery {
@@ -192,7 +192,10 @@ async function storeClaimed(
     const bytes = bytesOfPoison(poison);
     await deps.uploads.receiveBatch(auth, pipeline, { filename: `${source.dataSubKind}-refused.json`, bytes, keepInvalid: true });
   }
-  await deps.repo.remember(listener.id, messages.flatMap((m) => m.delivery.id ?? []));
+  await deps.repo.remember(
+    listener.id,
+    messages.flatMap((m) => m.delivery.id ?? []),
+  );
   for (const d of deliveries) d.ack();
   return { uploadId, pipeline, auth };
 }

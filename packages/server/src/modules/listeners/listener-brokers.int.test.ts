@@ -88,7 +88,10 @@ async function stored(pipelineId: string) {
 }
 
 const messages = (from: number, count: number): Message[] =>
-  Array.from({ length: count }, (_, i) => ({ id: `m${from + i}`, body: JSON.stringify({ code: `C${from + i}`, price: from + i }) }));
+  Array.from({ length: count }, (_, i) => ({
+    id: `m${from + i}`,
+    body: JSON.stringify({ code: `C${from + i}`, price: from + i }),
+  }));
 
 const publisherOf = (kind: Kind | 'jetstream', queue: string): Promise<Publisher> => {
   if (kind === 'amqp') return amqpPublisher(queue);
@@ -105,81 +108,93 @@ const CASES = [
 
 describe('a published listener', () => {
   for (const c of CASES) {
-    it(`takes 1,000 messages of ${c.name} as batched uploads and imports, none lost, none twice`, async () => {
-      const queue = uniqueName(`gdb.${c.publisher}`);
-      const publisher = await publisherOf(c.publisher, queue);
-      try {
-        const id = await listening(c.kind, queue, c.extra);
-        await publisher.send(messages(0, 1000));
-        const end = await until(
-          () => stored(id),
-          (s) => s.rows >= 1000 && s.imported,
-        );
-        expect(end).toMatchObject({ rows: 1000, invalid: [], imported: true });
-        expect(end.uploads).toBeLessThanOrEqual(1000 / 10);
-        const runs = await t.ctx.db.kysely.selectFrom('imports').select('state').where('pipeline_id', '=', id).execute();
-        expect(runs.length).toBeGreaterThan(0);
-        expect(runs.every((r) => r.state === 'done')).toBe(true);
-        expect([0, undefined]).toContain(await publisher.waiting());
-      } finally {
-        await publisher.close();
-      }
-    }, TIMEOUT);
+    it(
+      `takes 1,000 messages of ${c.name} as batched uploads and imports, none lost, none twice`,
+      async () => {
+        const queue = uniqueName(`gdb.${c.publisher}`);
+        const publisher = await publisherOf(c.publisher, queue);
+        try {
+          const id = await listening(c.kind, queue, c.extra);
+          await publisher.send(messages(0, 1000));
+          const end = await until(
+            () => stored(id),
+            (s) => s.rows >= 1000 && s.imported,
+          );
+          expect(end).toMatchObject({ rows: 1000, invalid: [], imported: true });
+          expect(end.uploads).toBeLessThanOrEqual(1000 / 10);
+          const runs = await t.ctx.db.kysely.selectFrom('imports').select('state').where('pipeline_id', '=', id).execute();
+          expect(runs.length).toBeGreaterThan(0);
+          expect(runs.every((r) => r.state === 'done')).toBe(true);
+          expect([0, undefined]).toContain(await publisher.waiting());
+        } finally {
+          await publisher.close();
+        }
+      },
+      TIMEOUT,
+    );
   }
 
   for (const c of CASES.filter((k) => k.publisher !== 'nats')) {
-    it(`loses none and stores none twice across a stop and a start of the listeners (${c.name})`, async () => {
-      const queue = uniqueName(`gdb.restart.${c.publisher}`);
-      const publisher = await publisherOf(c.publisher, queue);
+    it(
+      `loses none and stores none twice across a stop and a start of the listeners (${c.name})`,
+      async () => {
+        const queue = uniqueName(`gdb.restart.${c.publisher}`);
+        const publisher = await publisherOf(c.publisher, queue);
+        try {
+          const id = await listening(c.kind, queue, c.extra);
+          const sending = publisher.send(messages(0, 600));
+          await until(
+            () => stored(id),
+            (s) => s.rows > 0,
+          );
+          await t.services.listenerRuntime.stop();
+          await sending;
+          // Sent again while stopped (a publisher's retry): dropped by their ids.
+          await publisher.send([...messages(0, 100), ...messages(600, 400)]);
+          await t.services.listenerRuntime.start();
+          const end = await until(
+            () => stored(id),
+            (s) => s.rows >= 1000 && s.imported,
+          );
+          expect(end.rows).toBe(1000);
+          await new Promise((r) => setTimeout(r, 500));
+          expect((await stored(id)).rows).toBe(1000);
+        } finally {
+          await publisher.close();
+        }
+      },
+      TIMEOUT,
+    );
+  }
+
+  it(
+    'stores a message not valid for the data model as an invalid upload with its log lines, acknowledged; the rest of its batch is imported',
+    async () => {
+      const queue = uniqueName('gdb.poison');
+      const publisher = await amqpPublisher(queue);
       try {
-        const id = await listening(c.kind, queue, c.extra);
-        const sending = publisher.send(messages(0, 600));
-        await until(
-          () => stored(id),
-          (s) => s.rows > 0,
-        );
-        await t.services.listenerRuntime.stop();
-        await sending;
-        // Sent again while stopped (a publisher's retry): dropped by their ids.
-        await publisher.send([...messages(0, 100), ...messages(600, 400)]);
-        await t.services.listenerRuntime.start();
+        const id = await listening('amqp', queue, { batchWaitMs: 300 });
+        await publisher.send([
+          { id: 'p1', body: JSON.stringify({ code: 'A', price: 1 }) },
+          { id: 'p2', body: 'not json' },
+          { id: 'p3', body: JSON.stringify({ code: '', price: 'x' }) },
+          { id: 'p4', body: JSON.stringify([{ code: 'B', price: 2 }]) },
+        ]);
         const end = await until(
           () => stored(id),
-          (s) => s.rows >= 1000 && s.imported,
+          (s) => s.rows >= 2 && s.imported && s.invalid.length > 0,
         );
-        expect(end.rows).toBe(1000);
+        expect(end).toMatchObject({ rows: 2, imported: true });
+        expect(end.invalid).toHaveLength(1);
+        const logs = await t.services.logs.forUploads(end.invalid);
+        expect(logs.some((l) => l.level === 'error')).toBe(true);
         await new Promise((r) => setTimeout(r, 500));
-        expect((await stored(id)).rows).toBe(1000);
+        expect(await publisher.waiting()).toBe(0);
+        expect((await stored(id)).invalid).toHaveLength(1);
       } finally {
         await publisher.close();
       }
-    }, TIMEOUT);
-  }
-
-  it('stores a message not valid for the data model as an invalid upload with its log lines, acknowledged; the rest of its batch is imported', async () => {
-    const queue = uniqueName('gdb.poison');
-    const publisher = await amqpPublisher(queue);
-    try {
-      const id = await listening('amqp', queue, { batchWaitMs: 300 });
-      await publisher.send([
-        { id: 'p1', body: JSON.stringify({ code: 'A', price: 1 }) },
-        { id: 'p2', body: 'not json' },
-        { id: 'p3', body: JSON.stringify({ code: '', price: 'x' }) },
-        { id: 'p4', body: JSON.stringify([{ code: 'B', price: 2 }]) },
-      ]);
-      const end = await until(
-        () => stored(id),
-        (s) => s.rows >= 2 && s.imported && s.invalid.length > 0,
-      );
-      expect(end).toMatchObject({ rows: 2, imported: true });
-      expect(end.invalid).toHaveLength(1);
-      const logs = await t.services.logs.forUploads(end.invalid);
-      expect(logs.some((l) => l.level === 'error')).toBe(true);
-      await new Promise((r) => setTimeout(r, 500));
-      expect(await publisher.waiting()).toBe(0);
-      expect((await stored(id)).invalid).toHaveLength(1);
-    } finally {
-      await publisher.close();
-    }
-  }, TIMEOUT);
+    },
+    TIMEOUT,
+  );
 });

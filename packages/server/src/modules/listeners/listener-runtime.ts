@@ -9,9 +9,9 @@ import type { Connect } from './brokers/consumer.ts';
 import { connectMqtt } from './brokers/mqtt.ts';
 import { connectNats } from './brokers/nats.ts';
 import { type BatchDeps, type Delivery, type InFlight, storeBatch } from './listener-batches.ts';
+import { listenerSource } from './listener-source.ts';
 import { backoffMs, type ListenerWorker, listenerWorker } from './listener-worker.ts';
 import { type ListenerRow, listenersRepo } from './listeners.repo.ts';
-import { listenerSource } from './listener-source.ts';
 
 /** How often an instance reads the published listeners to start, stop or restart its own. */
 const RECONCILE_MS = 2000;

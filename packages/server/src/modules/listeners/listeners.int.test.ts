@@ -26,7 +26,8 @@ afterAll(async () => {
 const listenerPipeline = async (name = 'prices') =>
   (await buildPipeline(t, { name, dataSources: [csvSource('prices', { connectorType: 'listener', contentType: 'json' })] })).id;
 const AMQP = { kind: 'amqp', url: 'amqp://127.0.0.1:5672', queue: 'prices' };
-const publish = (body: Record<string, unknown>, token = manager) => t.call('POST', '/pipelines/publish-listener', { token, body });
+const publish = (body: Record<string, unknown>, token = manager) =>
+  t.call('POST', '/pipelines/publish-listener', { token, body });
 const lockWithBadge = (id: string, key: 'read' | 'write') =>
   t.ctx.db.kysely
     .updateTable('pipelines')

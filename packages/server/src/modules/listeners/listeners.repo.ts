@@ -1,13 +1,16 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { ListenerStatesTable, ListenersTable } from '../../platform/db/tables.ts';
 import { isForeignKeyViolation } from '../../platform/db/errors.ts';
+import type { ListenerStatesTable, ListenersTable } from '../../platform/db/tables.ts';
 import type { Executor } from '../../platform/db/transaction.ts';
 
 export type ListenerRow = Selectable<ListenersTable>;
 export type ListenerStateRow = Selectable<ListenerStatesTable>;
 type NewListener = Insertable<ListenersTable>;
 /** What a re-publish changes: everything but who created it and when. */
-export type ListenerChange = Omit<NewListener, 'id' | 'pipeline_id' | 'created_at' | 'created_by' | 'created_by_name' | 'updated_at'>;
+export type ListenerChange = Omit<
+  NewListener,
+  'id' | 'pipeline_id' | 'created_at' | 'created_by' | 'created_by_name' | 'updated_at'
+>;
 
 /** The listeners, listener_states and listener_messages tables (owned by this module). */
 export function listenersRepo(db: Executor) {

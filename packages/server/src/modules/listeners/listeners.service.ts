@@ -111,7 +111,13 @@ export function listenersService(
   };
   const views = async (found: readonly { row: ListenerRow; pipeline: PipelineView | undefined }[]) => {
     const states = await repo.states(found.map((f) => f.row.id));
-    return found.map((f) => toView(f.row, f.pipeline, states.filter((s) => s.listener_id === f.row.id)));
+    return found.map((f) =>
+      toView(
+        f.row,
+        f.pipeline,
+        states.filter((s) => s.listener_id === f.row.id),
+      ),
+    );
   };
 
   return {
@@ -141,7 +147,8 @@ export function listenersService(
       const fields = await publishedFields(ctx, auth, body, before);
       const id = before?.id ?? newId();
       if (before) await repo.update(id, fields);
-      else await repo.insert({ id, pipeline_id: pipeline._id, created_by: auth.userId, created_by_name: auth.userName, ...fields });
+      else
+        await repo.insert({ id, pipeline_id: pipeline._id, created_by: auth.userId, created_by_name: auth.userName, ...fields });
       deps.changed();
       const row = await repo.byId(id);
       if (!row) throw notFound(LISTENER_MESSAGES.notFound);

@@ -118,7 +118,12 @@ async function checkCall(
   if (!found) throw invalid(`This pipeline has no ${connector} data source.`);
   if (call.bytes.length > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
   const source = connector === 'listener' ? { ...found, contentType: 'json' as const } : found;
-  const checked = await checkFile(r.ctx, r.deps, { source, dataSubKind: source.dataSubKind, filename: call.filename }, call.bytes);
+  const checked = await checkFile(
+    r.ctx,
+    r.deps,
+    { source, dataSubKind: source.dataSubKind, filename: call.filename },
+    call.bytes,
+  );
   return { source, checked };
 }
 

@@ -14,7 +14,13 @@ const msgIdOf = (m: Msg | JsMsg) => {
 };
 
 /** Consumes a subject through the JetStream stream that holds it, by a durable consumer with explicit acks. */
-async function consumeJetStream(nc: NatsConnection, subject: string, listenerId: string, prefetch: number, deliver: (d: Delivery) => void) {
+async function consumeJetStream(
+  nc: NatsConnection,
+  subject: string,
+  listenerId: string,
+  prefetch: number,
+  deliver: (d: Delivery) => void,
+) {
   const jsm = await nc.jetstreamManager();
   const stream = await jsm.streams.find(subject);
   const durable = durableName(listenerId);
