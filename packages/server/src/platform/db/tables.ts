@@ -338,7 +338,7 @@ export interface ListenerStatesTable {
 }
 
 /** Ids of the messages a listener already stored (a redelivery of one is dropped). */
-export interface ListenerMessagesTable {
+interface ListenerMessagesTable {
   listener_id: string;
   message_id: string;
   seen_at: CreatedAt;
