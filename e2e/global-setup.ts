@@ -43,6 +43,8 @@ export default async function setup(project: TestProject) {
     WEB_DIST: webDist,
     FORM_CHECK_URLS: checks.prefix,
     SDK_ADVISORIES: advisories,
+    // The listeners' brokers of the development and CI machines are on 127.0.0.1.
+    LISTENER_PRIVATE_RANGES: '127.0.0.0/8',
   });
   project.provide('baseUrl', server.baseUrl);
   project.provide('checkUrl', checks.prefix);

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { accessHooks, type DocumentAccess, documentAccessService } from './modules/access/access.service.ts';
@@ -23,6 +24,9 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsLiveCollection, pipelinesOfImports } from './modules/imports/imports.live.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { type ImportsService, importsService } from './modules/imports/imports.service.ts';
+import { type ListenerRuntime, listenerRuntime } from './modules/listeners/listener-runtime.ts';
+import { listenersRoutes } from './modules/listeners/listeners.routes.ts';
+import { listenersService } from './modules/listeners/listeners.service.ts';
 import { logsLiveCollection } from './modules/logs/logs.live.ts';
 import { logsRoutes } from './modules/logs/logs.routes.ts';
 import { logsService } from './modules/logs/logs.service.ts';
@@ -44,7 +48,7 @@ import { uploadBudget } from './modules/uploads/upload-budget.ts';
 import { uploadDataModel } from './modules/uploads/upload-deps.ts';
 import { pipelinesOfUploads, uploadsLiveCollection } from './modules/uploads/uploads.live.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
-import { uploadsService } from './modules/uploads/uploads.service.ts';
+import { type UploadsService, uploadsService } from './modules/uploads/uploads.service.ts';
 import { userAdminService } from './modules/users/user-admin.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { type UsersService, usersService } from './modules/users/users.service.ts';
@@ -111,6 +115,15 @@ function sdkEditorTools(ctx: AppContext, folders: FoldersService) {
   };
 }
 
+/** The publisher of an endpoint or listener as they are now: gone or de-activated, nobody. */
+function publisherOf(users: UsersService) {
+  return async (userId: string): Promise<AuthContext | undefined> => {
+    const user = await users.byId(userId);
+    if (!user?.is_active) return undefined;
+    return { userId: user.id, sessionId: 'endpoint-call', userName: user.user_name, roles: user.roles };
+  };
+}
+
 /** Published endpoints and their calls, which store uploads and start imports. */
 function endpointServices(
   ctx: AppContext,
@@ -122,16 +135,49 @@ function endpointServices(
   },
 ) {
   const dataModel = async (id: string) => (await deps.schemas.byIds([id]))[0]?.jsonSchema;
-  // The publisher as they are now: gone or de-activated, nobody.
-  const publisher = async (userId: string): Promise<AuthContext | undefined> => {
-    const user = await deps.users.byId(userId);
-    if (!user?.is_active) return undefined;
-    return { userId: user.id, sessionId: 'endpoint-call', userName: user.user_name, roles: user.roles };
-  };
+  const publisher = publisherOf(deps.users);
   const componentNames = async (ids: readonly string[]) =>
     new Map((await deps.components.byIds(ids)).map((c) => [c._id, { name: c.name, version: c.version }]));
   const endpoints = endpointsService(ctx, { pipelines: deps.pipelines, access: deps.access, dataModel, componentNames });
   return { endpoints, endpointCalls: endpointCalls({ ...deps, endpoints, publisher }) };
+}
+
+/**
+ * Published listeners and this instance's consumers of them, which store batches as uploads and
+ * start imports acting for the listener's last publisher while they may still change its pipeline.
+ */
+function listenerServices(
+  ctx: AppContext,
+  deps: Pick<EndpointCallDeps, 'pipelines' | 'uploads' | 'imports'> & {
+    access: DocumentAccess;
+    users: UsersService;
+    mayRun: (auth: AuthContext, pipeline: PipelineView) => Promise<boolean>;
+    uploads: Pick<UploadsService, 'receiveBatch' | 'runUploads'>;
+  },
+) {
+  let runtime: ListenerRuntime | undefined;
+  const listeners = listenersService(ctx, { pipelines: deps.pipelines, access: deps.access, changed: () => runtime?.changed() });
+  const publisher = publisherOf(deps.users);
+  runtime = listenerRuntime(ctx, {
+    pipelines: deps.pipelines,
+    uploads: deps.uploads,
+    imports: deps.imports,
+    password: listeners.passwordOf,
+    waitingUploads: async (pipeline, kind) => (await deps.uploads.runUploads(pipeline, kind)).length,
+    runner: async (userId, pipeline) => {
+      const auth = userId ? await publisher(userId) : undefined;
+      if (!auth || !(await deps.mayRun(auth, pipeline))) return undefined;
+      return { userId: auth.userId, sessionId: 'listener', userName: `listener ${pipeline.name}`, roles: ['super-admin'] };
+    },
+  });
+  return { listeners, listenerRuntime: runtime };
+}
+
+/** Pipelines published as endpoints and as listeners: both act for their publisher while they may still change the pipeline. */
+function publishedPipelines(ctx: AppContext, deps: Parameters<typeof endpointServices>[1] & { uploads: UploadsService }) {
+  const published = endpointServices(ctx, deps);
+  const { mayRun } = published.endpoints;
+  return { ...published, ...listenerServices(ctx, { ...deps, mayRun }) };
 }
 
 /** Builds every service from one context; routes and workers receive these. */
@@ -197,7 +243,7 @@ export function buildServices(ctx: AppContext) {
     components: () => runtime,
   });
   return {
-    ...endpointServices(ctx, { pipelines, uploads, imports, schemas, components, users, access: documentAccess }),
+    ...publishedPipelines(ctx, { pipelines, uploads, imports, schemas, components, users, access: documentAccess }),
     files,
     uploads,
     datastore,
@@ -372,6 +418,7 @@ async function registerApiRoutes(app: FastifyInstance, config: Config, services:
       await api.register(referenceRoutes(services.reference));
       await api.register(pipelinesRoutes(services.pipelines));
       await api.register(endpointsRoutes(services.endpoints));
+      await api.register(listenersRoutes(services.listeners));
       // Uploads and the data models inferred from example files share one in-flight budget.
       const intake = uploadBudget(config.uploadInFlightBytes);
       await api.register(uploadsRoutes(services.uploads, intake, services.files));
@@ -401,6 +448,8 @@ async function registerApiRoutes(app: FastifyInstance, config: Config, services:
 /** Stops the workers and closes the services' resources when the app closes. */
 function stopServicesOnClose(app: FastifyInstance, services: Services): void {
   app.addHook('onClose', async () => {
+    // Listeners first: each stores the batch it gathered (an upload, maybe a run) before the rest stops.
+    await services.listenerRuntime.stop();
     await services.imports.stopWorking();
     services.uploads.unwatch();
     await services.uploads.settled();

@@ -22,6 +22,8 @@ const resumed = await services.uploads.resume();
 if (resumed > 0) ctx.log.info({ uploads: resumed }, 'resumed unfinished upload checks');
 services.uploads.watch();
 if (config.importConcurrency > 0) await services.imports.startWorking();
+// Every published listener is consumed here too (competing consumers), unless LISTENERS_ENABLED is false.
+if (config.listeners.enabled) await services.listenerRuntime.start();
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -129,6 +129,10 @@ const envSchema = z.object({
   SDK_ADVISORIES: z.string().max(4096).optional(),
   REALTIME_SOURCE_HOSTS: hostNames.optional(),
   REALTIME_SOURCE_PRIVATE_RANGES: addressRanges.optional(),
+  LISTENERS_ENABLED: bool.default(true),
+  LISTENER_PRIVATE_RANGES: addressRanges.optional(),
+  LISTENER_BACKOFF_MIN_MS: z.coerce.number().int().min(10).max(600_000).default(1000),
+  LISTENER_BACKOFF_MAX_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
 
   SCHEMA_MAX_KIB: z.coerce.number().int().min(1).max(65536).default(256),
   SCHEMA_MAX_DEPTH: z.coerce.number().int().min(4).max(SCHEMA_LIMITS.depth).default(64),
@@ -226,6 +230,11 @@ export type Config = {
   sdk: { modules: string[]; advisories: string | undefined };
   /** Where real-time sources are fetched from: these host names only (none by default), and internal addresses only in these ranges. */
   realtimeSources: { hosts: string[]; privateRanges: string[] };
+  /**
+   * Published listeners: whether this instance consumes them, the internal ranges (CIDR) a broker
+   * may be in (none by default), and the bounds of the wait before a reconnect, in ms.
+   */
+  listeners: { enabled: boolean; privateRanges: string[]; backoffMinMs: number; backoffMaxMs: number };
 
   /** What a data model may hold on save: JSON bytes, nesting, values of one enum, schemas once its references are expanded. */
   schemaBounds: { maxBytes: number; maxDepth: number; maxEnumValues: number; maxExpandedSchemas: number };
@@ -304,6 +313,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     realtimeSources: {
       hosts: settingEntries(e.REALTIME_SOURCE_HOSTS).map((h) => h.toLowerCase()),
       privateRanges: settingEntries(e.REALTIME_SOURCE_PRIVATE_RANGES),
+    },
+    listeners: {
+      enabled: e.LISTENERS_ENABLED,
+      privateRanges: settingEntries(e.LISTENER_PRIVATE_RANGES),
+      backoffMinMs: e.LISTENER_BACKOFF_MIN_MS,
+      backoffMaxMs: Math.max(e.LISTENER_BACKOFF_MIN_MS, e.LISTENER_BACKOFF_MAX_MS),
     },
 
     schemaBounds: {

@@ -113,6 +113,11 @@ export const API_ACCESS = {
   'GET /pipelines/deployed-endpoint/:id': AUTHORS,
   'GET /pipelines/deployed-endpoint/:id/openapi': AUTHORS,
   'DELETE /pipelines/deployed-endpoint': AUTHORS,
+  // Listeners (docs/product.md §18.7): the Listeners screen's roles, and the wizard's publish panel.
+  'POST /pipelines/publish-listener': AUTHORS,
+  'GET /pipelines/deployed-listener': AUTHORS,
+  'GET /pipelines/deployed-listener/:id': AUTHORS,
+  'DELETE /pipelines/deployed-listener': AUTHORS,
   // Pipeline versions: the pipelines screen and the update and lock screen (docs/product.md §18.6).
   ...versionRouteKeys('/pipelines', () => AUTHORS),
   'GET /pipelines/version/mass-compute': AUTHORS,

@@ -534,6 +534,30 @@ export const API_OPERATIONS = {
     returns: 'The id of the endpoint removed.',
     errors: [403, 404],
   },
+  'POST /pipelines/publish-listener': {
+    operationId: 'publishListener',
+    summary:
+      'Publish a pipeline with a listener data source: every server instance consumes its queue, topic or subject; a re-publish restarts it',
+    returns: 'The listener, its password answered as a placeholder.',
+    errors: [400, 403, 404],
+  },
+  'GET /pipelines/deployed-listener': {
+    operationId: 'listListeners',
+    summary: 'List the published listeners whose pipelines the caller may read, with the state each server instance reports',
+    returns: 'The listeners, with their pipelines and per-host states.',
+  },
+  'GET /pipelines/deployed-listener/:id': {
+    operationId: 'getListener',
+    summary: 'Read a published listener by its id or its pipeline id',
+    returns: 'The listener.',
+    errors: [403, 404],
+  },
+  'DELETE /pipelines/deployed-listener': {
+    operationId: 'unpublishListener',
+    summary: 'Un-publish a listener: every server instance stops consuming',
+    returns: 'The id of the listener removed.',
+    errors: [403, 404],
+  },
   ...versionOperations('/pipelines', 'Pipeline', 'pipeline'),
   'POST /pipelines/version/lock': {
     operationId: 'lockPipelineVersion',

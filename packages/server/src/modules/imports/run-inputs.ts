@@ -78,13 +78,19 @@ async function fetchNow(deps: InputDeps, owner: PipelineView, source: DataSource
 /**
  * A manual source's uploads for this run: what the wizard showed (`uploads.runUploads`), those
  * still being checked waited for until `deadline`, then taken when valid or skipped (said why).
+ * An endpoint or listener source's are taken alike, but none is no failure: its calls or messages
+ * may all have been taken by an earlier run.
  */
-async function manualUploads(deps: InputDeps, pipeline: PipelineView, kind: string, run: RunOf): Promise<RunUpload[]> {
+async function manualUploads(deps: InputDeps, pipeline: PipelineView, source: DataSource, run: RunOf): Promise<RunUpload[]> {
+  const kind = source.dataSubKind;
   const listed = await deps.uploads.runUploads(pipeline, kind);
   const checking = listed.filter((u) => u.status !== 'valid');
   const checked = checking.length > 0 ? await waitForChecks(deps.uploads, checking, kind, run) : new Map();
   const used = listed.map((u) => checked.get(u._id) ?? u).filter((u) => u.enabled && u.status === 'valid' && u.rowsKey !== null);
-  if (used.length === 0) throw new RunStepError(`No enabled valid upload for data source ${kind}.`);
+  if (used.length === 0 && source.connectorType === 'manual') {
+    throw new RunStepError(`No enabled valid upload for data source ${kind}.`);
+  }
+  if (used.length === 0) await run.say('info', `Data source ${kind} (${source.connectorType}) has no new data.`, kind);
   return used;
 }
 
@@ -109,27 +115,19 @@ interface RunOf {
   deadline: number;
 }
 
-/** The uploads one data source gives the run (none for endpoint and listener sources, said in the logs). */
+/** The uploads one data source gives the run (an endpoint's calls and a listener's batches are its uploads). */
 async function sourceUploads(deps: InputDeps, pipeline: PipelineView, source: DataSource, auth: AuthContext, run: RunOf) {
   const kind = source.dataSubKind;
   const owner = await ownerOf(deps, pipeline, source);
-  if (source.connectorType === 'manual') return manualUploads(deps, pipeline, kind, run);
-  if (source.connectorType === 'real-time') {
-    await run.say('info', `Fetching real-time source ${kind}.`, kind);
-    return [await fetchNow(deps, owner, source, auth, run.signal)];
-  }
-  await run.say(
-    'warn',
-    `Data source ${kind} (${source.connectorType}) receives its data on its own; it gives no rows to this run.`,
-    kind,
-  );
-  return [];
+  if (source.connectorType !== 'real-time') return manualUploads(deps, pipeline, source, run);
+  await run.say('info', `Fetching real-time source ${kind}.`, kind);
+  return [await fetchNow(deps, owner, source, auth, run.signal)];
 }
 
 /**
  * Gathers the input of a run: for a manual source every enabled valid upload, oldest first (a
  * country's dataFromMaster source reads the master's), waiting a bounded time for those still
- * being checked; a real-time source is fetched now; endpoint and listener sources give no rows.
+ * being checked; a real-time source is fetched now; an endpoint or listener source gives its uploads too.
  * A master's uploads that a country's dataFromMaster source reads are not in `taken`: the
  * master's other country pipelines read them too.
  */

@@ -33,8 +33,8 @@ describe('system data models', () => {
       const seeded = (name: string) => byName(name, token, fresh);
       for (const name of SYSTEM_SCHEMA_NAMES) {
         const found = await seeded(name);
-        // The endpoint forms were upgraded once (20261206T1400_endpoint_models).
-        const version = name === 'rt-source-endpoint' || name === 'rt-endpoint-info' ? 2 : 1;
+        // The endpoint and listener forms were upgraded once (20261206T1400_endpoint_models, 20261206T1500_listener_models).
+        const version = ['rt-source-endpoint', 'rt-endpoint-info', 'rt-listener-info'].includes(name) ? 2 : 1;
         expect(found, name).toMatchObject({ name, version, jsonSchema: { type: 'object' } });
         const doc = (await fresh.call('GET', `/schemas/find?id=${found._id}`, { token })).body.data;
         expect(doc.vLocked, name).toBe(true);
@@ -62,7 +62,20 @@ describe('system data models', () => {
       expect(source.properties.contentType.enum).toEqual(['json', 'csv', 'excel', 'xml']);
       expect(new RegExp(source.properties.path.pattern).test('dealers/prices')).toBe(true);
       expect(new RegExp(source.properties.path.pattern).test('../x')).toBe(false);
-      expect((await seeded('rt-listener-info')).jsonSchema.required).toEqual(['pipelineName']);
+      const listener = (await seeded('rt-listener-info')).jsonSchema;
+      expect(listener.required).toEqual(['pipelineName', 'kind', 'url', 'queue']);
+      expect(listener.properties.kind.enum).toEqual(['amqp', 'mqtt', 'nats']);
+      expect(Object.keys(listener.properties)).toEqual([
+        'pipelineName',
+        'kind',
+        'url',
+        'queue',
+        'jetStream',
+        'batchSize',
+        'batchWaitMs',
+        'username',
+        'password',
+      ]);
     } finally {
       await fresh.close();
     }
@@ -117,14 +130,14 @@ describe('system data models', () => {
     expect(created.status, created.body.message).toBe(200);
     const draftId = created.body.data._id;
     const draft = (await t.call('GET', `/schemas/find?id=${draftId}`, { token: superAdmin })).body.data;
-    expect(draft).toMatchObject({ version: 2, vLocked: false, vParents: [_id] });
-    const jsonSchema = { ...draft.jsonSchema, title: 'Listener (v2)' };
+    expect(draft).toMatchObject({ version: 3, vLocked: false, vParents: [_id] });
+    const jsonSchema = { ...draft.jsonSchema, title: 'Listener (v3)' };
     const refused = await post('/schemas', { ...draft, jsonSchema }, manager);
     expect(refused.status).toBe(403);
     const saved = await post('/schemas', { ...draft, jsonSchema }, superAdmin);
     expect(saved.status, saved.body.message).toBe(200);
     expect((await post('/schemas/version/lock', { id: draftId, force: false }, superAdmin)).status).toBe(200);
-    expect(await byName('rt-listener-info')).toMatchObject({ _id: draftId, version: 2, jsonSchema: { title: 'Listener (v2)' } });
+    expect(await byName('rt-listener-info')).toMatchObject({ _id: draftId, version: 3, jsonSchema: { title: 'Listener (v3)' } });
   });
 
   it('are upgraded by a migration: a new locked version after the newest, which the name reads', async () => {

@@ -8,7 +8,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { CODES } from '@gdb/shared/api/envelope';
 import { MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
-import { type AddressRange, parseRange } from '../../platform/cidr.ts';
+import { addressCheck } from '../../platform/cidr.ts';
 import { errorMessage } from '../../platform/error-message.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 
@@ -20,43 +20,6 @@ export interface RealtimeSourcePolicy {
   privateRanges: readonly string[];
 }
 
-/** Addresses no source is fetched from unless opened: this host, private networks, link-local, shared, reserved. */
-const INTERNAL: readonly AddressRange[] = [
-  ['0.0.0.0', 8, 'ipv4'],
-  ['10.0.0.0', 8, 'ipv4'],
-  ['100.64.0.0', 10, 'ipv4'],
-  ['127.0.0.0', 8, 'ipv4'],
-  ['169.254.0.0', 16, 'ipv4'],
-  ['172.16.0.0', 12, 'ipv4'],
-  ['192.0.0.0', 24, 'ipv4'],
-  ['192.168.0.0', 16, 'ipv4'],
-  ['198.18.0.0', 15, 'ipv4'],
-  ['224.0.0.0', 3, 'ipv4'],
-  ['::', 128, 'ipv6'],
-  ['::1', 128, 'ipv6'],
-  ['64:ff9b::', 96, 'ipv6'],
-  ['100::', 64, 'ipv6'],
-  ['fc00::', 7, 'ipv6'],
-  ['fe80::', 10, 'ipv6'],
-  ['ff00::', 8, 'ipv6'],
-];
-
-const familyOf = (address: string) => (net.isIPv4(address) ? 'ipv4' : 'ipv6');
-
-function blockList(ranges: readonly AddressRange[]): net.BlockList {
-  const list = new net.BlockList();
-  for (const [address, prefix, family] of ranges) list.addSubnet(address, prefix, family);
-  return list;
-}
-
-const internal = blockList(INTERNAL);
-
-/** Whether a source may be fetched from this address: public, or in a range the operator opened. */
-function addressAllowed(address: string, opened: net.BlockList): boolean {
-  const family = familyOf(address);
-  return !internal.check(address, family) || opened.check(address, family);
-}
-
 const refusedAddress = (dataSubKind: string, host: string) =>
   invalid(`Real-time source ${dataSubKind}: host ${host} is a loopback, private or internal address.`);
 
@@ -66,12 +29,12 @@ class AddressRefused extends Error {}
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** A DNS lookup that fails when the name resolves to an address not allowed: the connection goes to what was checked. */
-function checkedLookup(opened: net.BlockList) {
+function checkedLookup(addressAllowed: (address: string) => boolean) {
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
       const list = addresses as LookupAddress[];
-      if (list.length === 0 || list.some((a) => !addressAllowed(a.address, opened))) {
+      if (list.length === 0 || list.some((a) => !addressAllowed(a.address))) {
         return callback(new AddressRefused(hostname), []);
       }
       if (options.all) return callback(null, list);
@@ -82,14 +45,19 @@ function checkedLookup(opened: net.BlockList) {
 }
 
 /** The host of a source's URL if the policy allows it (its name listed, an address literal allowed); throws the refusal. */
-function assertHostAllowed(target: URL, dataSubKind: string, policy: RealtimeSourcePolicy, opened: net.BlockList): void {
+function assertHostAllowed(
+  target: URL,
+  dataSubKind: string,
+  policy: RealtimeSourcePolicy,
+  addressAllowed: (address: string) => boolean,
+): void {
   if (target.protocol !== 'http:' && target.protocol !== 'https:') {
     throw invalid(`Real-time source ${dataSubKind}: only http and https are fetched.`);
   }
   const host = target.hostname.toLowerCase();
   if (!policy.hosts.includes(host)) throw invalid(`Real-time source ${dataSubKind}: host ${target.hostname} is not allowed.`);
   const literal = host.replace(/^\[|\]$/g, '');
-  if (net.isIP(literal) && !addressAllowed(literal, opened)) throw refusedAddress(dataSubKind, target.hostname);
+  if (net.isIP(literal) && !addressAllowed(literal)) throw refusedAddress(dataSubKind, target.hostname);
 }
 
 /** One GET, no redirect followed, no connection kept; answers the response once its head arrived. */
@@ -130,10 +98,10 @@ export async function fetchRealtimeSource(
   policy: RealtimeSourcePolicy,
 ): Promise<{ bytes: Buffer; contentType: string | undefined; target: URL }> {
   const target = new URL(url);
-  const opened = blockList(policy.privateRanges.map(parseRange).filter((r): r is AddressRange => r !== null));
-  assertHostAllowed(target, dataSubKind, policy, opened);
+  const allowed = addressCheck(policy.privateRanges);
+  assertHostAllowed(target, dataSubKind, policy, allowed);
   try {
-    const res = await get(target, checkedLookup(opened), AbortSignal.timeout(30_000));
+    const res = await get(target, checkedLookup(allowed), AbortSignal.timeout(30_000));
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) {
       res.destroy();

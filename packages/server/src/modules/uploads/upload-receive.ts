@@ -104,6 +104,29 @@ async function store(
   return inserted.map((row) => row.id);
 }
 
+/**
+ * Checks what an endpoint call or a listener batch brings against the pipeline's data source of
+ * that connector (a listener's messages are JSON whatever the source's content type), storing nothing.
+ */
+async function checkCall(
+  r: Receiver,
+  pipeline: PipelineView,
+  connector: 'endpoint' | 'listener',
+  call: { filename: string; mimetype: string; bytes: Uint8Array },
+) {
+  const found = pipeline.dataSources.find((s) => s.connectorType === connector);
+  if (!found) throw invalid(`This pipeline has no ${connector} data source.`);
+  if (call.bytes.length > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
+  const source = connector === 'listener' ? { ...found, contentType: 'json' as const } : found;
+  const checked = await checkFile(
+    r.ctx,
+    r.deps,
+    { source, dataSubKind: source.dataSubKind, filename: call.filename },
+    call.bytes,
+  );
+  return { source, checked };
+}
+
 /** Taking in the files of a pipeline's sources: uploaded ones, and what real-time sources answer. */
 export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: UploadChecks) {
   const receiver: Receiver = { ctx, deps, checks };
@@ -142,15 +165,7 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
       pipeline: PipelineView,
       call: { filename: string; mimetype: string; bytes: Uint8Array },
     ) {
-      const source = pipeline.dataSources.find((s) => s.connectorType === 'endpoint');
-      if (!source) throw invalid('This pipeline has no endpoint data source.');
-      if (call.bytes.length > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
-      const checked = await checkFile(
-        ctx,
-        deps,
-        { source, dataSubKind: source.dataSubKind, filename: call.filename },
-        call.bytes,
-      );
+      const { source, checked } = await checkCall(receiver, pipeline, 'endpoint', call);
       const { outcome } = checked;
       if (outcome?.status !== 'valid') {
         const problems = outcome?.problems.map((p) => ({ path: p.row === null ? 'body' : `rows.${p.row}`, message: p.message }));
@@ -159,6 +174,29 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
       const file = { ...call, dataSubKind: source.dataSubKind };
       const [id] = await store(receiver, pipeline, auth, [file], 'wizard', [Promise.resolve(checked)]);
       return id as string;
+    },
+
+    /**
+     * A batch of a published listener's messages (modules/listeners): one JSON file of rows,
+     * checked now against the pipeline's listener data source. Stored as its upload when valid, and
+     * when `keepInvalid` also when not (an invalid upload with its check's log lines). Answers the
+     * upload id (none when refused and not kept) and, when invalid, the numbers (from 1) of the
+     * rows the check named, or null when it refused the whole file.
+     */
+    async receiveBatch(
+      auth: AuthContext,
+      pipeline: PipelineView,
+      batch: { filename: string; bytes: Uint8Array; keepInvalid: boolean },
+    ): Promise<{ uploadId: string | undefined; valid: boolean; problemRows: number[] | null }> {
+      const call = { filename: batch.filename, mimetype: 'application/json', bytes: batch.bytes };
+      const { source, checked } = await checkCall(receiver, pipeline, 'listener', call);
+      const valid = checked.outcome?.status === 'valid';
+      const rows = checked.outcome?.problems.map((p) => p.row) ?? [null];
+      const problemRows = valid || rows.includes(null) ? null : (rows as number[]);
+      if (!valid && !batch.keepInvalid) return { uploadId: undefined, valid, problemRows };
+      const file = { ...call, dataSubKind: source.dataSubKind };
+      const [id] = await store(receiver, pipeline, auth, [file], 'wizard', [Promise.resolve(checked)]);
+      return { uploadId: id, valid, problemRows };
     },
 
     /** Fetches the pipeline's real-time sources now and stores what they answer as uploads. */

@@ -307,6 +307,43 @@ export interface EndpointsTable {
   updated_by_name: string;
 }
 
+/** A published listener (modules/listeners): its broker, what it consumes and how it batches. */
+export interface ListenersTable {
+  id: string;
+  pipeline_id: string;
+  kind: 'amqp' | 'mqtt' | 'nats';
+  url: string;
+  queue: string;
+  jet_stream: boolean;
+  batch_size: number;
+  batch_wait_ms: number;
+  username: string;
+  /** The password at the broker, sealed with the server's encryption key (null: none). */
+  password_sealed: string | null;
+  created_at: CreatedAt;
+  created_by: string | null;
+  created_by_name: string;
+  updated_at: UpdatedAt;
+  updated_by: string | null;
+  updated_by_name: string;
+}
+
+/** What one server instance reports of a listener it runs. */
+export interface ListenerStatesTable {
+  listener_id: string;
+  hostname: string;
+  state: string;
+  last_error: string | null;
+  updated_at: UpdatedAt;
+}
+
+/** Ids of the messages a listener already stored (a redelivery of one is dropped). */
+interface ListenerMessagesTable {
+  listener_id: string;
+  message_id: string;
+  seen_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -331,4 +368,7 @@ export interface Database {
   sdk_functions: SdkFunctionsTable;
   folders: FoldersTable;
   endpoints: EndpointsTable;
+  listeners: ListenersTable;
+  listener_states: ListenerStatesTable;
+  listener_messages: ListenerMessagesTable;
 }

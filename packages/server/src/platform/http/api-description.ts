@@ -36,6 +36,8 @@ const TAGS = [
   { name: 'logs', description: 'Logs of uploads and imports.' },
   { name: 'components', description: 'Component graphs, their code and test runs.' },
   { name: 'sdk', description: 'SDK functions components call.' },
+  { name: 'endpoints', description: 'Pipelines published as HTTP endpoints.' },
+  { name: 'listeners', description: 'Pipelines published as listeners of a message broker.' },
 ];
 
 /** The error envelope as JSON Schema 2020-12 (the dialect of OpenAPI 3.1). */
