@@ -165,7 +165,8 @@ describe('the Components screen', () => {
       inputs: [],
       outputs: [{ name: 'out' }],
       // The sandbox has no timers: the code keeps its isolate busy for a second between its lines.
-      jsCode: "ctx.log('first line'); const end = Date.now() + 1000; while (Date.now() < end) {} ctx.log('second line'); ctx.output.out = 1;",
+      jsCode:
+        "ctx.log('first line'); const end = Date.now() + 1000; while (Date.now() < end) {} ctx.log('second line'); ctx.output.out = 1;",
     });
     await page.goto(`/manage/components?id=${slow._id}`);
     await page.getByRole('heading', { name: slow.name }).waitFor();

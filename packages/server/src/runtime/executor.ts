@@ -107,7 +107,10 @@ function logReceiver(onLog: LogReceiver | undefined, limits: RunLimits) {
     if (typeof level !== 'string' || typeof message !== 'string' || typeof date !== 'string') return;
     const entry = boundedEntry({ level, message, date }, limits);
     chars += entry.message.length;
-    if (chars > limits.maxLogChars + limits.maxLogEntryChars) return void (open = false);
+    if (chars > limits.maxLogChars + limits.maxLogEntryChars) {
+      open = false;
+      return;
+    }
     next += 1;
     onLog(entry, seq);
   };

@@ -35,7 +35,14 @@ beforeAll(async () => {
   otherManager = (await t.signedIn(['manager'])).token;
   superAdmin = (await t.signedIn(['super-admin'])).token;
   plainUser = (await t.signedIn(['user'])).token;
-  const body = { name: 'Slow', folder: null, kind: 'instruction', inputs: [{ name: 'n' }], outputs: [{ name: 'n' }], jsCode: SLOW_CODE };
+  const body = {
+    name: 'Slow',
+    folder: null,
+    kind: 'instruction',
+    inputs: [{ name: 'n' }],
+    outputs: [{ name: 'n' }],
+    jsCode: SLOW_CODE,
+  };
   const res = await t.call('POST', '/components', { token: owner, body });
   expect(res.status, res.body.message).toBe(200);
   slow = res.body.data._id as string;

@@ -1,13 +1,13 @@
-import type { NormalFilter } from '@gdb/shared/live/filter';
-import { LOG_LEVELS, type LiveTestLog } from '@gdb/shared/live/live.schemas';
 import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
+import type { NormalFilter } from '@gdb/shared/live/filter';
+import { type LiveTestLog, LOG_LEVELS } from '@gdb/shared/live/live.schemas';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { Database } from '../../platform/db/tables.ts';
-import { type CollectionDef, type LiveDoc, rowOf, textOrNull } from '../../platform/live/collections.ts';
 import { notifyLive } from '../../platform/live/change-feed.ts';
+import { type CollectionDef, type LiveDoc, rowOf, textOrNull } from '../../platform/live/collections.ts';
 import { testRunsRepo } from './test-runs.repo.ts';
 
 /** The live collection of test-run log lines; its lines are announced on the live channel, never stored. */
@@ -102,7 +102,7 @@ export function testLogStream(k: Kysely<Database>, run: { runId: string; userId:
     push,
     /** Announces the entries of the answer not announced yet, then resolves once every notification went out. */
     async end(logs: readonly RunLogEntry[]): Promise<void> {
-      logs.forEach((entry, seq) => push(entry, seq));
+      for (const [seq, entry] of logs.entries()) push(entry, seq);
       flush();
       await chain;
     },

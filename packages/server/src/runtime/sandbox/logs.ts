@@ -15,7 +15,7 @@ function text(value: unknown): string {
 }
 
 /** The server's receiver of each log entry as it is written (an isolated-vm callback): its index, level, message and date. */
-export type LogSink = (seq: number, level: LogLevel, message: string, date: string) => void;
+type LogSink = (seq: number, level: LogLevel, message: string, date: string) => void;
 
 /** Hands an entry to the server's receiver, when the run has one; a receiver that fails never fails the run. */
 function sent(sink: unknown, seq: number, entry: LogEntry): void {

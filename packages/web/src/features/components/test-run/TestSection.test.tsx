@@ -105,14 +105,28 @@ describe('Test component', () => {
     });
     fireEvent.click(button('Run test'));
     await waitFor(() => expect(sent).toBeDefined());
-    const runId = (sent?.body as { runId: string }).runId;
+    const runId = (sent?.body as { runId: string } | undefined)?.runId ?? '';
     const socket = sockets.at(-1) as ServedSocket;
     expect(socket.lastSubscribe()).toMatchObject({ collectionName: 'testLogs', filter: { runId: [runId] } });
     const date = '2026-12-06T10:00:00.000Z';
-    const line = (seq: number, message: string) => ({ _id: `${runId}:${seq}`, runId, userId: 'u1', seq, level: 'info', message, date });
+    const line = (seq: number, message: string) => ({
+      _id: `${runId}:${seq}`,
+      runId,
+      userId: 'u1',
+      seq,
+      level: 'info',
+      message,
+      date,
+    });
     await act(async () => {
       const subscriptionId = socket.idOf({ runId: [runId] });
-      socket.fire('change', hex({ subscriptionId, data: { operationType: 'insert', documentKey: { _id: `${runId}:0` }, fullDocument: line(0, 'first') } }));
+      socket.fire(
+        'change',
+        hex({
+          subscriptionId,
+          data: { operationType: 'insert', documentKey: { _id: `${runId}:0` }, fullDocument: line(0, 'first') },
+        }),
+      );
       await new Promise((r) => setTimeout(r, 5));
     });
     const region = screen.getByRole('log', { name: 'Logs' });

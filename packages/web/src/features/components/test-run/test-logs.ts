@@ -19,7 +19,7 @@ export function parseTestLog(doc: LiveDoc): LiveTestLog | undefined {
 export function mergeLogs(streamed: readonly LiveTestLog[], answer: readonly RunLogEntry[] | null): TestLogLine[] {
   const bySeq = new Map<number, TestLogLine>();
   for (const { seq, level, message, date } of streamed) bySeq.set(seq, { seq, level, message, date });
-  answer?.forEach((entry, seq) => bySeq.set(seq, { ...entry, seq }));
+  for (const [seq, entry] of (answer ?? []).entries()) bySeq.set(seq, { ...entry, seq });
   return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
 }
 
