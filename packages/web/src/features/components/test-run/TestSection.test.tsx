@@ -85,6 +85,8 @@ describe('Test component', () => {
     });
     expect(screen.queryByRole('button', { name: 'Cancel test' })).toBeNull();
     fireEvent.click(button('Run test'));
+    // The run starts once its log lines are followed on the live channel.
+    await waitFor(() => expect(server.count(`POST /components/${ID}/execute`)).toBe(1));
     fireEvent.click(await waitFor(() => button('Cancel test')));
     await waitFor(() => expect(screen.getByRole('region', { name: 'Logs' }).textContent).toContain('Test cancelled'));
     expect(server.count(`POST /components/${ID}/stop`)).toBe(1);
