@@ -2,24 +2,11 @@ import '../../../../test/dom.ts';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ok, type Recorded, signedInAs } from '../../../../test/fake-api.ts';
-import { FakeSocket, hex } from '../../../../test/live.ts';
+import { hex, ServedSocket } from '../../../../test/live.ts';
 import { button } from '../../../../test/queries.ts';
 import { renderApp } from '../../../../test/render-app.tsx';
 import { versionedFields } from '../../../../test/versions-fixtures.ts';
 import { configureLive } from '../../../ground/live/configure.ts';
-
-/** A live channel that accepts the connection and answers each subscription's init (test runs stream nothing before they start). */
-class ServedSocket extends FakeSocket {
-  override connect() {
-    super.connect();
-    setTimeout(() => this.open(), 0);
-  }
-  override emit(event: string, payload: unknown) {
-    super.emit(event, payload);
-    const id = (payload as { subscriptionId?: unknown }).subscriptionId;
-    if (event === 'subscribe') setTimeout(() => this.fire('init', hex({ subscriptionId: id, data: [] })), 0);
-  }
-}
 
 const sockets: ServedSocket[] = [];
 beforeEach(() => {
