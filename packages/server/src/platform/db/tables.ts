@@ -247,7 +247,7 @@ export interface LogsTable {
 }
 
 /** A component's test run, kept a day: who started it, so that only they (and super-admins) follow its log lines. */
-export interface TestRunsTable {
+interface TestRunsTable {
   id: string;
   user_id: string;
   component_id: string;
