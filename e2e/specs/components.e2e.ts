@@ -1,8 +1,8 @@
 // Components as a manager builds them on the Components screen: two instruction components and a
 // workflow running both through a link, code written in the editor and saved, the schematic with
 // its ports, an instance followed, a test run read, and the locked version found read-only; and a
-// super-admin cancelling a runaway test; test data loaded from a CSV and from a workbook. Every
-// state is audited under the strict CSP.
+// super-admin cancelling a runaway test; a test's log lines read while it runs; test data loaded
+// from a CSV and from a workbook. Every state is audited under the strict CSP.
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -140,14 +140,46 @@ describe('the Components screen', () => {
       kind: 'instruction',
       inputs: [],
       outputs: [{ name: 'out' }],
-      jsCode: 'while (true) {}',
+      jsCode: "ctx.log('spinning'); while (true) {}",
     });
     await page.goto(`/manage/components?id=${runaway._id}`);
     await page.getByRole('heading', { name: runaway.name }).waitFor();
     await page.getByText('Test component').click();
     await page.getByRole('button', { name: 'Run test' }).click();
+    // Its line streams while it runs; cancelling mid-stream keeps it.
+    const logs = page.getByRole('log', { name: 'Logs' });
+    await logs.getByText('spinning', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Cancel test' }).click();
     await page.getByRole('button', { name: 'Cancel test' }).waitFor({ state: 'detached' });
+    expect(await logs.textContent()).toContain('spinning');
+    expect(t.problems.csp).toEqual([]);
+  });
+
+  it("shows a test's first log line while the run goes on, then the rest once, with the answer", async () => {
+    t = await newPage(browser);
+    const page = t.page;
+    await signIn(page, USERS.manager);
+    const slow = await call<Saved>(page, '/components', {
+      name: 'E2E slow logger',
+      kind: 'instruction',
+      inputs: [],
+      outputs: [{ name: 'out' }],
+      // The sandbox has no timers: the code keeps its isolate busy for a second between its lines.
+      jsCode:
+        "ctx.log('first line'); const end = Date.now() + 1000; while (Date.now() < end) {} ctx.log('second line'); ctx.output.out = 1;",
+    });
+    await page.goto(`/manage/components?id=${slow._id}`);
+    await page.getByRole('heading', { name: slow.name }).waitFor();
+    await page.getByText('Test component').click();
+    await page.getByRole('button', { name: 'Run test' }).click();
+    const logs = page.getByRole('log', { name: 'Logs' });
+    await logs.getByText('first line', { exact: false }).waitFor();
+    expect(await logs.textContent()).not.toContain('second line');
+    expect(await page.getByRole('region', { name: 'ctx.output' }).textContent()).not.toContain('"out"');
+    await logs.getByText('second line', { exact: false }).waitFor();
+    await expect.poll(() => page.getByRole('region', { name: 'ctx.output' }).textContent()).toContain('"out": 1');
+    expect((await logs.textContent())?.match(/first line/g)).toHaveLength(1);
+    expect((await logs.textContent())?.match(/second line/g)).toHaveLength(1);
     expect(t.problems.csp).toEqual([]);
   });
 

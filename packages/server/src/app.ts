@@ -13,6 +13,7 @@ import { throttleService } from './modules/auth/throttle.service.ts';
 import { componentsRoutes } from './modules/components/components.routes.ts';
 import { type ComponentsService, componentsService } from './modules/components/components.service.ts';
 import { testFileRoute } from './modules/components/test-file.route.ts';
+import { testLogsLiveCollection } from './modules/components/test-logs.live.ts';
 import { datastoreService } from './modules/datastore/datastore.service.ts';
 import { type EndpointCallDeps, endpointCalls } from './modules/endpoints/endpoint-calls.ts';
 import { endpointsRoutes } from './modules/endpoints/endpoints.routes.ts';
@@ -292,6 +293,7 @@ export function registerLiveCollections(hub: Pick<LiveHub, 'register'>, db: Db, 
       imports: (ids) => pipelinesOfImports(k, ids),
     }),
   );
+  hub.register(testLogsLiveCollection(k));
 }
 
 export interface BuiltApp {

@@ -66,6 +66,19 @@ export class FakeSocket implements LiveSocket {
   }
 }
 
+/** A socket whose server accepts the connection and answers each subscription with an empty init. */
+export class ServedSocket extends FakeSocket {
+  override connect() {
+    super.connect();
+    setTimeout(() => this.open(), 0);
+  }
+  override emit(event: string, payload: unknown) {
+    super.emit(event, payload);
+    const id = (payload as { subscriptionId?: unknown }).subscriptionId;
+    if (event === 'subscribe') setTimeout(() => this.fire('init', hex({ subscriptionId: id, data: [] })), 0);
+  }
+}
+
 /** Hex MessagePack, as the server sends init, change and find. */
 export const hex = (value: unknown) => Array.from(encode(value), (b) => b.toString(16).padStart(2, '0')).join('');
 

@@ -1,6 +1,7 @@
 import type { RunLogEntry, RunResult } from '@gdb/shared/components/run.schemas';
 import type { SdkFunction } from '@gdb/shared/sdk/sdk.schemas';
 import type { CallerGate } from './caller-gate.ts';
+import type { LogReceiver } from './executor.ts';
 import type { ComponentGraph } from './graph.ts';
 import { RunFailure } from './run-failure.ts';
 
@@ -13,6 +14,7 @@ interface TestLane {
     inputJson: string;
     rtContextJson: string;
     signal: AbortSignal;
+    onLog?: LogReceiver;
   }) => Promise<{ outputJson: string; rtContextJson: string; logs: RunLogEntry[] }>;
   /** Runs an SDK function version in the test lane on an argument array given as JSON text. */
   runSdkFunction: (
@@ -31,16 +33,17 @@ export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane
     /**
      * A test run from the component editor: payload and rt_context in, the run result out; the
      * caller can stop it with `stopTest`, also while it waits for one of the caller's places; so
-     * does `gone` (the caller's request closed). Failures read 'Execute error : {detail}'.
+     * does `gone` (the caller's request closed). `onLog` sees each log line as it is written.
+     * Failures read 'Execute error : {detail}'.
      */
     async testComponent(
       userId: string,
       componentId: string,
       payload: object,
       rtContext: object,
-      opts: { gone?: AbortSignal; graph?: ComponentGraph } = {},
+      opts: { gone?: AbortSignal; graph?: ComponentGraph; onLog?: LogReceiver } = {},
     ): Promise<RunResult> {
-      const { gone, graph } = opts;
+      const { gone, graph, onLog } = opts;
       const key = testKey(userId, componentId);
       const controller = new AbortController();
       gone?.addEventListener('abort', () => controller.abort(), { once: true });
@@ -55,6 +58,7 @@ export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane
           rtContextJson: JSON.stringify(rtContext),
           signal: controller.signal,
           ...(graph ? { graph } : {}),
+          ...(onLog ? { onLog } : {}),
         }).finally(leave);
         return {
           output: objectFrom(outcome.outputJson),

@@ -69,19 +69,57 @@ const answerSchema = z.object({
   logs: z.array(z.object({ level: z.string(), message: z.string(), date: z.string() })),
 });
 
+/** One log entry bounded on the server's side: its message cut, its level one of the four, its date short. */
+function boundedEntry(entry: { level: string; message: string; date: string }, limits: RunLimits): RunLogEntry {
+  const message =
+    entry.message.length > limits.maxLogEntryChars ? `${entry.message.slice(0, limits.maxLogEntryChars)}…` : entry.message;
+  const level = entry.level === 'warn' || entry.level === 'error' || entry.level === 'success' ? entry.level : 'info';
+  return { level, message, date: entry.date.slice(0, 40) };
+}
+
 /** Re-bounds the logs on the server's side: the program could have changed its own library. */
 function boundedLogs(logs: { level: string; message: string; date: string }[], limits: RunLimits): RunLogEntry[] {
   const out: RunLogEntry[] = [];
   let chars = 0;
   for (const entry of logs.slice(0, limits.maxLogEntries + 1)) {
-    const message =
-      entry.message.length > limits.maxLogEntryChars ? `${entry.message.slice(0, limits.maxLogEntryChars)}…` : entry.message;
-    chars += message.length;
+    const bounded = boundedEntry(entry, limits);
+    chars += bounded.message.length;
     if (chars > limits.maxLogChars + limits.maxLogEntryChars) break;
-    const level = entry.level === 'warn' || entry.level === 'error' || entry.level === 'success' ? entry.level : 'info';
-    out.push({ level, message, date: entry.date.slice(0, 40) });
+    out.push(bounded);
   }
   return out;
+}
+
+/**
+ * Receives each log entry as the run writes it, before the answer, for a receiver that shows them
+ * live (a test run's lines). Entries are bounded as the answer's are and must come in order, each
+ * the next index: the answer's logs hold the same entries at the same indexes (`boundedLogs`).
+ */
+export type LogReceiver = (entry: RunLogEntry, seq: number) => void;
+
+/** The receiving end of a run's live log entries: what arrives out of order, not text or past the limits is dropped; closed, it passes nothing on. */
+function logReceiver(onLog: LogReceiver | undefined, limits: RunLimits) {
+  let next = 0;
+  let chars = 0;
+  let open = true;
+  const receive = (seq: unknown, level: unknown, message: unknown, date: unknown) => {
+    if (!open || !onLog || seq !== next || next > limits.maxLogEntries) return;
+    if (typeof level !== 'string' || typeof message !== 'string' || typeof date !== 'string') return;
+    const entry = boundedEntry({ level, message, date }, limits);
+    chars += entry.message.length;
+    if (chars > limits.maxLogChars + limits.maxLogEntryChars) {
+      open = false;
+      return;
+    }
+    next += 1;
+    onLog(entry, seq);
+  };
+  return {
+    callback: onLog ? new ivm.Callback(receive, { ignored: true }) : undefined,
+    close() {
+      open = false;
+    },
+  };
 }
 
 /**
@@ -256,7 +294,16 @@ function payloadArgument(input: string | JsonParts): string | ivm.Copy<unknown> 
 export async function execute(
   pool: IsolatePool,
   program: Program,
-  args: { input: string | JsonParts; rtContext: string; check: boolean; tables: boolean; csv: string[]; csvPieces?: CsvPieces },
+  args: {
+    input: string | JsonParts;
+    rtContext: string;
+    check: boolean;
+    tables: boolean;
+    csv: string[];
+    csvPieces?: CsvPieces;
+    /** Each log entry as it is written (see `LogReceiver`). */
+    onLog?: LogReceiver;
+  },
   limits: RunLimits,
   signal?: AbortSignal,
 ): Promise<RawAnswer> {
@@ -275,6 +322,7 @@ export async function execute(
   let context: ivm.Context | undefined;
   let reusable = false;
   const pieces = pieceReceiver(args.csvPieces, args.csv, limits, () => kill('cancel'));
+  const logs = logReceiver(args.onLog, limits);
   try {
     if (signal?.aborted) kill('cancel');
     const script = await pool.script(lease, program);
@@ -291,8 +339,8 @@ export async function execute(
       csvPieceBytes: args.csvPieces?.bytes ?? 0,
     } satisfies RunOptions);
     const value: unknown = await context.evalClosure(
-      'return __gdbMain($0, $1, $2, $3);',
-      [payloadArgument(args.input), args.rtContext, options, pieces.callback],
+      'return __gdbMain($0, $1, $2, $3, $4);',
+      [payloadArgument(args.input), args.rtContext, options, pieces.callback, logs.callback],
       { result: { promise: true, copy: true }, timeout: remaining() },
     );
     const { csvPorts, csvPieces, ...answer } = readAnswer(value, limits);
@@ -307,6 +355,7 @@ export async function execute(
     throw pieces.failed() ?? classify(error, killedBy, limits);
   } finally {
     pieces.close();
+    logs.close();
     clearTimeout(backstop);
     signal?.removeEventListener('abort', onAbort);
     lease.runs += 1;

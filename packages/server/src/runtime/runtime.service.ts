@@ -5,7 +5,7 @@ import type { Config } from '../platform/config.ts';
 import type { JsonParts } from '../platform/files/json-parts.ts';
 import { CallerGate } from './caller-gate.ts';
 import { editorTests } from './editor-tests.ts';
-import { type CsvPieces, execute, type RunLimits } from './executor.ts';
+import { type CsvPieces, execute, type LogReceiver, type RunLimits } from './executor.ts';
 import { type ComponentGraph, type DocumentSource, loadGraph } from './graph.ts';
 import { IsolatePool } from './isolate-pool.ts';
 import { programBuilds } from './programs.ts';
@@ -48,6 +48,8 @@ export interface ComponentRunRequest {
   limits?: Partial<RunLimits>;
   /** Aborting it cancels the run at once and frees its isolate. */
   signal?: AbortSignal;
+  /** Each log entry as the run writes it, with its index in `logs` (a test run's live lines). */
+  onLog?: LogReceiver;
 }
 
 export interface ComponentRunOutcome {
@@ -124,6 +126,7 @@ export function runtimeService(options: {
         tables: request.tables === true,
         csv: request.csvPorts ?? [],
         csvPieces: request.csvPieces,
+        onLog: request.onLog,
       },
       limitsOf(settings, request.limits),
       request.signal,

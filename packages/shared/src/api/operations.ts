@@ -412,7 +412,7 @@ export const API_OPERATIONS = {
     operationId: 'executeComponent',
     summary: 'Test-run a component on sample input',
     returns: 'The output, the logs and the run context of the test run.',
-    errors: [404, 429],
+    errors: [404, 409, 429],
   },
   'GET /components/:id/js-code': {
     operationId: 'getComponentCode',

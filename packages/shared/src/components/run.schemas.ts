@@ -17,6 +17,12 @@ const jsonObject = z.record(z.string(), z.unknown());
 export const executeBodySchema = z.object({
   payload: jsonObject.optional().describe('ctx.input: a value per input port name.'),
   rt_context: jsonObject.optional().describe('ctx.rt_context: the run context the code reads.'),
+  runId: z
+    .uuid()
+    .optional()
+    .describe(
+      "A new id the editor makes for this run: its log lines are sent on the live channel's `testLogs` collection, filtered by `runId`, while it runs.",
+    ),
 });
 
 /** The run result (docs/product.md §16.5): ctx.output by output port name, the logs and the final rt_context. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const LIVE_PATH = '/data-prep/v1';
 
 /** Collections a client may read or subscribe to. */
-export const LIVE_COLLECTIONS = ['uploads', 'logs', 'imports'] as const;
+export const LIVE_COLLECTIONS = ['uploads', 'logs', 'imports', 'testLogs'] as const;
 export type LiveCollection = (typeof LIVE_COLLECTIONS)[number];
 
 export function isLiveCollection(name: string): name is LiveCollection {
@@ -16,6 +16,7 @@ export const LIVE_FILTER_KEYS: Record<LiveCollection, readonly string[]> = {
   uploads: ['_id'],
   logs: ['uploadId', 'importId'],
   imports: ['_id', 'pipeline'],
+  testLogs: ['runId'],
 };
 
 /** Most values one filter key may list. */
@@ -38,7 +39,7 @@ const subscriptionId = z.string().min(1).max(100);
 
 /** The client's `find` and `subscribe` messages. */
 export const liveRequestSchema = z.object({
-  collectionName: z.string().min(1).max(100).describe('uploads, logs or imports.'),
+  collectionName: z.string().min(1).max(100).describe('uploads, logs, imports or testLogs.'),
   filter: liveFilterSchema.optional().describe('Field → value or list of values; keys combine with AND.'),
   projection: liveProjectionSchema.optional().describe('Fields to include (1) only, or to exclude (0) only.'),
   subscriptionId: subscriptionId.describe("The client's id for this subscription; answers carry it."),
@@ -134,9 +135,26 @@ export const liveImportSchema = z.object({
 });
 export type LiveImport = z.infer<typeof liveImportSchema>;
 
+/**
+ * A log line of a component's test run, sent while the run goes on (docs/product.md §15.4): the
+ * line the run's answer holds at index `seq`, so the answer and the lines streamed meet without
+ * doubles.
+ */
+export const liveTestLogSchema = z.object({
+  _id: z.string().describe('`{runId}:{seq}`.'),
+  runId: z.string().describe('The test run, as the editor named it when it started the run.'),
+  userId: z.string().describe('The user who started the run.'),
+  seq: z.number().int().min(0).describe("The line's index among the run's logs, from 0."),
+  level: z.enum(LOG_LEVELS).describe('error, warn, info or success.'),
+  message: z.string().describe('The text (cut when too long for the channel: the answer holds it whole).'),
+  date: z.string().describe('When it was written (ISO date-time).'),
+});
+export type LiveTestLog = z.infer<typeof liveTestLogSchema>;
+
 /** The document type of each collection. */
 export interface LiveDocuments {
   uploads: LiveUpload;
   logs: LiveLog;
   imports: LiveImport;
+  testLogs: LiveTestLog;
 }

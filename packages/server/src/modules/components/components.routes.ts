@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { requireAuth } from '../../platform/auth/access-control.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { longAnswer } from '../../platform/http/long-answer.ts';
+import { RunFailure } from '../../runtime/run-failure.ts';
 import type { RuntimeService } from '../../runtime/runtime.service.ts';
 import type { SdkService } from '../sdk/sdk.service.ts';
 import type { ComponentsService } from './components.service.ts';
@@ -89,9 +90,23 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
         // The run builds its program from the documents checked, not from a second read.
         const graph = await runtime.graph(req.params.id);
         await components.assertRunnable(auth, graph);
+        const { payload = {}, rt_context = {}, runId } = req.body;
+        // Its log lines go out on the live channel as they are written, when the editor named the run.
+        const lines = runId ? await components.testLogs(runId, auth, req.params.id) : undefined;
         const gone = longAnswer(req, reply);
-        const { payload = {}, rt_context = {} } = req.body;
-        return ok(await runtime.testComponent(auth.userId, req.params.id, payload, rt_context, { gone, graph }));
+        const onLog = lines?.push;
+        try {
+          const result = await runtime.testComponent(auth.userId, req.params.id, payload, rt_context, {
+            gone,
+            graph,
+            ...(onLog ? { onLog } : {}),
+          });
+          await lines?.end(result.logs);
+          return ok(result);
+        } catch (error) {
+          await lines?.end(error instanceof RunFailure ? error.logs : []);
+          throw error;
+        }
       },
     );
     app.post(

@@ -17,6 +17,8 @@ import {
 } from './component-references.ts';
 import { componentWrites, STALE } from './component-writes.ts';
 import { type ComponentRow, componentsRepo } from './components.repo.ts';
+import { testLogStream } from './test-logs.live.ts';
+import { testRunsRepo } from './test-runs.repo.ts';
 
 export type { ReferenceReads } from './component-references.ts';
 
@@ -48,6 +50,16 @@ export function componentsService(
   const { fieldsOf, firstVersion, written } = componentWrites(ctx, repo, componentReferences(repo, reads));
 
   return {
+    /**
+     * A test run's log lines sent on the live channel (`testLogs`, by the id the editor gave the run)
+     * to the caller and super-admins; an id already taken is refused.
+     */
+    async testLogs(runId: string, caller: AuthContext, componentId: string) {
+      if (!(await testRunsRepo(ctx.db.kysely).claim(runId, caller.userId, componentId))) {
+        throw conflict('This test run id is in use.');
+      }
+      return testLogStream(ctx.db.kysely, { runId, userId: caller.userId }, ctx.log);
+    },
     /** The component versions whose code lists this SDK function version, by name. */
     usingSdkFunction: (id: string): Promise<{ name: string; version: number }[]> => repo.usingSdkFunction(id),
     /** One component version the viewer may read. */

@@ -246,6 +246,14 @@ export interface LogsTable {
   import_id: string | null;
 }
 
+/** A component's test run, kept a day: who started it, so that only they (and super-admins) follow its log lines. */
+interface TestRunsTable {
+  id: string;
+  user_id: string;
+  component_id: string;
+  started_at: CreatedAt;
+}
+
 export interface SchemasTable extends VersionColumns {
   name: string;
   json_schema: ColumnType<Record<string, unknown>, string, string>;
@@ -363,6 +371,7 @@ export interface Database {
   imports: ImportsTable;
   import_leases: ImportLeasesTable;
   logs: LogsTable;
+  test_runs: TestRunsTable;
   schemas: SchemasTable;
   components: ComponentsTable;
   sdk_functions: SdkFunctionsTable;

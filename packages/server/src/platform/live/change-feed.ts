@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
-import type { Db } from '../db/index.ts';
+import type { Database, Db } from '../db/index.ts';
 import type { PGlitePool } from '../db/pglite-pool.ts';
 
 /** The notification channel the triggers of migration 20261122T0810 write to. */
@@ -11,6 +12,15 @@ export interface FeedListener {
   onPayload(payload: string): void;
   /** The listener was disconnected and is back: notifications may have been missed. */
   onResync(): void;
+}
+
+/**
+ * Sends a notification on the live channel as the triggers do (`{t, op, rows}` or `{t, op, id, row}`,
+ * under 8,000 bytes): every instance's hub hears it at commit, for what is announced without a row
+ * of its own (a test run's log lines).
+ */
+export async function notifyLive(k: Kysely<Database>, payload: string): Promise<void> {
+  await sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`.execute(k);
 }
 
 /** Hears the database's change notifications. */

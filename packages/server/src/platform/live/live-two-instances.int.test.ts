@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LoginAnswer } from '@gdb/shared/auth/session.schemas';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +70,43 @@ describe.runIf(databaseUrl)('live channel across two instances (runs only when D
       _id: uploadId,
       status: 'invalid',
     });
+  });
+
+  it("streams a test run's lines from the instance running it to a subscriber on the other, and refuses another manager there", async () => {
+    const owner = await a.createUser(['manager']);
+    const token = await loginThroughB(owner.user_name);
+    const other = await a.signedIn(['manager']);
+    const urlB = `${await listenLocal(b.app)}${BASE}`;
+    const post = (path: string, body: unknown) =>
+      fetch(`${urlB}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-token': token },
+        body: JSON.stringify(body),
+      });
+    const jsCode = "ctx.log('from B'); const end = Date.now() + 500; while (Date.now() < end) {} ctx.output.n = 1;";
+    const saved = await post('/components', {
+      name: 'Logs from B',
+      folder: null,
+      kind: 'instruction',
+      inputs: [],
+      outputs: [{ name: 'n' }],
+      jsCode,
+    });
+    const componentId = ((await saved.json()) as { data: { _id: string } }).data._id;
+    const runId = randomUUID();
+    const c = await connectLive(urlA, token);
+    clients.push(c);
+    c.socket.emit('subscribe', { collectionName: 'testLogs', filter: { runId }, subscriptionId: 't', token });
+    await c.waitFor(() => c.inits[0]);
+
+    const run = post(`/components/${componentId}/execute`, { payload: {}, runId });
+    const line = await c.waitFor(() => c.changes.find((ch) => ch.subscriptionId === 't'), 10_000);
+    expect(line.data.fullDocument).toMatchObject({ runId, seq: 0, message: 'from B' });
+    const o = await connectLive(urlA, other.token);
+    clients.push(o);
+    o.socket.emit('subscribe', { collectionName: 'testLogs', filter: { runId }, subscriptionId: 'x', token: other.token });
+    expect(await o.waitFor(() => o.exceptions[0])).toEqual({ message: LIVE_MESSAGES.notAllowed, subscriptionId: 'x' });
+    expect((await run).status).toBe(200);
   });
 
   it('ends on instance A the subscriptions of a session logged out through instance B', async () => {

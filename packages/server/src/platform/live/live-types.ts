@@ -35,7 +35,7 @@ export const DEFAULT_LIVE_LIMITS: LiveLimits = {
   maxSubscriptionsPerSocket: 100,
   maxSocketsPerUser: 20,
   authTimeoutMs: 10_000,
-  readLimit: { logs: 5_000, uploads: 1_000, imports: 1_000 },
+  readLimit: { logs: 5_000, uploads: 1_000, imports: 1_000, testLogs: 1_000 },
   sessionCheckMs: 60_000,
   duplicateWindowMs: 10_000,
 };

@@ -73,10 +73,16 @@ function tablesAnswer(output: unknown, options: RunOptions, emit: unknown, logge
 export function entry(root: Def): Entry {
   let files: Record<string, Uint8Array | undefined> = {};
   /** `inputText` is the payload's JSON text, whole or in parts. */
-  const run = async (inputText: string | (string | Uint8Array)[], rtText: string, optionsText: string, emit?: unknown) => {
+  const run = async (
+    inputText: string | (string | Uint8Array)[],
+    rtText: string,
+    optionsText: string,
+    emit?: unknown,
+    logSink?: unknown,
+  ) => {
     files = {};
     const options: RunOptions = parseJson(optionsText);
-    const logger = createLogger(options);
+    const logger = createLogger(options, logSink);
     (globalThis as { console: unknown }).console = logger.console;
     const env: Env = { rt: {}, log: logger.log, check: options.check !== false };
     try {

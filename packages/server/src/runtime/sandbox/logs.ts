@@ -14,7 +14,21 @@ function text(value: unknown): string {
   }
 }
 
-export function createLogger(limits: RunOptions): Logger {
+/** The server's receiver of each log entry as it is written (an isolated-vm callback): its index, level, message and date. */
+type LogSink = (seq: number, level: LogLevel, message: string, date: string) => void;
+
+/** Hands an entry to the server's receiver, when the run has one; a receiver that fails never fails the run. */
+function sent(sink: unknown, seq: number, entry: LogEntry): void {
+  if (typeof sink !== 'function') return;
+  try {
+    (sink as LogSink)(seq, entry.level, entry.message, entry.date);
+  } catch {
+    // The server stopped listening: the answer still holds every entry.
+  }
+}
+
+/** A run's logger; each entry kept is also handed to `sink` as it is written (the live test logs). */
+export function createLogger(limits: RunOptions, sink?: unknown): Logger {
   const entries: LogEntry[] = [];
   let chars = 0;
   let dropped = 0;
@@ -29,7 +43,9 @@ export function createLogger(limits: RunOptions): Logger {
     }
     if (message.length > limits.maxLogEntryChars) message = `${message.slice(0, limits.maxLogEntryChars)}…`;
     chars += message.length;
-    entries.push({ level, message, date: new DateCtor().toISOString() });
+    const entry: LogEntry = { level, message, date: new DateCtor().toISOString() };
+    entries.push(entry);
+    sent(sink, entries.length - 1, entry);
   };
   const log = ((...args: unknown[]) => add('info', args)) as Log;
   log.info = (...args) => add('info', args);
@@ -42,11 +58,13 @@ export function createLogger(limits: RunOptions): Logger {
     console,
     entries() {
       if (dropped > 0) {
-        entries.push({
+        const entry: LogEntry = {
           level: 'warn',
           message: `${dropped} more log entries were dropped (at most ${limits.maxLogEntries} entries and ${limits.maxLogChars} characters per run).`,
           date: new DateCtor().toISOString(),
-        });
+        };
+        entries.push(entry);
+        sent(sink, entries.length - 1, entry);
         dropped = 0;
       }
       return entries;

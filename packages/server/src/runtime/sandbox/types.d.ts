@@ -302,7 +302,14 @@ export interface Answer {
 
 /** The entry point of a component's program (`globalThis.__gdbMain`). */
 export interface Entry {
-  (inputText: string | (string | Uint8Array)[], rtText: string, optionsText: string, emit?: unknown): Promise<Answer>;
+  /** `emit` receives pieces of CSV files, `logSink` each log entry as it is written (see logs.ts). */
+  (
+    inputText: string | (string | Uint8Array)[],
+    rtText: string,
+    optionsText: string,
+    emit?: unknown,
+    logSink?: unknown,
+  ): Promise<Answer>;
   /** A CSV file of the last run, once. */
   csvFile(port: string): Uint8Array | undefined;
 }

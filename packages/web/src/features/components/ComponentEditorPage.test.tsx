@@ -1,11 +1,18 @@
 import '../../../test/dom.ts';
 import { EditorView } from '@codemirror/view';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { envelope, ok, signedInAs } from '../../../test/fake-api.ts';
+import { ServedSocket } from '../../../test/live.ts';
 import { button, confirmation } from '../../../test/queries.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { versionedFields } from '../../../test/versions-fixtures.ts';
+import { configureLive } from '../../ground/live/configure.ts';
+
+// A test run's log lines are followed on the live channel: a stand-in server answers.
+beforeEach(() => {
+  configureLive({ createSocket: (auth) => new ServedSocket(auth) });
+});
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const OTHER = '00000000-0000-4000-8000-000000000002';
@@ -309,7 +316,7 @@ describe('Components page', () => {
     const output = screen.getByRole('region', { name: 'ctx.output' });
     expect(output.textContent).toContain('"dealerId": "D1"');
     const run = server.calls.find((c) => c.method === 'POST' && c.path === `/components/${ID}/execute`);
-    expect(run?.body).toEqual({ payload: { dealers: [{ dealerId: 'D1' }] }, rt_context: {} });
+    expect(run?.body).toEqual({ payload: { dealers: [{ dealerId: 'D1' }] }, rt_context: {}, runId: expect.any(String) });
     expect(screen.queryByRole('button', { name: 'Copy js code to clipboard' })).toBeNull();
   });
 

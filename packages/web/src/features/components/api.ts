@@ -28,9 +28,13 @@ export const schemasByIds = (ids: readonly string[], signal?: AbortSignal) =>
     ? Promise.resolve([])
     : api.get('/schemas', z.array(schemaDocumentSchema), { query: { ids: ids.join(',') }, ...(signal ? { signal } : {}) });
 
-/** POST /components/{id}/execute: a test run with ctx.input and ctx.rt_context. */
-export const executeComponent = (id: string, payload: Record<string, unknown>, rtContext: Record<string, unknown>) =>
-  api.post(`/components/${encodeURIComponent(id)}/execute`, { payload, rt_context: rtContext }, runResultSchema);
+/** POST /components/{id}/execute: a test run with ctx.input and ctx.rt_context; its log lines stream on the live channel under `runId`. */
+export const executeComponent = (
+  id: string,
+  payload: Record<string, unknown>,
+  rtContext: Record<string, unknown>,
+  runId?: string,
+) => api.post(`/components/${encodeURIComponent(id)}/execute`, { payload, rt_context: rtContext, runId }, runResultSchema);
 
 /** POST /components/{id}/stop: cancels the caller's running test of that version. */
 export const stopComponent = (id: string) => api.post(`/components/${encodeURIComponent(id)}/stop`, {}, stopResultSchema);

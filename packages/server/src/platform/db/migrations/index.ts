@@ -23,6 +23,7 @@ import * as endpointModels from './20261206T1400_endpoint_models.ts';
 import * as endpoints from './20261206T1410_endpoints.ts';
 import * as listenerModels from './20261206T1500_listener_models.ts';
 import * as listeners from './20261206T1510_listeners.ts';
+import * as testRuns from './20261206T1600_test_runs.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '20261206T1410_endpoints': endpoints,
   '20261206T1500_listener_models': listenerModels,
   '20261206T1510_listeners': listeners,
+  '20261206T1600_test_runs': testRuns,
 };

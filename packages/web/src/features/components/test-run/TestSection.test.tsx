@@ -1,10 +1,23 @@
 import '../../../../test/dom.ts';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { ok, signedInAs } from '../../../../test/fake-api.ts';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ok, type Recorded, signedInAs } from '../../../../test/fake-api.ts';
+import { hex, ServedSocket } from '../../../../test/live.ts';
 import { button } from '../../../../test/queries.ts';
 import { renderApp } from '../../../../test/render-app.tsx';
 import { versionedFields } from '../../../../test/versions-fixtures.ts';
+import { configureLive } from '../../../ground/live/configure.ts';
+
+const sockets: ServedSocket[] = [];
+beforeEach(() => {
+  configureLive({
+    createSocket: (auth) => {
+      const socket = new ServedSocket(auth);
+      sockets.push(socket);
+      return socket;
+    },
+  });
+});
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const FORM_SCHEMA = { type: 'object', title: 'Build the component', properties: { name: { type: 'string', title: 'Name' } } };
@@ -59,6 +72,8 @@ describe('Test component', () => {
     });
     expect(screen.queryByRole('button', { name: 'Cancel test' })).toBeNull();
     fireEvent.click(button('Run test'));
+    // The run starts once its log lines are followed on the live channel.
+    await waitFor(() => expect(server.count(`POST /components/${ID}/execute`)).toBe(1));
     fireEvent.click(await waitFor(() => button('Cancel test')));
     await waitFor(() => expect(screen.getByRole('region', { name: 'Logs' }).textContent).toContain('Test cancelled'));
     expect(server.count(`POST /components/${ID}/stop`)).toBe(1);
@@ -66,6 +81,52 @@ describe('Test component', () => {
     fireEvent.click(button('Copy js code to clipboard'));
     await screen.findByText('Code copied to clipboard and printed to console.');
     expect(writeText).toHaveBeenCalledWith('async function run(ctx) {}');
+  });
+
+  it('shows the lines as the run writes them, then adds only those of the answer that did not stream', async () => {
+    let finish: (r: Response) => void = () => {};
+    let sent: Recorded | undefined;
+    await openTest(['manager'], {
+      [`POST /components/${ID}/execute`]: (call) => {
+        sent = call;
+        return new Promise<Response>((resolve) => (finish = resolve));
+      },
+    });
+    fireEvent.click(button('Run test'));
+    await waitFor(() => expect(sent).toBeDefined());
+    const runId = (sent?.body as { runId: string } | undefined)?.runId ?? '';
+    const socket = sockets.at(-1) as ServedSocket;
+    expect(socket.lastSubscribe()).toMatchObject({ collectionName: 'testLogs', filter: { runId: [runId] } });
+    const date = '2026-12-06T10:00:00.000Z';
+    const line = (seq: number, message: string) => ({
+      _id: `${runId}:${seq}`,
+      runId,
+      userId: 'u1',
+      seq,
+      level: 'info',
+      message,
+      date,
+    });
+    await act(async () => {
+      const subscriptionId = socket.idOf({ runId: [runId] });
+      socket.fire(
+        'change',
+        hex({
+          subscriptionId,
+          data: { operationType: 'insert', documentKey: { _id: `${runId}:0` }, fullDocument: line(0, 'first') },
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 5));
+    });
+    const region = screen.getByRole('log', { name: 'Logs' });
+    await waitFor(() => expect(region.textContent).toContain('first'));
+    expect(button('Run test').className).toContain('loading');
+
+    const entry = (message: string) => ({ level: 'info', message, date });
+    finish(ok({ output: { n: 1 }, logs: [entry('first'), entry('second')], rt_context: {} }));
+    await waitFor(() => expect(region.textContent).toContain('second'));
+    expect([...region.children].map((c) => c.textContent)).toEqual([`${date} [info] first`, `${date} [info] second`]);
+    await waitFor(() => expect(socket.unsubscribes()).toHaveLength(1));
   });
 
   it("loads a test file's rows into ctx.input under the chosen port", async () => {

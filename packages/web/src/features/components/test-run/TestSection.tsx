@@ -4,13 +4,16 @@ import { useState } from 'react';
 import { useSessionUser } from '../../../ground/session/session.ts';
 import { LazyCodeEditor } from '../../../ui/code/LazyCodeEditor.tsx';
 import { LoadDialog } from './LoadDialog.tsx';
-import { logsText } from './test-json.ts';
+import { LogRegion } from './LogRegion.tsx';
 import { TEST_TEXTS } from './test-texts.ts';
 import { useTestRun } from './useTestRun.ts';
 
 const noEdit = () => {};
 
-/** 'Test component': ctx.input, ctx.output, ctx.rt_context and Logs, 'Run test' and 'Load ...'; super-admins copy the code and cancel a run. */
+/**
+ * 'Test component': ctx.input, ctx.output, ctx.rt_context and Logs (the run's lines as they are
+ * written), 'Run test' and 'Load ...'; super-admins copy the code and cancel a run.
+ */
 export function TestSection({ component }: { component: Component }) {
   const test = useTestRun(component);
   const [loading, setLoading] = useState(false);
@@ -46,7 +49,7 @@ export function TestSection({ component }: { component: Component }) {
           />
         </Pane>
         <Pane title={TEST_TEXTS.logs}>
-          <LazyCodeEditor label={TEST_TEXTS.logs} value={logsText(test.logs)} onChange={noEdit} readOnly height="small" />
+          <LogRegion label={TEST_TEXTS.logs} lines={test.logs} />
         </Pane>
       </div>
       {loading && (

@@ -1,5 +1,3 @@
-import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
-
 /** JSON text as the test editors show it: indented 4 spaces (docs/product.md §18.10); an empty object when nothing. */
 export const jsonText = (value: unknown) => JSON.stringify(value ?? {}, null, 4);
 
@@ -12,6 +10,3 @@ export function parseObject(text: string): Record<string, unknown> | null {
     return null;
   }
 }
-
-/** A run's logs as the Logs editor shows them: one line each, date, level and message. */
-export const logsText = (logs: readonly RunLogEntry[]) => logs.map((l) => `${l.date} [${l.level}] ${l.message}`).join('\n');

@@ -1,20 +1,26 @@
 import type { Component } from '@gdb/shared/components/components.schemas';
-import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
 import { App } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { showFailure } from '../../../ground/request/failure.ts';
 import { componentJsCode, executeComponent, stopComponent } from '../api.ts';
 import { jsonText, parseObject } from './test-json.ts';
+import { mergeLogs, type TestLogLine } from './test-logs.ts';
 import { TEST_TEXTS } from './test-texts.ts';
+import { useRunLines } from './useRunLines.ts';
 
-/** The test editors' texts and a run of the open version: idle, running, then its result or an error. */
+/**
+ * The test editors' texts and a run of the open version: idle, running (its log lines shown as they
+ * are written), then its result or an error; the answer adds only the lines that did not stream.
+ */
 export function useTestRun(component: Component) {
   const { message } = App.useApp();
   const [input, setInput] = useState(() => jsonText(component.testPayload));
   const [context, setContext] = useState(() => jsonText(component.testContext));
   const [output, setOutput] = useState('{}');
-  const [logs, setLogs] = useState<RunLogEntry[]>([]);
+  const [logs, setLogs] = useState<TestLogLine[]>([]);
   const [running, setRunning] = useState(false);
+  const lines = useRunLines();
+  const streaming = useMemo(() => mergeLogs(lines.streamed, null), [lines.streamed]);
   useEffect(() => {
     setInput(jsonText(component.testPayload));
     setContext(jsonText(component.testContext));
@@ -28,12 +34,14 @@ export function useTestRun(component: Component) {
     if (!payload) return void message.error(TEST_TEXTS.notJson(TEST_TEXTS.input));
     if (!rtContext) return void message.error(TEST_TEXTS.notJson(TEST_TEXTS.context));
     setRunning(true);
+    setLogs([]);
     try {
-      const result = await executeComponent(component._id, payload, rtContext);
+      const result = await executeComponent(component._id, payload, rtContext, await lines.start());
       setOutput(jsonText(result.output));
       setContext(jsonText(result.rt_context));
-      setLogs(result.logs);
+      setLogs(mergeLogs(lines.stop(), result.logs));
     } catch (error) {
+      setLogs(mergeLogs(lines.stop(), null));
       showFailure(error, (text) => message.error(TEST_TEXTS.executeError(text)));
     } finally {
       setRunning(false);
@@ -61,5 +69,5 @@ export function useTestRun(component: Component) {
     const current = parseObject(input) ?? {};
     setInput(jsonText({ ...current, [port]: rows }));
   };
-  return { input, setInput, context, setContext, output, logs, running, run, cancel, copy, loadRows };
+  return { input, setInput, context, setContext, output, logs: running ? streaming : logs, running, run, cancel, copy, loadRows };
 }
