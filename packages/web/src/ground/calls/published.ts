@@ -14,8 +14,21 @@ const listenerHostSchema = z.object({
   last_error: z.string().nullish(),
 });
 
-/** A listener as the Listeners screen lists it: its pipeline and the state of each server's consumer. */
-export const listenerViewSchema = z.object({
+/** The rt-listener-info form's values a listener answers (the password as a placeholder, never itself). */
+const listenerSettingsSchema = z.object({
+  kind: z.string().optional(),
+  url: z.string().optional(),
+  queue: z.string().optional(),
+  jetStream: z.boolean().optional(),
+  batchSize: z.number().int().optional(),
+  batchWaitMs: z.number().int().optional(),
+  username: z.string().optional(),
+  password: z.string().optional(),
+});
+export type ListenerSettings = z.infer<typeof listenerSettingsSchema>;
+
+/** A listener as the Listeners screen lists it: its pipeline, its settings and the state of each server's consumer. */
+export const listenerViewSchema = listenerSettingsSchema.extend({
   _id: z.string(),
   pipelineId: z.string(),
   pipelineName: z.string().nullish(),

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import {
+  type ListenerView,
   publishedKeys,
   publishEndpoint,
   publishListener,
@@ -33,6 +34,17 @@ function endpointValue(pipeline: PipelineView, endpoint: EndpointView | undefine
     return { name, path, description, callsPerMinute };
   }
   return { name: pipeline.name, path: defaultEndpointPath(pipeline.name, pipeline._id), callsPerMinute: 600 };
+}
+
+/** The form's value for a listener: its settings as published (the password as its placeholder), under the pipeline's name. */
+function listenerValue(pipeline: PipelineView, listener: ListenerView | undefined): Record<string, unknown> {
+  const settings: Record<string, unknown> = {};
+  if (listener) {
+    const { kind, url, queue, jetStream, batchSize, batchWaitMs, username, password } = listener;
+    for (const [k, v] of Object.entries({ kind, url, queue, jetStream, batchSize, batchWaitMs, username, password }))
+      if (v !== undefined) settings[k] = v;
+  }
+  return { ...settings, pipelineName: pipeline.name };
 }
 
 /** The publish panel of an endpoint data source: its route, its key once published, and its OpenAPI document. */
@@ -102,7 +114,7 @@ function ListenerPanel({ pipeline, source }: PublishPanelProps) {
   const queryClient = useQueryClient();
   const list = useListeners();
   const listener = list.data?.find((l) => l.pipelineId === pipeline._id);
-  const value = useMemo(() => ({ pipelineName: pipeline.name }), [pipeline.name]);
+  const value = useMemo(() => listenerValue(pipeline, listener), [pipeline, listener]);
   const publish = useMutation({
     mutationFn: (form: Record<string, unknown>) => publishListener({ ...form, id: pipeline._id }),
     onSuccess: async () => {
