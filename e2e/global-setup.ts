@@ -43,6 +43,8 @@ export default async function setup(project: TestProject) {
     WEB_DIST: webDist,
     FORM_CHECK_URLS: checks.prefix,
     SDK_ADVISORIES: advisories,
+    // The listeners' brokers run on this machine (RabbitMQ 127.0.0.1:5672): let listeners reach them.
+    LISTENER_PRIVATE_RANGES: '127.0.0.0/8',
   });
   project.provide('baseUrl', server.baseUrl);
   project.provide('checkUrl', checks.prefix);
