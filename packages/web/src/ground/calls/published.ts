@@ -25,10 +25,9 @@ const listenerSettingsSchema = z.object({
   username: z.string().optional(),
   password: z.string().optional(),
 });
-export type ListenerSettings = z.infer<typeof listenerSettingsSchema>;
 
 /** A listener as the Listeners screen lists it: its pipeline, its settings and the state of each server's consumer. */
-export const listenerViewSchema = listenerSettingsSchema.extend({
+const listenerViewSchema = listenerSettingsSchema.extend({
   _id: z.string(),
   pipelineId: z.string(),
   pipelineName: z.string().nullish(),
@@ -59,10 +58,10 @@ export const publishedKeys = {
 const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
 
 /** GET /pipelines/deployed-endpoint: the endpoints whose pipeline the caller may read, and those whose pipeline is gone. */
-export const listEndpoints = (signal?: AbortSignal) => api.get(PATHS.endpoint, z.array(endpointViewSchema), withSignal(signal));
+const listEndpoints = (signal?: AbortSignal) => api.get(PATHS.endpoint, z.array(endpointViewSchema), withSignal(signal));
 
 /** GET /pipelines/deployed-listener: the listeners, each with its per-server state. */
-export const listListeners = (signal?: AbortSignal) => api.get(PATHS.listener, z.array(listenerViewSchema), withSignal(signal));
+const listListeners = (signal?: AbortSignal) => api.get(PATHS.listener, z.array(listenerViewSchema), withSignal(signal));
 
 /** The published endpoints, one cached answer for the Endpoints screen and the publish panels. */
 export function useEndpoints() {

@@ -3,7 +3,7 @@ import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { pipelineViewSchema } from '@gdb/shared/pipelines/pipeline.schemas';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { envelope, fakeApi, ok, type Recorded, signIn } from '../../../test/fake-api.ts';
+import { envelope, fakeApi, ok, type Recorded, signIn, userInfo } from '../../../test/fake-api.ts';
 import { pipeline, source } from '../../../test/fixtures.ts';
 import { button, dialog } from '../../../test/queries.ts';
 import { renderWidget } from '../../../test/render-widget.tsx';
@@ -56,9 +56,10 @@ const endpointView = (fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 
-function serve(routes: Record<string, (call: Recorded) => Response>) {
+function serve(routes: Record<string, (call: Recorded) => Response>, roles = ['manager']) {
   signIn();
   return fakeApi({
+    'GET /users/info': () => ok(userInfo(roles)),
     'GET /schemas/byname': (c) => {
       const name = new URLSearchParams(c.search).get('name') ?? '';
       return ok({ _id: `s-${name}`, name, version: 2, jsonSchema: MODELS[name] });
@@ -133,6 +134,16 @@ describe('Publish panel of an endpoint source', () => {
     const area = await screen.findByLabelText(/OpenAPI document/);
     expect((area as HTMLTextAreaElement).value).toBe(JSON.stringify(doc, null, 2));
     expect(shown.querySelector('.ant-typography-copy')).not.toBeNull();
+  });
+});
+
+describe('Publish panel for a user who may not publish', () => {
+  it('says who publishes and reads nothing of the endpoints', async () => {
+    const server = serve({}, ['user']);
+    renderWidget(<PublishPanel pipeline={PIPELINE} source={at(0)} />);
+    await screen.findByText(/once the pipeline is published, which managers do/);
+    expect(screen.queryByText('Publish')).toBeNull();
+    expect(server.count('GET /pipelines/deployed-endpoint')).toBe(0);
   });
 });
 

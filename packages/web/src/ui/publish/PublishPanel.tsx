@@ -1,7 +1,7 @@
 import type { EndpointView } from '@gdb/shared/endpoints/endpoint.schemas';
 import type { DataSource, PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Typography } from 'antd';
+import { App, Button, Card, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import {
   type ListenerView,
@@ -13,6 +13,7 @@ import {
   useListeners,
 } from '../../ground/calls/published.ts';
 import { showFailure } from '../../ground/request/failure.ts';
+import { useSessionUser } from '../../ground/session/session.ts';
 import { HostStates } from './HostStates.tsx';
 import { KeyNotice, type ShownKey } from './KeyNotice.tsx';
 import { OpenApiDialog } from './OpenApiDialog.tsx';
@@ -145,7 +146,21 @@ function ListenerPanel({ pipeline, source }: PublishPanelProps) {
   );
 }
 
-/** The wizard's publish panel for an endpoint or listener data source (spec 002 §2, Publish panels). */
+/** The roles that publish (docs/product.md §18.7); the server refuses the others. */
+const PUBLISHERS = new Set(['manager', 'super-admin']);
+
+/**
+ * The wizard's publish panel for an endpoint or listener data source (spec 002 §2, Publish
+ * panels); a user who may not publish sees the source and why, and no call is made for them.
+ */
 export function PublishPanel(props: PublishPanelProps) {
+  const user = useSessionUser();
+  if (!user?.roles.some((r) => PUBLISHERS.has(r.name))) {
+    return (
+      <Card size="small" title={`${props.source.dataSubKind} (${props.source.connectorType})`} className="gdb-publish-panel">
+        <Typography.Text type="secondary">{PUBLISH_TEXTS.publishersOnly}</Typography.Text>
+      </Card>
+    );
+  }
   return props.source.connectorType === 'endpoint' ? <EndpointPanel {...props} /> : <ListenerPanel {...props} />;
 }

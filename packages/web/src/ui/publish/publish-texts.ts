@@ -21,6 +21,7 @@ export const PUBLISH_TEXTS = {
   notPublished: 'Not published yet.',
   publishedAt: 'Published at',
   servedBelow: 'Served below',
+  publishersOnly: 'This data source is fed from outside once the pipeline is published, which managers do.',
 } as const;
 
 /** The model each kind's publish form is drawn from (spec 002 §2, Publish panels). */
