@@ -7,18 +7,8 @@ import { KeyNotice, type ShownKey } from '../../ui/publish/KeyNotice.tsx';
 import { pipelineLabel, searchRows } from '../../ui/publish/publish-rules.ts';
 import { PUBLISH_TEXTS } from '../../ui/publish/publish-texts.ts';
 import { hideMeasureRows, useDomRepair } from '../../ui/useDomRepair.ts';
-import { usePublishedActions } from './usePublishedActions.ts';
+import { type PublishedRow, usePublishedActions } from './usePublishedActions.ts';
 import './publish.css';
-
-/** What both screens list: a published pipeline. */
-export interface PublishedRow {
-  _id: string;
-  pipelineId: string;
-  pipelineName?: string | null | undefined;
-  pipelineVersion?: number | null | undefined;
-  pipelineVLocked?: boolean | null | undefined;
-  isValid: boolean;
-}
 
 export interface PublishedListProps<T extends PublishedRow> {
   kind: PublishKind;

@@ -7,7 +7,16 @@ import { askConfirmation, useDialogCalls } from '../../ui/dialog/calls.ts';
 import type { ShownKey } from '../../ui/publish/KeyNotice.tsx';
 import { pipelineLabel } from '../../ui/publish/publish-rules.ts';
 import { PUBLISH_TEXTS } from '../../ui/publish/publish-texts.ts';
-import type { PublishedRow } from './PublishedList.tsx';
+
+/** What both screens list: a published pipeline. */
+export interface PublishedRow {
+  _id: string;
+  pipelineId: string;
+  pipelineName?: string | null | undefined;
+  pipelineVersion?: number | null | undefined;
+  pipelineVLocked?: boolean | null | undefined;
+  isValid: boolean;
+}
 
 /**
  * RE-publish and UN-publish of the chosen rows, each after its confirmation (spec 002 §4, §8):
