@@ -63,6 +63,7 @@ describe('Listeners screen', () => {
     await screen.findByText('Pipeline is successfully published');
     expect(server.calls.find((c) => c.method === 'POST')?.body).toEqual({ id: 'p-l1' });
     await waitFor(() => expect(server.count('GET /pipelines/deployed-listener')).toBe(2));
+    await waitFor(() => expect(document.querySelector('.ant-modal-confirm')).toBeNull());
     fireEvent.click(button('UN-publish'));
     const question = await confirmation();
     expect(question.textContent).toContain('Do you want to un-publish pipeline [Stock feed (v.1 - Draft)]');

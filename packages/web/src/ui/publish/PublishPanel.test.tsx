@@ -95,6 +95,7 @@ describe('Publish panel of an endpoint source', () => {
       id: PIPELINE._id,
       name: 'Dealer prices',
       path: 'Dealer-prices',
+      description: '',
       callsPerMinute: 600,
     });
     expect((await screen.findByTestId('endpoint-key')).textContent).toContain('secret-key-1');
@@ -113,7 +114,7 @@ describe('Publish panel of an endpoint source', () => {
     const path = await screen.findByLabelText('Path');
     fireEvent.change(path, { target: { value: '../etc' } });
     fireEvent.click(button('Publish'));
-    await waitFor(() => expect(document.querySelector('.ant-form-item-has-error')).not.toBeNull());
+    await waitFor(() => expect(document.querySelector('.gdb-form-field--invalid')).not.toBeNull());
     expect(server.count('POST /pipelines/publish-endpoint')).toBe(0);
     fireEvent.change(path, { target: { value: 'dealers/prices' } });
     fireEvent.click(button('Publish'));
