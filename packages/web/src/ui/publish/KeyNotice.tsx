@@ -22,7 +22,7 @@ export function KeyNotice({ keys }: { keys: readonly ShownKey[] }) {
           <Typography.Paragraph>{PUBLISH_TEXTS.keyOnce}</Typography.Paragraph>
           {keys.map((k) => (
             <div key={k.route} className="gdb-publish-key">
-              <Typography.Text type="secondary">{k.route}</Typography.Text>{' '}
+              <Typography.Text>{k.route}</Typography.Text>{' '}
               <Typography.Text code copyable={{ tooltips: [PUBLISH_TEXTS.copy, PUBLISH_TEXTS.copied] }} data-testid="endpoint-key">
                 {k.apiKey}
               </Typography.Text>

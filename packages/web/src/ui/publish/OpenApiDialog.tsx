@@ -40,7 +40,7 @@ export function OpenApiDialog({ id, open, onClose }: OpenApiDialogProps) {
             value={text}
             spellCheck={false}
             className="gdb-openapi-text"
-            autoSize={{ minRows: 12, maxRows: 28 }}
+            rows={24}
           />
         </>
       )}
