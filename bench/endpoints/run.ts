@@ -1,10 +1,10 @@
 // Endpoint calls benchmark: a published endpoint called over HTTP on loopback with one JSON row a
-// call, at a steady offered rate (an open loop: a call leaves every 1/rate s whatever the answers),
-// for a while; the server in this process, its import workers running. Reports the calls accepted
+// call by a number of callers, each sending its next call once the last answered, at most `rate`
+// calls a second between them, for a while; the server in this process, its import workers running. Reports the calls accepted
 // (202, an upload stored and an import started) per second, the answers by status (409 while an
 // import of the pipeline runs or waits), and the latency of the answers, accepted and all.
 //   npm run bench:endpoint
-//   BENCH_RATE (calls/s offered, 200), BENCH_SECONDS (20), BENCH_ENDPOINTS (1: the calls spread
+//   BENCH_RATE (calls/s at most, 200), BENCH_CLIENTS (32), BENCH_SECONDS (20), BENCH_ENDPOINTS (1: the calls spread
 //   over that many pipelines, each published), IMPORT_CONCURRENCY (4),
 //   BENCH_DATABASE_URL (an empty PostgreSQL database; PGlite otherwise)
 import fs from 'node:fs';
@@ -18,6 +18,7 @@ const rate = Number(process.env.BENCH_RATE ?? 200);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const endpointCount = Number(process.env.BENCH_ENDPOINTS ?? 1);
 const concurrency = Number(process.env.IMPORT_CONCURRENCY ?? 4);
+const clients = Number(process.env.BENCH_CLIENTS ?? 32);
 const TARGET = { acceptedPerSecond: 200, p99Ms: 100 };
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-bench-endpoint-'));
@@ -75,6 +76,9 @@ interface Answer {
   ms: number;
 }
 
+/** Why calls got no answer, once each. */
+const failures = new Set<string>();
+
 async function callOnce(i: number): Promise<Answer> {
   const target = endpoints[i % endpoints.length];
   if (!target) throw new Error('no endpoint');
@@ -87,27 +91,34 @@ async function callOnce(i: number): Promise<Answer> {
     });
     await res.arrayBuffer();
     return { status: res.status, ms: performance.now() - started };
-  } catch {
+  } catch (error) {
+    failures.add(error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error));
     return { status: 0, ms: performance.now() - started };
   }
 }
 
-// A warm-up second, not counted, then the measured open loop.
+// A warm-up, not counted, then the measured loop: `clients` callers, each sending its next call
+// when the last one answered, at most `rate` calls a second between them all.
 await Promise.all(Array.from({ length: 5 }, (_, i) => callOnce(-1 - i)));
 await new Promise((r) => setTimeout(r, 2000));
 
-const total = Math.round(rate * seconds);
-const pending: Promise<Answer>[] = [];
+const answers: Answer[] = [];
 const loopStarted = performance.now();
+const until = loopStarted + seconds * 1000;
 const loadSamples: number[] = [os.loadavg()[0] ?? 0];
 const loadTimer = setInterval(() => loadSamples.push(os.loadavg()[0] ?? 0), 1000);
-for (let i = 0; i < total; i++) {
-  const due = loopStarted + (i * 1000) / rate;
-  const wait = due - performance.now();
-  if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-  pending.push(callOnce(i));
+let sent = 0;
+async function client(): Promise<void> {
+  while (performance.now() < until) {
+    const i = sent++;
+    const due = loopStarted + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    if (performance.now() >= until) return;
+    answers.push(await callOnce(i));
+  }
 }
-const answers = await Promise.all(pending);
+await Promise.all(Array.from({ length: clients }, () => client()));
 const elapsedMs = performance.now() - loopStarted;
 clearInterval(loadTimer);
 
@@ -137,6 +148,7 @@ const report = {
   cores: os.availableParallelism(),
   load1: { min: Math.min(...loadSamples), max: Math.max(...loadSamples) },
   offeredPerSecond: rate,
+  clients,
   seconds: Number((elapsedMs / 1000).toFixed(1)),
   endpoints: endpointCount,
   importConcurrency: concurrency,
@@ -146,6 +158,7 @@ const report = {
   latencyMs: { p50: q(all, 0.5), p99: q(all, 0.99), max: q(all, 1) },
   acceptedLatencyMs: { p50: q(acceptedMs, 0.5), p99: q(acceptedMs, 0.99) },
   importsCreated: Number(imports.n),
+  failures: [...failures].slice(0, 5),
   target: TARGET,
 };
 console.log(JSON.stringify(report, null, 2));
