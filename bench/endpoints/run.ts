@@ -59,7 +59,9 @@ for (let i = 0; i < endpointCount; i++) {
     name: `bench endpoint ${i}`,
     isMaster: false,
     component: component._id,
-    dataSources: [{ dataSubKind: 'prices', connectorType: 'endpoint', dataFromMaster: false, contentType: 'json', dataModel: null }],
+    dataSources: [
+      { dataSubKind: 'prices', connectorType: 'endpoint', dataFromMaster: false, contentType: 'json', dataModel: null },
+    ],
     dataSinks: [{ name: 'out', format: 'JSON', target: null }],
     brand: brand?._id ?? null,
     locale: locale?._id ?? null,

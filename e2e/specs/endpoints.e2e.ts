@@ -131,9 +131,20 @@ describe('an endpoint, as a manager publishes it', () => {
     await dialog.waitFor({ state: 'detached' });
 
     // A system calls it: a wrong key is refused, the key shown starts an import.
-    const row = { dealerCode: 'FR777', name: 'Garage Appel', city: 'Lyon', postalCode: '69003', email: 'appel@garage.example', vehicles: 5 };
+    const row = {
+      dealerCode: 'FR777',
+      name: 'Garage Appel',
+      city: 'Lyon',
+      postalCode: '69003',
+      email: 'appel@garage.example',
+      vehicles: 5,
+    };
     const send = (apiKey: string) =>
-      fetch(route, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify([row]) });
+      fetch(route, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify([row]),
+      });
     expect((await send('not-the-key')).status).toBe(401);
     const called = await send(key);
     expect(called.status).toBe(202);
@@ -183,14 +194,14 @@ describe('a listener, as a manager publishes it', () => {
     await toast(page, 'Pipeline is successfully published');
 
     // Each server instance reports its consumer; Refresh reads the state again until it is connected.
-    const servers = panel.getByRole('group', { name: 'Servers of dealers' });
+    const servers = panel.getByRole('region', { name: 'Servers of dealers' });
     await expect
       .poll(
         async () => {
           await panel.getByRole('button', { name: 'Refresh', exact: true }).click();
           return servers.locator('tbody td').allTextContents();
         },
-        { timeout: 30_000, intervals: [1000] },
+        { timeout: 30_000, interval: 1000 },
       )
       .toContain('connected');
 
@@ -199,7 +210,10 @@ describe('a listener, as a manager publishes it', () => {
     await page.getByLabel('Search listeners').fill(tag);
     const listed = page.locator('.gdb-published-row').filter({ hasText: p.name });
     await listed.waitFor();
-    await listed.getByRole('group', { name: `Servers of ${p.name} (v.1 - Draft)` }).getByText('connected', { exact: true }).waitFor();
+    await listed
+      .getByRole('region', { name: `Servers of ${p.name} (v.1 - Draft)` })
+      .getByText('connected', { exact: true })
+      .waitFor();
     await listed.getByRole('checkbox').first().check();
     await page.getByRole('button', { name: 'UN-publish' }).click();
     await confirm(page, `Do you want to un-publish pipeline [${p.name} (v.1 - Draft)]`);

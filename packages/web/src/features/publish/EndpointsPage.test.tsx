@@ -64,7 +64,16 @@ function select(index: number) {
 describe('Endpoints screen', () => {
   it('lists the endpoints with their columns, styles an invalid row as an error and searches', async () => {
     await open();
-    for (const title of ['Path', 'Pipeline', 'Component', 'Exposed route', 'Create date', 'Created by', 'Update date', 'Updated by'])
+    for (const title of [
+      'Path',
+      'Pipeline',
+      'Component',
+      'Exposed route',
+      'Create date',
+      'Created by',
+      'Update date',
+      'Updated by',
+    ])
       expect(screen.getByText(title, { selector: 'th' })).toBeDefined();
     const [valid, gone] = rows();
     if (!valid || !gone) throw new Error('rows missing');
@@ -92,7 +101,9 @@ describe('Endpoints screen', () => {
     fireEvent.click(button('UN-publish'));
     const question = await confirmation();
     expect(question.textContent).toContain('Confirmation');
-    expect(question.textContent).toContain('Do you want to un-publish pipeline [Pipeline dealers/prices (v.2 - Prod), Err: NO PIPELINE]');
+    expect(question.textContent).toContain(
+      'Do you want to un-publish pipeline [Pipeline dealers/prices (v.2 - Prod), Err: NO PIPELINE]',
+    );
     fireEvent.click(button('Yes', question));
     await waitFor(() => expect(rows()).toHaveLength(0));
     const deletes = server.calls.filter((c) => c.method === 'DELETE').map((c) => c.body);

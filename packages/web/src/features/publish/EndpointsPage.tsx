@@ -20,7 +20,14 @@ const columns: TableColumnsType<EndpointView> = [
   { title: 'Updated by', key: 'updateUsername', width: 140, render: (_: unknown, e) => <FileName name={e.updateUsername} /> },
 ];
 
-const searchTexts = (e: EndpointView) => [e.path, pipelineLabel(e), componentLabel(e), e.route, e.createUsername, e.updateUsername];
+const searchTexts = (e: EndpointView) => [
+  e.path,
+  pipelineLabel(e),
+  componentLabel(e),
+  e.route,
+  e.createUsername,
+  e.updateUsername,
+];
 
 /** Re-publishing an endpoint replaces its key: the new one is shown this once. */
 async function republish(e: EndpointView) {

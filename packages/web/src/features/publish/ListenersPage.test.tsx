@@ -36,8 +36,9 @@ async function open(routes: Record<string, (call: Recorded) => Response> = {}) {
 describe('Listeners screen', () => {
   it('lists each listener with a nested per-server table, and the one whose pipeline is gone as an error', async () => {
     await open();
-    for (const title of ['Pipeline', 'Create date', 'Created by']) expect(screen.getAllByText(title, { selector: 'th' })).toHaveLength(1);
-    const servers = screen.getByRole('group', { name: 'Servers of Stock feed (v.1 - Draft)' });
+    for (const title of ['Pipeline', 'Create date', 'Created by'])
+      expect(screen.getAllByText(title, { selector: 'th' })).toHaveLength(1);
+    const servers = screen.getByRole('region', { name: 'Servers of Stock feed (v.1 - Draft)' });
     for (const title of ['Hostname', 'State', 'Last Error']) expect(servers.textContent).toContain(title);
     expect(servers.textContent).toContain('gdb-a');
     expect(servers.textContent).toContain('consuming');

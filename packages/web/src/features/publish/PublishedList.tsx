@@ -24,7 +24,7 @@ export interface PublishedListProps<T extends PublishedRow> {
 }
 
 /**
- * The Endpoints and Listeners screens (spec 002 §2): Search, Refresh, RE-publish and UN-publish of
+ * The Endpoints and Listeners screens (docs/product.md §18.7): Search, Refresh, RE-publish and UN-publish of
  * the selected rows; invalid rows in error style.
  */
 export function PublishedList<T extends PublishedRow>(props: PublishedListProps<T>) {
@@ -53,7 +53,11 @@ export function PublishedList<T extends PublishedRow>(props: PublishedListProps<
           <Button loading={query.isFetching && actions.busy === null} onClick={() => void query.refetch()}>
             {PUBLISH_TEXTS.refresh}
           </Button>
-          <Button disabled={chosen.length === 0} loading={actions.busy === 'republish'} onClick={() => void actions.republishChosen()}>
+          <Button
+            disabled={chosen.length === 0}
+            loading={actions.busy === 'republish'}
+            onClick={() => void actions.republishChosen()}
+          >
             RE-publish
           </Button>
           <Button

@@ -19,7 +19,7 @@ export interface PublishedRow {
 }
 
 /**
- * RE-publish and UN-publish of the chosen rows, each after its confirmation (spec 002 §4, §8):
+ * RE-publish and UN-publish of the chosen rows, each after its confirmation (docs/product.md §18.7):
  * un-publish deletes them one by one and takes each row out of the cached list once deleted (a
  * failure stops there); re-publish calls once per pipeline, shows each failure, then reloads.
  */

@@ -20,8 +20,8 @@ const columns: TableColumnsType<HostState> = [
 /** The per-server table of a listener (Hostname, State, Last Error). */
 export function HostStates({ hosts, label }: { hosts: readonly HostState[]; label: string }) {
   return (
-    <div className="gdb-host-states" role="group" aria-label={label}>
+    <section className="gdb-host-states" aria-label={label}>
       <Table<HostState> size="small" rowKey="hostname" columns={columns} dataSource={[...hosts]} pagination={false} />
-    </div>
+    </section>
   );
 }

@@ -23,7 +23,11 @@ export function KeyNotice({ keys }: { keys: readonly ShownKey[] }) {
           {keys.map((k) => (
             <div key={k.route} className="gdb-publish-key">
               <Typography.Text>{k.route}</Typography.Text>{' '}
-              <Typography.Text code copyable={{ tooltips: [PUBLISH_TEXTS.copy, PUBLISH_TEXTS.copied] }} data-testid="endpoint-key">
+              <Typography.Text
+                code
+                copyable={{ tooltips: [PUBLISH_TEXTS.copy, PUBLISH_TEXTS.copied] }}
+                data-testid="endpoint-key"
+              >
                 {k.apiKey}
               </Typography.Text>
             </div>

@@ -51,12 +51,7 @@ export function PublishFrame(props: PublishFrameProps) {
       <div className="gdb-publish-status">{props.status}</div>
       {props.children}
       {model.data ? (
-        <DynamicForm
-          ref={form}
-          schema={model.data.jsonSchema}
-          value={props.value}
-          name={`publish-${props.dataSubKind}`}
-        />
+        <DynamicForm ref={form} schema={model.data.jsonSchema} value={props.value} name={`publish-${props.dataSubKind}`} />
       ) : model.error ? null : (
         <Spin />
       )}

@@ -168,7 +168,7 @@ describe('Publish panel of a listener source', () => {
       'POST /pipelines/publish-listener': () => ok({ _id: 'l1' }),
     });
     renderWidget(<PublishPanel pipeline={PIPELINE} source={at(1)} />);
-    const servers = await screen.findByRole('group', { name: 'Servers of stock' });
+    const servers = await screen.findByRole('region', { name: 'Servers of stock' });
     expect(servers.textContent).toContain('gdb-a');
     expect(servers.textContent).toContain('consuming');
     expect(screen.queryByText('View OpenAPI')).toBeNull();

@@ -5,8 +5,8 @@ import { App, Button, Card, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import {
   type ListenerView,
-  publishedKeys,
   publishEndpoint,
+  publishedKeys,
   publishListener,
   runtimeApiUrl,
   useEndpoints,
@@ -150,8 +150,8 @@ function ListenerPanel({ pipeline, source }: PublishPanelProps) {
 const PUBLISHERS = new Set(['manager', 'super-admin']);
 
 /**
- * The wizard's publish panel for an endpoint or listener data source (spec 002 §2, Publish
- * panels); a user who may not publish sees the source and why, and no call is made for them.
+ * The wizard's publish panel for an endpoint or listener data source (docs/product.md
+ * §18.7); a user who may not publish sees the source and why, and no call is made for them.
  */
 export function PublishPanel(props: PublishPanelProps) {
   const user = useSessionUser();

@@ -3,11 +3,7 @@ import { PUBLISH_TEXTS } from './publish-texts.ts';
 
 /** The path a first publish proposes: the pipeline's name as a path (the server's own default, docs/decisions.md). */
 export function defaultEndpointPath(pipelineName: string, pipelineId: string): string {
-  return (
-    pipelineName
-      .replace(/[^A-Za-z0-9_-]+/g, '-')
-      .replace(/^-+|-+$/g, '') || pipelineId
-  );
+  return pipelineName.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || pipelineId;
 }
 
 /** What a published row says of its pipeline. */
@@ -25,7 +21,11 @@ export function pipelineLabel(row: PublishedPipeline): string {
 }
 
 /** The rows whose texts hold the search, ignoring case; every row for an empty search. */
-export function searchRows<T>(rows: readonly T[], search: string, texts: (row: T) => readonly (string | null | undefined)[]): T[] {
+export function searchRows<T>(
+  rows: readonly T[],
+  search: string,
+  texts: (row: T) => readonly (string | null | undefined)[],
+): T[] {
   const q = search.trim().toLowerCase();
   if (!q) return [...rows];
   return rows.filter((r) => texts(r).some((t) => (t ?? '').toLowerCase().includes(q)));

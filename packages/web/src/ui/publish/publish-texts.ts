@@ -1,6 +1,6 @@
 import { ENDPOINT_MESSAGES } from '@gdb/shared/endpoints/endpoint.schemas';
 
-/** The words of the Endpoints and Listeners screens and of the wizard's publish panels (spec 002 §2, §8). */
+/** The words of the Endpoints and Listeners screens and of the wizard's publish panels (docs/product.md §18.7). */
 export const PUBLISH_TEXTS = {
   published: ENDPOINT_MESSAGES.published,
   noPipeline: 'Err: NO PIPELINE',
@@ -24,5 +24,5 @@ export const PUBLISH_TEXTS = {
   publishersOnly: 'This data source is fed from outside once the pipeline is published, which managers do.',
 } as const;
 
-/** The model each kind's publish form is drawn from (spec 002 §2, Publish panels). */
+/** The model each kind's publish form is drawn from (docs/product.md §18.7). */
 export const PUBLISH_FORM_MODEL = { endpoint: 'rt-endpoint-info', listener: 'rt-listener-info' } as const;
