@@ -43,7 +43,8 @@ export function PublishedList<T extends PublishedRow>(props: PublishedListProps<
           {title}
         </Typography.Title>
         <Space wrap>
-          <Input.Search
+          {/* A plain input: the clear icon beside a search button would be too small a target (axe target-size). */}
+          <Input
             allowClear
             aria-label={`Search ${title.toLowerCase()}`}
             placeholder="Search"
