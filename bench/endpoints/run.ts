@@ -82,7 +82,7 @@ interface Answer {
 const failures = new Set<string>();
 
 async function callOnce(i: number): Promise<Answer> {
-  const target = endpoints[i % endpoints.length];
+  const target = endpoints[((i % endpoints.length) + endpoints.length) % endpoints.length];
   if (!target) throw new Error('no endpoint');
   const started = performance.now();
   try {
