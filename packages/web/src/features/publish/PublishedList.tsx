@@ -43,9 +43,8 @@ export function PublishedList<T extends PublishedRow>(props: PublishedListProps<
           {title}
         </Typography.Title>
         <Space wrap>
-          {/* A plain input: the clear icon beside a search button would be too small a target (axe target-size). */}
+          {/* No clear icon: beside the buttons it is too small a target (axe's target-size). */}
           <Input
-            allowClear
             aria-label={`Search ${title.toLowerCase()}`}
             placeholder="Search"
             value={search}
