@@ -77,6 +77,8 @@ describe('the sidebar', () => {
       'Components /manage/components',
       'Updates /manage/update-lock-pipeline',
       'Users /manage/users',
+      'Manage endpoints /manage/endpoints',
+      'Manage listeners /manage/listeners',
       'Sdk /manage/sdk',
       'Documentation /manage/documentation',
       'Testing View /testing/index',

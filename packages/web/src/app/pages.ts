@@ -6,6 +6,7 @@ import * as documentation from '../features/documentation/index.ts';
 import * as exporting from '../features/export/index.ts';
 import * as importing from '../features/import/index.ts';
 import * as pipelines from '../features/pipelines/index.ts';
+import * as publish from '../features/publish/index.ts';
 import * as schemas from '../features/schemas/index.ts';
 import * as sdk from '../features/sdk/index.ts';
 import * as testing from '../features/testing/index.ts';
@@ -24,6 +25,7 @@ export const PAGES: Record<string, Lazy> = {
   ...exporting.pages,
   ...importing.pages,
   ...pipelines.pages,
+  ...publish.pages,
   ...schemas.pages,
   ...sdk.pages,
   ...testing.pages,

@@ -91,8 +91,8 @@ describe('sidebar', () => {
     expect(menuTexts()).toEqual(['Update data', 'Export', 'Consult', expect.stringContaining('Manage'), 'Testing View']);
     expect(within(sidebar()).getByRole('link', { name: 'Users' }).getAttribute('href')).toBe('/manage/users');
     expect(within(sidebar()).getByRole('link', { name: 'Sdk' }).getAttribute('href')).toBe('/manage/sdk');
-    // Not built yet: no entry opens the upcoming-feature view (the address still does).
-    expect(within(sidebar()).queryByRole('link', { name: 'Manage listeners' })).toBeNull();
+    expect(within(sidebar()).getByRole('link', { name: 'Manage endpoints' }).getAttribute('href')).toBe('/manage/endpoints');
+    expect(within(sidebar()).getByRole('link', { name: 'Manage listeners' }).getAttribute('href')).toBe('/manage/listeners');
   });
 
   it('is 210 px wide when open, and its toggle stores 0 then 1 in the sidebarStatus cookie', async () => {

@@ -5,6 +5,7 @@ import { App, Button, Card, Space, Typography, Upload } from 'antd';
 import { FileName } from '../../ui/FileName.tsx';
 import { formatLogDate } from '../../ui/LogView.tsx';
 import { PlainList } from '../../ui/PlainList.tsx';
+import { PublishPanel } from '../../ui/publish/PublishPanel.tsx';
 import { spaceOpensFilePicker } from '../../ui/spaceOpensFilePicker.ts';
 import { ACCEPT, uploadSources } from '../../ui/uploads/sources.ts';
 import { TakeSwitch, UploadMarks } from '../../ui/uploads/UploadMarks.tsx';
@@ -79,16 +80,7 @@ export function ChooseFilesStep({ pipeline, lists, chosen, onChoose, onToggle, m
         );
       })}
       {publishSources(pipeline).map((source) => (
-        <Card key={source.dataSubKind} size="small" title={`${source.dataSubKind} (${source.connectorType})`}>
-          <Space>
-            <Button disabled>Publish</Button>
-            <Button disabled>Refresh</Button>
-            <Button disabled>View OpenAPI</Button>
-          </Space>
-          <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
-            Publishing {source.connectorType === 'endpoint' ? 'endpoints' : 'listeners'} is not available yet.
-          </Typography.Paragraph>
-        </Card>
+        <PublishPanel key={source.dataSubKind} pipeline={pipeline} source={source} />
       ))}
     </Space>
   );

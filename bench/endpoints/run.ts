@@ -1,0 +1,168 @@
+// Endpoint calls benchmark: a published endpoint called over HTTP on loopback with one JSON row a
+// call by a number of callers, each sending its next call once the last answered, at most `rate`
+// calls a second between them, for a while; the server in this process, its import workers running. Reports the calls accepted
+// (202, an upload stored and an import started) per second, the answers by status (409 while an
+// import of the pipeline runs or waits), and the latency of the answers, accepted and all.
+//   npm run bench:endpoint
+//   BENCH_RATE (calls/s at most, 200), BENCH_CLIENTS (32), BENCH_SECONDS (20), BENCH_ENDPOINTS (1: the calls spread
+//   over that many pipelines, each published), IMPORT_CONCURRENCY (4),
+//   BENCH_DATABASE_URL (an empty PostgreSQL database; PGlite otherwise)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../packages/server/src/app.ts';
+import type { AuthContext } from '../../packages/server/src/platform/auth/access-control.ts';
+import { loadConfig } from '../../packages/server/src/platform/config.ts';
+
+const rate = Number(process.env.BENCH_RATE ?? 200);
+const seconds = Number(process.env.BENCH_SECONDS ?? 20);
+const endpointCount = Number(process.env.BENCH_ENDPOINTS ?? 1);
+const concurrency = Number(process.env.IMPORT_CONCURRENCY ?? 4);
+const clients = Number(process.env.BENCH_CLIENTS ?? 32);
+const TARGET = { acceptedPerSecond: 200, p99Ms: 100 };
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdb-bench-endpoint-'));
+const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', TFA_REQUIRED: 'none', PORT: '0' };
+if (process.env.BENCH_DATABASE_URL) env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
+const config = loadConfig(env);
+const { app, services, ctx } = await buildApp(config, { web: false });
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+if (!address || typeof address === 'string') throw new Error('no port');
+const base = `http://127.0.0.1:${address.port}/gdb-runtime/v1`;
+
+const manager = await services.users.create({
+  firstName: 'bench',
+  lastName: 'endpoints',
+  userName: 'bench.endpoints',
+  email: 'bench.endpoints@example.test',
+  roles: ['manager'],
+  password: 'Bench!Passw0rd',
+});
+const auth: AuthContext = { userId: manager.id, sessionId: 'bench', userName: manager.user_name, roles: ['manager'] };
+const [brand] = await services.reference.brands();
+const [locale] = await services.reference.locales();
+const [productLine] = await services.reference.productLines();
+const [datakind] = await services.reference.datakinds();
+const component = await services.components.create({
+  name: 'bench price copy',
+  kind: 'instruction',
+  inputs: [{ name: 'prices' }],
+  outputs: [{ name: 'out' }],
+  jsCode: 'ctx.output.out = ctx.input.prices.map((r) => ({ ...r, seen: true }));',
+});
+
+/** Pipelines fed by an endpoint taking JSON, each published with the most calls a minute a key may make. */
+const endpoints: { path: string; key: string }[] = [];
+for (let i = 0; i < endpointCount; i++) {
+  const pipelineId = await services.pipelines.create({
+    name: `bench endpoint ${i}`,
+    isMaster: false,
+    component: component._id,
+    dataSources: [
+      { dataSubKind: 'prices', connectorType: 'endpoint', dataFromMaster: false, contentType: 'json', dataModel: null },
+    ],
+    dataSinks: [{ name: 'out', format: 'JSON', target: null }],
+    brand: brand?._id ?? null,
+    locale: locale?._id ?? null,
+    productLine: productLine?._id ?? null,
+    datakind: datakind?._id ?? null,
+  });
+  const published = await services.endpoints.publish(auth, { id: pipelineId, path: `bench/prices-${i}`, callsPerMinute: 6000 });
+  endpoints.push({ path: published.path, key: published.apiKey });
+}
+await services.imports.startWorking({ concurrency });
+
+interface Answer {
+  status: number;
+  ms: number;
+}
+
+/** Why calls got no answer, once each. */
+const failures = new Set<string>();
+
+async function callOnce(i: number): Promise<Answer> {
+  const target = endpoints[((i % endpoints.length) + endpoints.length) % endpoints.length];
+  if (!target) throw new Error('no endpoint');
+  const started = performance.now();
+  try {
+    const res = await fetch(`${base}/${target.path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': target.key },
+      body: JSON.stringify([{ code: `C${i}`, price: i }]),
+    });
+    await res.arrayBuffer();
+    return { status: res.status, ms: performance.now() - started };
+  } catch (error) {
+    failures.add(error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error));
+    return { status: 0, ms: performance.now() - started };
+  }
+}
+
+// A warm-up, not counted, then the measured loop: `clients` callers, each sending its next call
+// when the last one answered, at most `rate` calls a second between them all.
+await Promise.all(Array.from({ length: 5 }, (_, i) => callOnce(-1 - i)));
+await new Promise((r) => setTimeout(r, 2000));
+
+const answers: Answer[] = [];
+const loopStarted = performance.now();
+const until = loopStarted + seconds * 1000;
+const loadSamples: number[] = [os.loadavg()[0] ?? 0];
+const loadTimer = setInterval(() => loadSamples.push(os.loadavg()[0] ?? 0), 1000);
+let sent = 0;
+async function client(): Promise<void> {
+  while (performance.now() < until) {
+    const i = sent++;
+    const due = loopStarted + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    if (performance.now() >= until) return;
+    answers.push(await callOnce(i));
+  }
+}
+await Promise.all(Array.from({ length: clients }, () => client()));
+const elapsedMs = performance.now() - loopStarted;
+clearInterval(loadTimer);
+
+const byStatus = new Map<number, number>();
+for (const a of answers) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
+const q = (list: number[], p: number) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  return Number((sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN).toFixed(1));
+};
+const accepted = answers.filter((a) => a.status === 202);
+const acceptedPerSecond = (accepted.length / elapsedMs) * 1000;
+const all = answers.map((a) => a.ms);
+const acceptedMs = accepted.map((a) => a.ms);
+
+const k = ctx.db.kysely;
+const imports = await k
+  .selectFrom('imports')
+  .select((eb) => eb.fn.countAll<number>().as('n'))
+  .executeTakeFirstOrThrow();
+
+await services.imports.stopWorking();
+await app.close();
+fs.rmSync(dataDir, { recursive: true, force: true });
+
+const report = {
+  engine: ctx.db.engine,
+  cores: os.availableParallelism(),
+  load1: { min: Math.min(...loadSamples), max: Math.max(...loadSamples) },
+  offeredPerSecond: rate,
+  clients,
+  seconds: Number((elapsedMs / 1000).toFixed(1)),
+  endpoints: endpointCount,
+  importConcurrency: concurrency,
+  calls: answers.length,
+  byStatus: Object.fromEntries(byStatus),
+  acceptedPerSecond: Number(acceptedPerSecond.toFixed(1)),
+  latencyMs: { p50: q(all, 0.5), p99: q(all, 0.99), max: q(all, 1) },
+  acceptedLatencyMs: { p50: q(acceptedMs, 0.5), p99: q(acceptedMs, 0.99) },
+  importsCreated: Number(imports.n),
+  failures: [...failures].slice(0, 5),
+  target: TARGET,
+};
+console.log(JSON.stringify(report, null, 2));
+const met = acceptedPerSecond >= TARGET.acceptedPerSecond && q(acceptedMs, 0.99) <= TARGET.p99Ms;
+process.exit(met ? 0 : 1);
