@@ -2,7 +2,7 @@ import '../../../../test/dom.ts';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ok, type Recorded, signedInAs } from '../../../../test/fake-api.ts';
-import { hex, ServedSocket } from '../../../../test/live.ts';
+import { FakeSocket, hex, ServedSocket } from '../../../../test/live.ts';
 import { button } from '../../../../test/queries.ts';
 import { renderApp } from '../../../../test/render-app.tsx';
 import { versionedFields } from '../../../../test/versions-fixtures.ts';
@@ -81,6 +81,20 @@ describe('Test component', () => {
     fireEvent.click(button('Copy js code to clipboard'));
     await screen.findByText('Code copied to clipboard and printed to console.');
     expect(writeText).toHaveBeenCalledWith('async function run(ctx) {}');
+  });
+
+  it('sends no run when Cancel test is clicked while the run waits for its lines to be followed', async () => {
+    // A live channel that never opens: the run waits for its lines to be followed.
+    configureLive({ createSocket: (auth) => new FakeSocket(auth) });
+    const server = await openTest(['super-admin'], {
+      [`POST /components/${ID}/execute`]: () => ok({ output: {}, logs: [], rt_context: {} }),
+      [`POST /components/${ID}/stop`]: () => ok({ stopped: false }),
+    });
+    fireEvent.click(button('Run test'));
+    fireEvent.click(await waitFor(() => button('Cancel test')));
+    await waitFor(() => expect(server.count(`POST /components/${ID}/stop`)).toBe(1));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Cancel test' })).toBeNull(), { timeout: 3000 });
+    expect(server.count(`POST /components/${ID}/execute`)).toBe(0);
   });
 
   it('shows the lines as the run writes them, then adds only those of the answer that did not stream', async () => {

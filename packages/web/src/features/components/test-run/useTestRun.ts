@@ -1,6 +1,6 @@
 import type { Component } from '@gdb/shared/components/components.schemas';
 import { App } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { showFailure } from '../../../ground/request/failure.ts';
 import { componentJsCode, executeComponent, stopComponent } from '../api.ts';
 import { jsonText, parseObject } from './test-json.ts';
@@ -20,6 +20,8 @@ export function useTestRun(component: Component) {
   const [logs, setLogs] = useState<TestLogLine[]>([]);
   const [running, setRunning] = useState(false);
   const lines = useRunLines();
+  /** Set by 'Cancel test' while the run waits for its lines to be followed: the run is then not sent. */
+  const cancelled = useRef(false);
   const streaming = useMemo(() => mergeLogs(lines.streamed, null), [lines.streamed]);
   useEffect(() => {
     setInput(jsonText(component.testPayload));
@@ -35,8 +37,11 @@ export function useTestRun(component: Component) {
     if (!rtContext) return void message.error(TEST_TEXTS.notJson(TEST_TEXTS.context));
     setRunning(true);
     setLogs([]);
+    cancelled.current = false;
     try {
-      const result = await executeComponent(component._id, payload, rtContext, await lines.start());
+      const runId = await lines.start();
+      if (cancelled.current) return void setLogs(mergeLogs(lines.stop(), null));
+      const result = await executeComponent(component._id, payload, rtContext, runId);
       setOutput(jsonText(result.output));
       setContext(jsonText(result.rt_context));
       setLogs(mergeLogs(lines.stop(), result.logs));
@@ -48,6 +53,7 @@ export function useTestRun(component: Component) {
     }
   };
   const cancel = async () => {
+    cancelled.current = true;
     try {
       await stopComponent(component._id);
     } catch (error) {
