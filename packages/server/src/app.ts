@@ -9,6 +9,9 @@ import { accountService } from './modules/auth/account.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { authService } from './modules/auth/auth.service.ts';
 import { throttleService } from './modules/auth/throttle.service.ts';
+import { recordedUserAdmin, recordedVersions } from './modules/activity/activity-hooks.ts';
+import { activityRoutes } from './modules/activity/activity.routes.ts';
+import { activityService } from './modules/activity/activity.service.ts';
 import { componentsRoutes } from './modules/components/components.routes.ts';
 import { type ComponentsService, componentsService } from './modules/components/components.service.ts';
 import { testFileRoute } from './modules/components/test-file.route.ts';
@@ -41,6 +44,8 @@ import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { tagsService } from './modules/tags/tags.service.ts';
 import { createParsePool } from './modules/uploads/parsing/parse-pool.ts';
 import { uploadBudget } from './modules/uploads/upload-budget.ts';
+import { reviewRoutes } from './modules/uploads/review.routes.ts';
+import { reviewService } from './modules/uploads/review.service.ts';
 import { uploadDataModel } from './modules/uploads/upload-deps.ts';
 import { pipelinesOfUploads, uploadsLiveCollection } from './modules/uploads/uploads.live.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
@@ -157,7 +162,10 @@ export function buildServices(ctx: AppContext) {
     lockedOnly,
     versionsOf: (kind, id) => versions.family(kind, id),
   });
-  const versions = versionsService(ctx, { badgeWriteCheck, badgeReadFilter });
+  // Who changed what is on record (modules/activity): the version engine's writes, corrections, roles and badges.
+  const activity = activityService(ctx, { openDocuments: () => versions.openIds });
+  const record = (inputs: Parameters<typeof activity.record>[0]) => activity.record(inputs);
+  const versions = recordedVersions(versionsService(ctx, { badgeWriteCheck, badgeReadFilter }), record);
   const folders = foldersService(ctx, versions, { documentAccess: explorerCheck });
   const schemas = schemasService(ctx, versions, documentAccess);
   // What a component names, read for its save's checks (the SDK service, built next, reads components).
@@ -177,13 +185,15 @@ export function buildServices(ctx: AppContext) {
   const neighbours = pipelineNeighbours(components, schemas, () => imports);
   const pipelines = pipelinesService(ctx, { users, reference, versions, access: documentAccess, ...neighbours });
   const files = openFileStore(ctx.config.fileStore, ctx.db, ctx.config.dataDir, ctx.config.fileCacheBytes);
-  const uploads = uploadsService(ctx, {
+  const uploadDeps = {
     pipelines,
     files,
     parser: createParsePool({ timeoutMs: ctx.config.uploadCheckTimeoutMs }),
-    log: (lines) => logs.append(lines),
-    loadDataModel: async (id) => uploadDataModel((await schemas.byIds([id]))[0]),
-  });
+    log: (lines: Parameters<typeof logs.append>[0]) => logs.append(lines),
+    loadDataModel: async (id: string) => uploadDataModel((await schemas.byIds([id]))[0]),
+  };
+  const uploads = uploadsService(ctx, uploadDeps);
+  const review = reviewService(ctx, { ...uploadDeps, receive: uploads.receive, record });
   const datastore = datastoreService(ctx);
   const imports = importsService({
     ctx,
@@ -200,6 +210,8 @@ export function buildServices(ctx: AppContext) {
     ...endpointServices(ctx, { pipelines, uploads, imports, schemas, components, users, access: documentAccess }),
     files,
     uploads,
+    review,
+    activity,
     datastore,
     imports,
     versions,
@@ -215,14 +227,18 @@ export function buildServices(ctx: AppContext) {
     tags,
     folders,
     documentTags: documentTagsService(ctx, folders),
-    userAdmin: userAdminService(
-      ctx,
-      tags,
-      {
-        revokeUserSessions: (userId) => auth.revokeUserSessions(userId),
-        sendPasswordLink: (user, purpose) => accounts.sendPasswordLink(user, purpose),
-      },
-      pipelines,
+    userAdmin: recordedUserAdmin(
+      userAdminService(
+        ctx,
+        tags,
+        {
+          revokeUserSessions: (userId) => auth.revokeUserSessions(userId),
+          sendPasswordLink: (user, purpose) => accounts.sendPasswordLink(user, purpose),
+        },
+        pipelines,
+      ),
+      (id) => users.byId(id),
+      record,
     ),
     reference,
     pipelines,
@@ -375,6 +391,8 @@ async function registerApiRoutes(app: FastifyInstance, config: Config, services:
       // Uploads and the data models inferred from example files share one in-flight budget.
       const intake = uploadBudget(config.uploadInFlightBytes);
       await api.register(uploadsRoutes(services.uploads, intake, services.files));
+      await api.register(reviewRoutes(services.review));
+      await api.register(activityRoutes(services.activity));
       await api.register(importsRoutes(services.imports));
       await api.register(
         logsRoutes({

@@ -36,6 +36,7 @@ const TAGS = [
   { name: 'logs', description: 'Logs of uploads and imports.' },
   { name: 'components', description: 'Component graphs, their code and test runs.' },
   { name: 'sdk', description: 'SDK functions components call.' },
+  { name: 'activity', description: 'Who changed what: corrections of uploads, documents, roles and badges.' },
 ];
 
 /** The error envelope as JSON Schema 2020-12 (the dialect of OpenAPI 3.1). */

@@ -21,6 +21,8 @@ import * as foldersNotify from './20261126T1300_folders_notify.ts';
 import * as uploadsImported from './20261206T0900_uploads_imported.ts';
 import * as endpointModels from './20261206T1400_endpoint_models.ts';
 import * as endpoints from './20261206T1410_endpoints.ts';
+import * as uploadCorrections from './20261206T1500_upload_corrections.ts';
+import * as activity from './20261206T1510_activity.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +48,6 @@ export const migrations: Record<string, Migration> = {
   '20261206T0900_uploads_imported': uploadsImported,
   '20261206T1400_endpoint_models': endpointModels,
   '20261206T1410_endpoints': endpoints,
+  '20261206T1500_upload_corrections': uploadCorrections,
+  '20261206T1510_activity': activity,
 };
