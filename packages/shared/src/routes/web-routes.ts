@@ -37,6 +37,8 @@ export const WEB_ROUTES: readonly WebRoute[] = [
     children: [
       { path: '/import/upload', title: 'Upload new file', roles: U_M_S },
       { path: '/import/jobs', title: 'Manage jobs', roles: ['admin', 'manager', 'super-admin'] },
+      // The review of an upload's rows, opened from its upload (the testing view's too): not in the menu.
+      { path: '/import/review', title: 'Review rows', roles: ALL, hidden: true },
     ],
   },
   {
@@ -68,6 +70,7 @@ export const WEB_ROUTES: readonly WebRoute[] = [
       { path: '/manage/components', title: 'Components', roles: M_S },
       { path: '/manage/update-lock-pipeline', title: 'Updates', roles: M_S },
       { path: '/manage/users', title: 'Users', roles: ['admin', 'super-admin'] },
+      { path: '/manage/activity', title: 'Activity', roles: ['admin', 'super-admin'] },
       { path: '/manage/endpoints', title: 'Manage endpoints', roles: ['super-admin', 'manager'] },
       { path: '/manage/listeners', title: 'Manage listeners', roles: ['super-admin', 'manager'] },
       { path: '/manage/sdk', title: 'Sdk', roles: ['super-admin'] },

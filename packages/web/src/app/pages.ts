@@ -1,11 +1,13 @@
 import type { ComponentType } from 'react';
 import * as account from '../features/account/index.ts';
+import * as activity from '../features/activity/index.ts';
 import * as components from '../features/components/index.ts';
 import * as consult from '../features/consult/index.ts';
 import * as documentation from '../features/documentation/index.ts';
 import * as exporting from '../features/export/index.ts';
 import * as importing from '../features/import/index.ts';
 import * as pipelines from '../features/pipelines/index.ts';
+import * as review from '../features/review/index.ts';
 import * as schemas from '../features/schemas/index.ts';
 import * as sdk from '../features/sdk/index.ts';
 import * as testing from '../features/testing/index.ts';
@@ -18,12 +20,14 @@ export const upcoming: Lazy = () => import('./pages/UpcomingPage.tsx').then((m) 
 /** Screens that exist; every other path of the table shows the upcoming-feature view. */
 export const PAGES: Record<string, Lazy> = {
   ...account.pages,
+  ...activity.pages,
   ...components.pages,
   ...consult.pages,
   ...documentation.pages,
   ...exporting.pages,
   ...importing.pages,
   ...pipelines.pages,
+  ...review.pages,
   ...schemas.pages,
   ...sdk.pages,
   ...testing.pages,
