@@ -130,7 +130,7 @@ describe('the review of an upload', () => {
     await t.services.uploads.settled();
     const [fixed, original] = (await t.call('GET', `/uploads/status?ids=${made},${id}`, { token: user.token })).body.data;
     expect(fixed).toMatchObject({ _id: made, status: 'valid', rowCount: 4, originalFilename: 'dealers-corrected.csv', correctedFrom: id });
-    expect(original).toMatchObject({ _id: id, status: 'invalid' });
+    expect(original).toMatchObject({ _id: id, status: 'invalid', enabled: false });
     const kinds = (await t.call('GET', `/activity?uploadId=${id}`, { token: boss })).body.data.entries.map((e: { kind: string }) => e.kind);
     expect(kinds.sort()).toEqual(['cell-corrected', 'cell-corrected', 'corrected-file', 'row-removed']);
     const logs = await t.call('GET', `/logs/uploads?ids=${made}`, { token: user.token });

@@ -133,6 +133,8 @@ export function reviewService(ctx: AppContext, deps: ReviewDeps) {
       const [made] = await deps.receive(auth, o.row.pipeline_id, [incoming], o.row.sent_from);
       if (!made) throw conflict('The corrected file was not stored.');
       await uploads.update(made, { corrected_from: id });
+      // The corrected file takes the original's place in the next runs; the original is kept, switched off.
+      await uploads.update(id, { enabled: false });
       const cells = [...state.edits.values()].reduce((n, m) => n + m.size, 0);
       const summary = `${counted(cells, 'cell')} corrected, ${counted(state.removed.size, 'row')} removed`;
       await deps.log([
