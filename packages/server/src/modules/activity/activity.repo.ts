@@ -1,6 +1,5 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Insertable, Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { ActivityTable, Database } from '../../platform/db/tables.ts';
-import type { Insertable, Selectable } from 'kysely';
 
 export type ActivityRow = Selectable<ActivityTable>;
 
@@ -18,9 +17,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A text searched for as a part of a value: its wildcards taken as themselves. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
-type Query = SelectQueryBuilder<Database, 'activity', object>;
+type Query<O> = SelectQueryBuilder<Database, 'activity', O>;
 
-function filtered(q: Query, f: ActivityFilters): Query {
+function filtered<O>(q: Query<O>, f: ActivityFilters): Query<O> {
   let out = q;
   if (f.actor) out = out.where('actor_name', 'ilike', containing(f.actor));
   if (f.kind) out = out.where('kind', '=', f.kind);

@@ -10,6 +10,7 @@ import {
   CLOSED_DOCUMENT,
 } from '@gdb/shared/activity/activity.schemas';
 import { isSuperAdmin } from '@gdb/shared/users/user-scope';
+import type { VersionKind } from '@gdb/shared/versions/versions.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { newId } from '../../platform/ids.ts';
@@ -27,7 +28,7 @@ export interface ActivityInput {
 }
 
 /** Which of these documents the reader's badges open (the version engine's check). */
-export type OpenDocuments = (auth: AuthContext, docs: readonly { _id: string; kind: string }[]) => Promise<Set<string>>;
+export type OpenDocuments = (auth: AuthContext, docs: readonly { _id: string; kind: VersionKind }[]) => Promise<Set<string>>;
 
 function entryOf(row: ActivityRow, open: boolean): ActivityEntry {
   const details = typeof row.details === 'string' ? (JSON.parse(row.details) as Record<string, unknown>) : row.details;
@@ -64,7 +65,9 @@ export function activityService(ctx: AppContext, deps: { openDocuments: () => Op
   /** The entries as this reader sees them: a document their badges close is not named, nor its details. */
   async function seen(auth: AuthContext, rows: readonly ActivityRow[]): Promise<{ entry: ActivityEntry; open: boolean }[]> {
     if (isSuperAdmin(auth.roles)) return rows.map((r) => ({ entry: entryOf(r, true), open: true }));
-    const docs = rows.filter((r) => r.document_id && r.document_kind).map((r) => ({ _id: r.document_id as string, kind: r.document_kind as string }));
+    const docs = rows
+      .filter((r) => r.document_id && r.document_kind)
+      .map((r) => ({ _id: r.document_id as string, kind: r.document_kind as VersionKind }));
     const open = docs.length > 0 ? await deps.openDocuments()(auth, docs) : new Set<string>();
     return rows.map((r) => {
       const isOpen = r.document_id === null || open.has(r.document_id);

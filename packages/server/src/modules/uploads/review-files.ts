@@ -27,7 +27,8 @@ const csvLine = (cells: readonly (string | null)[], escapeFormulas: boolean) =>
 /** A name for a file derived from the upload's: its base name, `-suffix`, the extension. */
 export function derivedName(original: string | null, suffix: string, extension: string): string {
   const name = path.basename(original ?? 'upload');
-  const base = name.slice(0, name.length - path.extname(name).length).replace(/[\u0000-\u001f"\\/]/g, '_') || 'upload';
+  const stem = name.slice(0, name.length - path.extname(name).length);
+  const base = [...stem].map((c) => (c.charCodeAt(0) < 0x20 || c === '"' || c === '\\' ? '_' : c)).join('') || 'upload';
   return `${base.slice(0, 180)}-${suffix}${extension}`;
 }
 

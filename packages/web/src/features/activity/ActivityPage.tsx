@@ -6,8 +6,7 @@ import {
   type ActivityQuery,
 } from '@gdb/shared/activity/activity.schemas';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, DatePicker, Input, Select, Space, Table, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Alert, Button, Card, DatePicker, Input, Select, Space, Table, type TableColumnsType, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { formatLogDate } from '../../ui/LogView.tsx';
@@ -38,7 +37,7 @@ function changeText(e: ActivityEntry): string {
   }
 }
 
-const COLUMNS: ColumnsType<ActivityEntry> = [
+const COLUMNS: TableColumnsType<ActivityEntry> = [
   { title: 'When', dataIndex: 'at', width: 170, render: (at: string) => formatLogDate(at) },
   { title: 'Who', dataIndex: 'actor', width: 160 },
   { title: 'What', dataIndex: 'kind', width: 170, render: (k: ActivityKind) => ACTIVITY_KIND_LABELS[k] },
