@@ -126,6 +126,10 @@ describe('the review of an invalid file', () => {
     await dialog.getByRole('button', { name: 'Yes' }).click();
     await logLines(wizardStep(page, 4)).getByText('Import done.', { exact: true }).waitFor({ timeout: 30_000 });
     expect((await logLines(wizardStep(page, 4)).allTextContents()).join('\n')).toMatch(/\d+ dealers mapped for Dealers France\./);
+    // The import's log says the file was corrected, and where its corrections are.
+    expect(await logLines(wizardStep(page, 4)).allTextContents()).toContain(
+      'Input dealers: review-corrected.csv was corrected in a review; its corrections are on the Activity page.',
+    );
 
     // The administrator finds the three corrections, from what to what, on the Activity page.
     const admin = await open();
