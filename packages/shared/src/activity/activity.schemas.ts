@@ -34,7 +34,7 @@ export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
 /** Said in place of a document the reader's badges do not open. */
 export const CLOSED_DOCUMENT = 'A document you cannot read';
 
-export const ACTIVITY_PAGE_MAX = 200;
+const ACTIVITY_PAGE_MAX = 200;
 export const ACTIVITY_EXPORT_MAX = 100_000;
 
 export const activityQuerySchema = z.object({
@@ -49,7 +49,7 @@ export const activityQuerySchema = z.object({
 });
 export type ActivityQuery = z.input<typeof activityQuerySchema>;
 
-export const activityEntrySchema = z.object({
+const activityEntrySchema = z.object({
   _id: z.string().describe('Entry id.'),
   at: z.string().describe('When (ISO date-time).'),
   actor: z.string().describe('Who: their user name.'),

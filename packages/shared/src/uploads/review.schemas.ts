@@ -37,15 +37,14 @@ export const reviewQuerySchema = z.object({
   field: z.string().max(500).optional().describe('Only the rows with a problem in this column.'),
   message: z.string().max(500).optional().describe('Only the rows with a problem of this kind, or whose message holds this text.'),
 });
-export type ReviewQuery = z.input<typeof reviewQuerySchema>;
 
-export const cellProblemSchema = z.object({
+const cellProblemSchema = z.object({
   field: z.string().nullable().describe('The column of the problem; null for a problem of the whole row.'),
   message: z.string().describe('What is wrong, in words the uploader can act on.'),
 });
 export type CellProblem = z.infer<typeof cellProblemSchema>;
 
-export const reviewRowSchema = z.object({
+const reviewRowSchema = z.object({
   index: z.number().describe('The row position in the file, from 0 (the header not counted).'),
   line: z.number().describe('The row number as the problems and the file name it (the header being row 1).'),
   values: z.array(z.string().nullable()).describe('The values, in the order of `fields`, as corrected; null for no value.'),

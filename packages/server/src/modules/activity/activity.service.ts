@@ -28,7 +28,7 @@ export interface ActivityInput {
 }
 
 /** Which of these documents the reader's badges open (the version engine's check). */
-export type OpenDocuments = (auth: AuthContext, docs: readonly { _id: string; kind: VersionKind }[]) => Promise<Set<string>>;
+type OpenDocuments = (auth: AuthContext, docs: readonly { _id: string; kind: VersionKind }[]) => Promise<Set<string>>;
 
 function entryOf(row: ActivityRow, open: boolean): ActivityEntry {
   const details = typeof row.details === 'string' ? (JSON.parse(row.details) as Record<string, unknown>) : row.details;

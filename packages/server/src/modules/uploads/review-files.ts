@@ -25,7 +25,7 @@ const csvLine = (cells: readonly (string | null)[], escapeFormulas: boolean) =>
   `${cells.map((c) => csvField(c, escapeFormulas)).join(',')}\n`;
 
 /** A name for a file derived from the upload's: its base name, `-suffix`, the extension. */
-export function derivedName(original: string | null, suffix: string, extension: string): string {
+function derivedName(original: string | null, suffix: string, extension: string): string {
   const name = path.basename(original ?? 'upload');
   const stem = name.slice(0, name.length - path.extname(name).length);
   const base = [...stem].map((c) => (c.charCodeAt(0) < 0x20 || c === '"' || c === '\\' ? '_' : c)).join('') || 'upload';

@@ -16,7 +16,7 @@ export interface ReviewBase {
 }
 
 /** A cell as the review shows it: a text, or null for no value. */
-export function textOf(value: unknown): string | null {
+function textOf(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
@@ -33,7 +33,7 @@ function rowOf(fields: readonly string[], values: readonly (string | null)[]): R
 }
 
 /** A problem's message split into its column (one of `fields`) and its words; null for a problem of the whole row. */
-export function cellProblem(fields: readonly string[], line: number, message: string): CellProblem {
+function cellProblem(fields: readonly string[], line: number, message: string): CellProblem {
   const prefix = `Row ${line}`;
   let rest = message.startsWith(prefix) ? message.slice(prefix.length) : message;
   if (rest.startsWith(', ') || rest.startsWith(': ')) rest = rest.slice(2);
@@ -43,7 +43,7 @@ export function cellProblem(fields: readonly string[], line: number, message: st
 }
 
 /** The rows to check: each one's position in the file, its number and its values. */
-export interface RowToCheck {
+interface RowToCheck {
   index: number;
   line: number;
   values: readonly (string | null)[];

@@ -68,7 +68,7 @@ export function reviewRow(state: ReviewState, index: number): ReviewRow {
 }
 
 /** The label a problem kind has in the message filter: its column and its words without the values. */
-export function kindLabel(p: CellProblem): string {
+function kindLabel(p: CellProblem): string {
   return `${p.field ?? 'row'}: ${problemKind(p.message)}`;
 }
 

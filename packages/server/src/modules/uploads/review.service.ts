@@ -25,7 +25,7 @@ import {
 import { type UploadRow, uploadsRepo } from './uploads.repo.ts';
 
 /** A change the review records in the activity (modules/activity): who corrected which cell of which upload. */
-export interface CorrectionRecord {
+interface CorrectionRecord {
   kind: 'cell-corrected' | 'row-removed' | 'row-restored' | 'corrected-file';
   actor: { id: string; name: string };
   document: { kind: 'pipeline'; id: string; familyId: string; name: string; version: number };
@@ -35,7 +35,7 @@ export interface CorrectionRecord {
 }
 
 /** What the review takes beyond the uploads' dependencies: storing a corrected file, and the activity record. */
-export interface ReviewDeps extends UploadsDeps {
+interface ReviewDeps extends UploadsDeps {
   receive: (auth: AuthContext, pipelineId: string, files: IncomingFile[], sentFrom: SentFrom) => Promise<string[]>;
   record: (records: CorrectionRecord[]) => Promise<void>;
 }

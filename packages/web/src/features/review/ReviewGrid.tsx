@@ -5,13 +5,13 @@ import { windowOf } from '../../ui/tree/tree-rows.ts';
 import { cellMessage, rowMessage } from './review-edits.ts';
 
 /** Height of a grid row, in pixels: the grid draws only the rows in view. */
-export const ROW_HEIGHT = 36;
+const ROW_HEIGHT = 36;
 const OVERSCAN = 8;
 const LINE_WIDTH = 72;
 const CELL_WIDTH = 180;
 const ACTION_WIDTH = 96;
 
-export interface ReviewGridProps {
+interface ReviewGridProps {
   fields: readonly string[];
   rows: readonly ReviewRow[];
   height: number;

@@ -3,7 +3,7 @@ import { AutoComplete, Button, Input, Select, Space, Switch } from 'antd';
 import { useId, useState } from 'react';
 import type { ReviewFilter } from './api.ts';
 
-export interface ReviewToolbarProps {
+interface ReviewToolbarProps {
   counts: Omit<Review, 'rows'>;
   filter: ReviewFilter;
   onFilter: (filter: ReviewFilter) => void;

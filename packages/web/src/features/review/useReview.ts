@@ -6,7 +6,7 @@ import { batches, type CellChange, replaceChanges, withAnswer, withChanges } fro
 /** Rows of the first read: the grid shows them at once, the rest follow in pages. */
 const FIRST_PAGE = 1_000;
 /** How long the grid waits after a change for more before sending them together. */
-export const SEND_DELAY_MS = 300;
+const SEND_DELAY_MS = 300;
 
 type Counts = Omit<Review, 'rows'>;
 
@@ -151,5 +151,3 @@ export function useReview(uploadId: string, onError: (error: unknown) => void) {
     flush,
   };
 }
-
-export type ReviewModel = ReturnType<typeof useReview>;
