@@ -128,7 +128,9 @@ describe('the review of an upload', () => {
     expect(res.status, res.body.message).toBe(200);
     const made = res.body.data.uploadId;
     await t.services.uploads.settled();
-    const [fixed, original] = (await t.call('GET', `/uploads/status?ids=${made},${id}`, { token: user.token })).body.data;
+    const views = (await t.call('GET', `/uploads/status?ids=${made},${id}`, { token: user.token })).body.data;
+    const fixed = views.find((v: { _id: string }) => v._id === made);
+    const original = views.find((v: { _id: string }) => v._id === id);
     expect(fixed).toMatchObject({ _id: made, status: 'valid', rowCount: 4, originalFilename: 'dealers-corrected.csv', correctedFrom: id });
     expect(original).toMatchObject({ _id: id, status: 'invalid', enabled: false });
     const kinds = (await t.call('GET', `/activity?uploadId=${id}`, { token: boss })).body.data.entries.map((e: { kind: string }) => e.kind);
