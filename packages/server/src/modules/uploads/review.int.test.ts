@@ -43,9 +43,12 @@ beforeAll(async () => {
     required: ['code', 'price'],
     properties: { code: { type: 'string' }, price: { type: 'number' } },
   });
+  // A plain user uploads to pipelines of the dealer datakind only.
+  const kinds = await t.services.reference.datakinds();
   pipelineId = await t.services.pipelines.create({
     name: 'review prices',
     isMaster: true,
+    datakind: kinds.find((k) => k.isDealer)?._id ?? null,
     dataSinks: [],
     dataSources: [{ dataSubKind: 'prices', connectorType: 'manual', dataFromMaster: false, contentType: 'csv', dataModel: modelId }],
   });

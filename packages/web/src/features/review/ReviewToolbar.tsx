@@ -48,7 +48,7 @@ export function ReviewToolbar({ counts, filter, onFilter, onReplace }: ReviewToo
           value={message}
           options={counts.messageKinds.map((k) => ({ value: k.kind, label: `${k.kind} (${k.count})` }))}
           onChange={(v?: string) => setMessage(v ?? '')}
-          onSelect={(v: string) => onFilter({ ...filter, message: v })}
+          onSelect={(v?: string) => onFilter({ ...filter, message: v })}
           onClear={() => onFilter({ ...filter, message: undefined })}
           onKeyDown={(e) => {
             if (e.key === 'Enter') onFilter({ ...filter, message: message || undefined });
