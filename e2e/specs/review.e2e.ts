@@ -134,8 +134,8 @@ describe('the review of an invalid file', () => {
     // The administrator finds the three corrections, from what to what, on the Activity page.
     const admin = await open();
     await signIn(admin, USERS.admin);
-    await admin.goto('/manage/activity');
-    await waitForPage(admin, '/manage/activity');
+    await admin.goto('/activity/index');
+    await waitForPage(admin, '/activity/index');
     await admin.getByLabel('Who', { exact: true }).fill(USERS.user.userName);
     await admin.getByLabel('Who', { exact: true }).press('Enter');
     const rows = admin.locator('.ant-table-tbody tr').filter({ hasText: 'Cell corrected' });

@@ -48,13 +48,14 @@ describe('route table (docs/product.md §3.1)', () => {
       ['/manage/components', 'Components', 'manager,super-admin', ''],
       ['/manage/update-lock-pipeline', 'Updates', 'manager,super-admin', ''],
       ['/manage/users', 'Users', 'admin,super-admin', ''],
-      ['/manage/activity', 'Activity', 'admin,super-admin', ''],
       ['/manage/endpoints', 'Manage endpoints', 'super-admin,manager', ''],
       ['/manage/listeners', 'Manage listeners', 'super-admin,manager', ''],
       ['/manage/sdk', 'Sdk', 'super-admin', ''],
       ['/manage/documentation', 'Documentation', 'super-admin,manager', ''],
       ['/testing', 'Testing View', 'user,manager,admin,super-admin', '/testing/index'],
       ['/testing/index', 'Testing View', 'user,manager,admin,super-admin', ''],
+      ['/activity', 'Activity', 'admin,super-admin', '/activity/index'],
+      ['/activity/index', 'Activity', 'admin,super-admin', ''],
       ['/unauthorized', '', '', '/unauthorized/index'],
       ['/unauthorized/index', '', '', ''],
     ]);
@@ -149,6 +150,7 @@ describe('menuFor (sidebar)', () => {
         ],
       },
       'Testing View',
+      'Activity',
     ]);
   });
 
@@ -178,6 +180,7 @@ describe('menuFor (sidebar)', () => {
     expect(menuFor(['admin'])).toEqual([
       { path: '/manage/users', title: 'Manage' },
       { path: '/testing/index', title: 'Testing View' },
+      { path: '/activity/index', title: 'Activity' },
     ]);
   });
 
@@ -292,7 +295,7 @@ describe('guard (docs/product.md §3.2)', () => {
 
   it('follows the redirects of the table first', () => {
     const redirects = flattenRoutes().filter((r) => r.redirect);
-    expect(redirects.length).toBe(7);
+    expect(redirects.length).toBe(8);
     for (const r of redirects) expect(guard(r.path, as('super-admin'))).toEqual({ kind: 'redirect', to: r.redirect });
     expect(guard('/import/', out)).toEqual({ kind: 'redirect', to: '/import/upload' });
   });

@@ -50,7 +50,7 @@ const COLUMNS: TableColumnsType<ActivityEntry> = [
   { title: 'Change', key: 'change', render: (_, e) => changeText(e) },
 ];
 
-/** The Activity page (/manage/activity): who changed what and when, filtered, paged and exported. */
+/** The Activity page (/activity/index): who changed what and when, filtered, paged and exported. */
 export function ActivityPage() {
   const [actor, setActor] = useState('');
   const [document, setDocument] = useState('');
