@@ -62,9 +62,16 @@ export const reviewSchema = z.object({
   problemRows: z.number().describe('Rows with a problem now (removed rows not counted).'),
   removedRows: z.number().describe('Rows removed.'),
   total: z.number().describe('Rows the filters keep (the paging runs over these).'),
-  fieldProblems: z.array(z.object({ field: z.string(), count: z.number() })).describe('Problems per column.'),
+  fieldProblems: z
+    .array(z.object({ field: z.string().describe('The column.'), count: z.number().describe('Its problems.') }))
+    .describe('Problems per column.'),
   messageKinds: z
-    .array(z.object({ kind: z.string(), count: z.number() }))
+    .array(
+      z.object({
+        kind: z.string().describe('The problem without its values, as the message filter takes it.'),
+        count: z.number().describe('How many problems are of this kind.'),
+      }),
+    )
     .describe('The kinds of problems (values left out), the most frequent first.'),
   rows: z.array(reviewRowSchema).describe('The page of rows.'),
 });
