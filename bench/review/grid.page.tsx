@@ -13,11 +13,24 @@ const HEIGHT = 480;
 const rows: ReviewRow[] = Array.from({ length: COUNT }, (_, i) => ({
   index: i,
   line: i + 2,
-  values: [`FR${String(i).padStart(5, '0')}`, `Dealer ${i}`, 'Lyon', '69002', `d${i}@example.test`, i % 3 === 0 ? 'many' : '4', '2020-01-01'],
+  values: [
+    `FR${String(i).padStart(5, '0')}`,
+    `Dealer ${i}`,
+    'Lyon',
+    '69002',
+    `d${i}@example.test`,
+    i % 3 === 0 ? 'many' : '4',
+    '2020-01-01',
+  ],
   problems:
     i % 3 === 0
       ? [{ field: 'vehicles', message: '"many" is not a whole number' }]
-      : [{ field: 'dealerCode', message: `"FR${String(i).padStart(5, '0')}" does not have the expected form (pattern ^[A-Z]{2}[0-9]{3}$)` }],
+      : [
+          {
+            field: 'dealerCode',
+            message: `"FR${String(i).padStart(5, '0')}" does not have the expected form (pattern ^[A-Z]{2}[0-9]{3}$)`,
+          },
+        ],
   removed: false,
   corrected: [],
 }));
@@ -34,7 +47,7 @@ function Page() {
   );
 }
 
-const grid = () => document.querySelector<HTMLElement>('[role=grid]');
+const grid = () => document.querySelector<HTMLElement>('.gdb-review-grid');
 
 exposeBench({
   /** The first render of the grid with its 20,000 rows, until painted. */

@@ -33,7 +33,9 @@ try {
     name: 'bench review',
     isMaster: true,
     dataSinks: [],
-    dataSources: [{ dataSubKind: 'dealers', connectorType: 'manual', dataFromMaster: false, contentType: 'csv', dataModel: model._id }],
+    dataSources: [
+      { dataSubKind: 'dealers', connectorType: 'manual', dataFromMaster: false, contentType: 'csv', dataModel: model._id },
+    ],
   });
   const lines = ['dealerCode,name,city,email,vehicles'];
   for (let i = 0; i < ROWS; i += 1) lines.push(`FR${String(i % 1000).padStart(3, '0')},Dealer ${i},Lyon,d${i}@example.test,many`);
@@ -61,12 +63,16 @@ try {
     const answer = await services.review.correct(auth, uploadId, { changes, removals: [], restores: [] });
     const ms = performance.now() - started;
     times.push(ms);
-    console.log(`  batch ${b + 1}: ${BATCH} rows corrected (${b * BATCH} before): ${ms.toFixed(1)} ms, ${answer.problemRows} rows with a problem left`);
+    console.log(
+      `  batch ${b + 1}: ${BATCH} rows corrected (${b * BATCH} before): ${ms.toFixed(1)} ms, ${answer.problemRows} rows with a problem left`,
+    );
   }
   const sorted = [...times].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
   const firstBatch = times[0] ?? 0;
-  console.log(`re-check of 1,000 corrected rows: first ${firstBatch.toFixed(1)} ms, median ${median.toFixed(1)} ms (target ≤ ${TARGET_MS} ms); load ${os.loadavg()[0]?.toFixed(2)}`);
+  console.log(
+    `re-check of 1,000 corrected rows: first ${firstBatch.toFixed(1)} ms, median ${median.toFixed(1)} ms (target ≤ ${TARGET_MS} ms); load ${os.loadavg()[0]?.toFixed(2)}`,
+  );
   process.exitCode = firstBatch <= TARGET_MS ? 0 : 1;
 } finally {
   await close();

@@ -84,7 +84,9 @@ describe('the review of an invalid file', () => {
     await signIn(page, USERS.user);
     await choosePipeline(page, COUNTRY_PIPELINE);
     const card = wizardStep(page, 1).locator('.ant-card').filter({ hasText: 'dealers' });
-    await card.locator('input[type=file]').setInputFiles({ name: 'review.csv', mimeType: 'text/csv', buffer: Buffer.from(BAD_CSV) });
+    await card
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'review.csv', mimeType: 'text/csv', buffer: Buffer.from(BAD_CSV) });
     await card.getByText('review.csv', { exact: true }).waitFor();
     await nextStep(page).click();
     const checked = wizardStep(page, 2).locator('.ant-card').filter({ hasText: 'dealers' });
@@ -106,20 +108,31 @@ describe('the review of an invalid file', () => {
     await code.fill('FR401');
     await page.getByLabel('name, row 3', { exact: true }).fill('Paris Autos');
     await page.getByLabel('vehicles, row 4', { exact: true }).fill('12');
-    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toContain('0 rows have a problem, 0 removed, of 4 in the file.');
+    await expect
+      .poll(() => status.textContent(), { timeout: 20_000 })
+      .toContain('0 rows have a problem, 0 removed, of 4 in the file.');
     await expect(code.getAttribute('aria-invalid')).resolves.toBeNull();
 
     await page.getByRole('button', { name: 'Submit corrected file' }).click();
-    await page.getByText('The corrected file was submitted as a new upload of the same data source; the original is kept.').waitFor();
+    await page
+      .getByText('The corrected file was submitted as a new upload of the same data source; the original is kept.')
+      .waitFor();
 
     // The corrected upload is checked as any and imported; the original, kept, is switched off.
     await choosePipeline(page, COUNTRY_PIPELINE);
     const corrected = wizardStep(page, 1).locator('li').filter({ hasText: 'review-corrected.csv' }).first();
     await corrected.getByRole('img', { name: 'valid' }).waitFor({ timeout: 30_000 });
     await corrected.getByText('Corrected', { exact: true }).waitFor();
-    await expect(wizardStep(page, 1).getByRole('switch', { name: 'Take in next run: review.csv' }).first().isChecked()).resolves.toBe(false);
+    await expect(
+      wizardStep(page, 1).getByRole('switch', { name: 'Take in next run: review.csv' }).first().isChecked(),
+    ).resolves.toBe(false);
     await nextStep(page).click();
-    await wizardStep(page, 2).locator('.ant-card').filter({ hasText: 'dealers' }).getByRole('img', { name: 'valid' }).first().waitFor();
+    await wizardStep(page, 2)
+      .locator('.ant-card')
+      .filter({ hasText: 'dealers' })
+      .getByRole('img', { name: 'valid' })
+      .first()
+      .waitFor();
     await nextStep(page).click();
     await nextStep(page).click();
     const dialog = page.getByRole('dialog').filter({ hasText: `Do you want to run the pipeline : ${COUNTRY_PIPELINE}` });

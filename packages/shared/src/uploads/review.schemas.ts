@@ -35,7 +35,11 @@ export const reviewQuerySchema = z.object({
     .transform((v) => v === 'true')
     .describe('true: every row of the file in its order; false (default): the rows with a problem (or removed).'),
   field: z.string().max(500).optional().describe('Only the rows with a problem in this column.'),
-  message: z.string().max(500).optional().describe('Only the rows with a problem of this kind, or whose message holds this text.'),
+  message: z
+    .string()
+    .max(500)
+    .optional()
+    .describe('Only the rows with a problem of this kind, or whose message holds this text.'),
 });
 
 const cellProblemSchema = z.object({
@@ -93,7 +97,11 @@ export const correctionsBodySchema = z
       .default([])
       .describe('Cells changed.'),
     removals: z.array(z.number().int().min(0)).max(REVIEW_LIMITS.batchMax).default([]).describe('Rows removed.'),
-    restores: z.array(z.number().int().min(0)).max(REVIEW_LIMITS.batchMax).default([]).describe('Rows removed before, kept again.'),
+    restores: z
+      .array(z.number().int().min(0))
+      .max(REVIEW_LIMITS.batchMax)
+      .default([])
+      .describe('Rows removed before, kept again.'),
   })
   .refine((b) => b.changes.length + b.removals.length + b.restores.length <= REVIEW_LIMITS.batchMax, {
     message: `At most ${REVIEW_LIMITS.batchMax} changes in one call.`,

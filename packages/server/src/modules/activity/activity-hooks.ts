@@ -8,7 +8,13 @@ import type { ActivityInput } from './activity.service.ts';
 type Recorder = (inputs: readonly ActivityInput[]) => Promise<void>;
 
 const actorOf = (auth: AuthContext) => ({ id: auth.userId, name: auth.userName });
-const documentOf = (doc: VersionDoc) => ({ kind: doc.kind, id: doc._id, familyId: doc.familyId, name: doc.name, version: doc.version });
+const documentOf = (doc: VersionDoc) => ({
+  kind: doc.kind,
+  id: doc._id,
+  familyId: doc.familyId,
+  name: doc.name,
+  version: doc.version,
+});
 
 /**
  * The version engine with its writes on record: who saved a draft, locked a version, made a new
@@ -74,7 +80,9 @@ export function recordedVersions(versions: VersionsService, record: Recorder): V
   };
 }
 
-type UserById = (id: string) => Promise<{ id: string; user_name: string; roles: string[]; project_tags?: string[]; admin_tags?: string[] } | undefined>;
+type UserById = (
+  id: string,
+) => Promise<{ id: string; user_name: string; roles: string[]; project_tags?: string[]; admin_tags?: string[] } | undefined>;
 
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 

@@ -27,7 +27,13 @@ describe('the activity record', () => {
     const made = await post('/schemas', { name, folder: null, jsonSchema: { type: 'object' } });
     expect(made.status, made.body.message).toBe(200);
     const v1 = made.body.data;
-    const saved = await post('/schemas', { _id: v1._id, name, version: 1, sys_version: v1.sys_version, jsonSchema: { type: 'object', properties: {} } });
+    const saved = await post('/schemas', {
+      _id: v1._id,
+      name,
+      version: 1,
+      sys_version: v1.sys_version,
+      jsonSchema: { type: 'object', properties: {} },
+    });
     expect(saved.status, saved.body.message).toBe(200);
     expect((await post('/schemas/version/lock', { id: v1._id })).status).toBe(200);
     const v2 = (await post('/schemas/version/new', { id: v1._id })).body.data;
@@ -45,10 +51,21 @@ describe('the activity record', () => {
   });
 
   it("records a change of a user's roles and badges, from what to what", async () => {
-    const created = await post('/users', { firstName: 'Rolf', lastName: `Change${newId().slice(-6)}`, email: `r.${newId()}@example.test`, roles: ['user'] });
+    const created = await post('/users', {
+      firstName: 'Rolf',
+      lastName: `Change${newId().slice(-6)}`,
+      email: `r.${newId()}@example.test`,
+      roles: ['user'],
+    });
     expect(created.status, created.body.message).toBe(200);
     const u = created.body.data;
-    const updated = await post('/users', { _id: u._id, firstName: u.firstName, lastName: u.lastName, email: u.email, roles: ['manager'] });
+    const updated = await post('/users', {
+      _id: u._id,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      email: u.email,
+      roles: ['manager'],
+    });
     expect(updated.status, updated.body.message).toBe(200);
     const res = await activity('kind=user-roles');
     const mine = res.body.data.entries.filter((e: { targetUser: string }) => e.targetUser === u.userName);
@@ -62,7 +79,11 @@ describe('the activity record', () => {
     const name = `Closed ${newId()}`;
     const doc = (await post('/schemas', { name, folder: null, jsonSchema: { type: 'object' } })).body.data;
     const secret = (await post('/tags', { name: `Secret ${newId()}`, type: 'project' })).body.data._id;
-    const closed = await post('/tags/update-document-tags', { id: doc._id, type: 'schema', tags: { read: [[secret]], write: [[secret]] } });
+    const closed = await post('/tags/update-document-tags', {
+      id: doc._id,
+      type: 'schema',
+      tags: { read: [[secret]], write: [[secret]] },
+    });
     expect(closed.status, closed.body.message).toBe(200);
     await post('/schemas/version/lock', { id: doc._id });
     const seen = await activity('kind=document-locked&limit=200', admin);

@@ -52,7 +52,8 @@ const csvField = (v: string) => {
   const text = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
   return /[",;\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
-const csvLine = (cells: readonly (string | number | null)[]) => `${cells.map((c) => csvField(c === null ? '' : String(c))).join(',')}\n`;
+const csvLine = (cells: readonly (string | number | null)[]) =>
+  `${cells.map((c) => csvField(c === null ? '' : String(c))).join(',')}\n`;
 
 /**
  * The activity record (docs/product.md, the Activity page): who changed which cell of which

@@ -160,7 +160,11 @@ export async function gatherInputs(
       ]);
       // A file made by the review of an invalid upload: who corrected what is on record.
       if (upload.correctedFrom) {
-        lines.push(['info', `Input ${kind}: ${upload.originalFilename ?? upload._id} was corrected in a review; its corrections are on the Activity page.`, kind]);
+        lines.push([
+          'info',
+          `Input ${kind}: ${upload.originalFilename ?? upload._id} was corrected in a review; its corrections are on the Activity page.`,
+          kind,
+        ]);
       }
     }
     await sayAll(say, lines);

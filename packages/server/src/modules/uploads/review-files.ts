@@ -117,5 +117,9 @@ export function problemsFile(state: ReviewState, format: 'csv' | 'xlsx', origina
     }
     if (chunk) yield chunk;
   }
-  return { filename: derivedName(original, 'problems', '.csv'), contentType: 'text/csv; charset=utf-8', body: Readable.from(lines()) };
+  return {
+    filename: derivedName(original, 'problems', '.csv'),
+    contentType: 'text/csv; charset=utf-8',
+    body: Readable.from(lines()),
+  };
 }

@@ -1,10 +1,4 @@
-import {
-  type CellProblem,
-  problemKind,
-  REVIEW_LIMITS,
-  type Review,
-  type ReviewRow,
-} from '@gdb/shared/uploads/review.schemas';
+import { type CellProblem, problemKind, REVIEW_LIMITS, type Review, type ReviewRow } from '@gdb/shared/uploads/review.schemas';
 import { type StoredCorrection, WHOLE_ROW } from './corrections.repo.ts';
 import { checkReviewRows, type ReviewBase } from './review-rows.ts';
 
@@ -29,7 +23,11 @@ export function valuesOf(state: Pick<ReviewState, 'base' | 'edits'>, index: numb
 /** Re-checks these rows as corrected; answers their problems (and keeps them in the state). */
 export function recheck(state: ReviewState, indexes: Iterable<number>): Map<number, CellProblem[]> {
   const { base } = state;
-  const rows = [...new Set(indexes)].map((index) => ({ index, line: base.lines[index] ?? index + 1, values: valuesOf(state, index) }));
+  const rows = [...new Set(indexes)].map((index) => ({
+    index,
+    line: base.lines[index] ?? index + 1,
+    values: valuesOf(state, index),
+  }));
   const found = checkReviewRows(base, rows);
   for (const { index } of rows) {
     const problems = found.get(index);
@@ -125,11 +123,7 @@ function facets(state: ReviewState) {
 }
 
 /** One page of the review, with its counts. */
-export function reviewPage(
-  state: ReviewState,
-  upload: { id: string; fileName: string | null },
-  q: ReviewFilters,
-): Review {
+export function reviewPage(state: ReviewState, upload: { id: string; fileName: string | null }, q: ReviewFilters): Review {
   const kept = keptIndexes(state, q);
   return {
     uploadId: upload.id,

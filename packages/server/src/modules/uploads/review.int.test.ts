@@ -50,7 +50,9 @@ beforeAll(async () => {
     isMaster: true,
     datakind: kinds.find((k) => k.isDealer)?._id ?? null,
     dataSinks: [],
-    dataSources: [{ dataSubKind: 'prices', connectorType: 'manual', dataFromMaster: false, contentType: 'csv', dataModel: modelId }],
+    dataSources: [
+      { dataSubKind: 'prices', connectorType: 'manual', dataFromMaster: false, contentType: 'csv', dataModel: modelId },
+    ],
   });
   const u = await t.signedIn(['user']);
   user = { token: u.token, id: u.user.id };
@@ -70,7 +72,11 @@ describe('the review of an upload', () => {
     const page = res.body.data;
     expect(page).toMatchObject({ fields: ['code', 'price'], rowCount: 5, problemRows: 3, removedRows: 0, total: 3 });
     expect(page.rows.map((r: { line: number }) => r.line)).toEqual([3, 4, 6]);
-    expect(page.rows[0]).toMatchObject({ index: 1, values: ['B2', 'x'], problems: [{ field: 'price', message: '"x" is not a number' }] });
+    expect(page.rows[0]).toMatchObject({
+      index: 1,
+      values: ['B2', 'x'],
+      problems: [{ field: 'price', message: '"x" is not a number' }],
+    });
     expect(page.rows[1].problems).toEqual([{ field: 'code', message: 'no value, and one is required' }]);
     expect(page.fieldProblems).toEqual([
       { field: 'code', count: 1 },
@@ -111,7 +117,11 @@ describe('the review of an upload', () => {
       ['cell-corrected', { row: 4, rowIndex: 2, field: 'price', from: '3', to: 'abc' }],
       ['cell-corrected', { row: 3, rowIndex: 1, field: 'price', from: 'x', to: '2.5' }],
     ]);
-    expect(activity.body.data.entries[0]).toMatchObject({ documentKind: 'pipeline', documentName: 'review prices', uploadId: id });
+    expect(activity.body.data.entries[0]).toMatchObject({
+      documentKind: 'pipeline',
+      documentName: 'review prices',
+      uploadId: id,
+    });
     const logs = await t.call('GET', `/logs/uploads?ids=${id}`, { token: user.token });
     expect(logs.body.data.map((l: { message: string }) => l.message)).toContain(
       `Review by ${(await t.services.users.byId(user.id))?.user_name}: 1 cell corrected (see the Activity page).`,
@@ -134,12 +144,22 @@ describe('the review of an upload', () => {
     const views = (await t.call('GET', `/uploads/status?ids=${made},${id}`, { token: user.token })).body.data;
     const fixed = views.find((v: { _id: string }) => v._id === made);
     const original = views.find((v: { _id: string }) => v._id === id);
-    expect(fixed).toMatchObject({ _id: made, status: 'valid', rowCount: 4, originalFilename: 'dealers-corrected.csv', correctedFrom: id });
+    expect(fixed).toMatchObject({
+      _id: made,
+      status: 'valid',
+      rowCount: 4,
+      originalFilename: 'dealers-corrected.csv',
+      correctedFrom: id,
+    });
     expect(original).toMatchObject({ _id: id, status: 'invalid', enabled: false });
-    const kinds = (await t.call('GET', `/activity?uploadId=${id}`, { token: boss })).body.data.entries.map((e: { kind: string }) => e.kind);
+    const kinds = (await t.call('GET', `/activity?uploadId=${id}`, { token: boss })).body.data.entries.map(
+      (e: { kind: string }) => e.kind,
+    );
     expect(kinds.sort()).toEqual(['cell-corrected', 'cell-corrected', 'corrected-file', 'row-removed']);
     const logs = await t.call('GET', `/logs/uploads?ids=${made}`, { token: user.token });
-    expect(logs.body.data.map((l: { message: string }) => l.message)).toContain('Corrected from dealers.csv (2 cells corrected, 1 row removed).');
+    expect(logs.body.data.map((l: { message: string }) => l.message)).toContain(
+      'Corrected from dealers.csv (2 cells corrected, 1 row removed).',
+    );
     // Deleting the upload takes its record with it.
     await t.ctx.db.kysely.deleteFrom('uploads').where('id', '=', made).execute();
     await t.ctx.db.kysely.deleteFrom('uploads').where('id', '=', id).execute();
@@ -150,12 +170,20 @@ describe('the review of an upload', () => {
 
   it('gives the rows with a problem as CSV and XLSX with a problem column', async () => {
     const id = await upload(user.token, 'code;price\nA1;1\nB2;x\n=SUM(A1);3\n');
-    const csv = await t.app.inject({ method: 'GET', url: `${BASE}/uploads/${id}/problems?format=csv`, headers: { 'x-token': user.token } });
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `${BASE}/uploads/${id}/problems?format=csv`,
+      headers: { 'x-token': user.token },
+    });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-disposition']).toContain('prices-problems.csv');
     expect(csv.body).toBe('Row,code,price,Problems\n3,B2,x,"price: ""x"" is not a number"\n');
     await correct(user.token, id, { changes: [{ rowIndex: 2, field: 'price', value: 'y' }] });
-    const xlsx = await t.app.inject({ method: 'GET', url: `${BASE}/uploads/${id}/problems?format=xlsx`, headers: { 'x-token': user.token } });
+    const xlsx = await t.app.inject({
+      method: 'GET',
+      url: `${BASE}/uploads/${id}/problems?format=xlsx`,
+      headers: { 'x-token': user.token },
+    });
     expect(xlsx.statusCode).toBe(200);
     const book = XLSX.read(xlsx.rawPayload, { type: 'buffer' });
     const rows = XLSX.utils.sheet_to_json<string[]>(book.Sheets[book.SheetNames[0] ?? ''] ?? {}, { header: 1 });
@@ -166,7 +194,7 @@ describe('the review of an upload', () => {
     ]);
   });
 
-  it('refuses another pipeline\'s user, an unknown column or row, and batches and values over the limits', async () => {
+  it("refuses another pipeline's user, an unknown column or row, and batches and values over the limits", async () => {
     const id = await upload(user.token, BAD_FILE);
     const stranger = await t.signedIn(['user']);
     expect((await review(stranger.token, id)).status).toBe(403);

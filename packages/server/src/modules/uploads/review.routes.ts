@@ -29,7 +29,12 @@ export function reviewRoutes(review: ReviewService) {
       '/uploads/:id/corrections',
       {
         bodyLimit: 16 * 1024 * 1024,
-        schema: { tags, params: reviewParamsSchema, body: correctionsBodySchema, response: { 200: envelope(correctionsAnswerSchema) } },
+        schema: {
+          tags,
+          params: reviewParamsSchema,
+          body: correctionsBodySchema,
+          response: { 200: envelope(correctionsAnswerSchema) },
+        },
       },
       async (req) => ok(await review.correct(requireAuth(req), req.params.id, req.body)),
     );
@@ -43,7 +48,10 @@ export function reviewRoutes(review: ReviewService) {
       { schema: { tags, params: reviewParamsSchema, querystring: problemsQuerySchema } },
       async (req, reply) => {
         const file = await review.problems(requireAuth(req), req.params.id, req.query.format);
-        return reply.header('content-type', file.contentType).header('content-disposition', attachmentHeader(file.filename)).send(file.body);
+        return reply
+          .header('content-type', file.contentType)
+          .header('content-disposition', attachmentHeader(file.filename))
+          .send(file.body);
       },
     );
   };

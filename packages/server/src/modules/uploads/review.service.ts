@@ -1,28 +1,25 @@
-import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
-import {
-  type CorrectionsAnswer,
-  type CorrectionsBody,
-  REVIEW_MESSAGES,
-  type Review,
-} from '@gdb/shared/uploads/review.schemas';
+import { type CorrectionsAnswer, type CorrectionsBody, REVIEW_MESSAGES, type Review } from '@gdb/shared/uploads/review.schemas';
 import type { SentFrom } from '@gdb/shared/uploads/upload.schemas';
 import { counted } from '@gdb/shared/values/counted';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { conflict, invalid, notFound } from '../../platform/http/errors.ts';
-import { type StoredCorrection, WHOLE_ROW, correctionsRepo } from './corrections.repo.ts';
-import { readFileRows } from './file-rows.ts';
-import type { UploadsDeps } from './upload-deps.ts';
-import type { IncomingFile } from './upload-receive.ts';
+import { conflict, invalid } from '../../platform/http/errors.ts';
+import { correctionsRepo, type StoredCorrection, WHOLE_ROW } from './corrections.repo.ts';
 import { correctedFile, problemsFile, type ReviewFile } from './review-files.ts';
-import { type ReviewBase, reviewBase } from './review-rows.ts';
+import { type Opened, reviewOpener } from './review-open.ts';
 import {
   problemIndexes,
-  recheck,
   type ReviewFilters,
   type ReviewState,
-  reviewPage, reviewRow, reviewState, valuesOf } from './review-state.ts';
-import { type UploadRow, uploadsRepo } from './uploads.repo.ts';
+  recheck,
+  reviewPage,
+  reviewRow,
+  reviewState,
+  valuesOf,
+} from './review-state.ts';
+import type { UploadsDeps } from './upload-deps.ts';
+import type { IncomingFile } from './upload-receive.ts';
+import { uploadsRepo } from './uploads.repo.ts';
 
 /** A change the review records in the activity (modules/activity): who corrected which cell of which upload. */
 interface CorrectionRecord {
@@ -40,58 +37,22 @@ interface ReviewDeps extends UploadsDeps {
   record: (records: CorrectionRecord[]) => Promise<void>;
 }
 
-/** Files read for the review, kept by upload and data model version: the last few reviewed. */
-const KEPT_BASES = 4;
-
-interface Opened {
-  row: UploadRow;
-  pipeline: PipelineView;
-  base: ReviewBase;
-  format: string;
-}
-
 /** The review of an upload's rows: read them with their problems, correct cells, remove rows, submit the corrected file. */
 export function reviewService(ctx: AppContext, deps: ReviewDeps) {
   const uploads = uploadsRepo(ctx.db.kysely);
   const corrections = correctionsRepo(ctx.db.kysely);
-  const kept = new Map<string, Promise<{ base: ReviewBase; format: string }>>();
-
-  /** The file's rows read with no data model (as the component editor's test files are), then checked against it. */
-  async function baseOf(row: UploadRow, fileKey: string) {
-    const source = (await deps.pipelines.stored(row.pipeline_id))?.dataSources.find((s) => s.dataSubKind === row.data_sub_kind);
-    const model = source?.dataModel ? await deps.loadDataModel(source.dataModel) : null;
-    const key = `${row.id}|${model?.key ?? ''}`;
-    let read = kept.get(key);
-    if (!read) {
-      read = (async () => {
-        const file = await readFileRows(deps.parser, row.original_filename ?? 'upload', await deps.files.get(fileKey));
-        return { base: reviewBase(file, model?.jsonSchema ?? null, model?.key), format: file.format };
-      })();
-      kept.set(key, read);
-      read.catch(() => kept.delete(key));
-      if (kept.size > KEPT_BASES) kept.delete(kept.keys().next().value ?? '');
-    }
-    return read;
-  }
-
-  /** The upload, refused unless the caller may use its pipeline and it is a checked uploaded file. */
-  async function open(auth: AuthContext, id: string): Promise<Opened> {
-    const row = await uploads.byId(id);
-    if (!row) throw notFound('Upload not found.');
-    const pipeline = await deps.pipelines.byId(auth, row.pipeline_id);
-    if (row.from !== 'source') throw invalid(REVIEW_MESSAGES.notSource);
-    if (row.status === 'pending' || row.status === 'processing') throw conflict(REVIEW_MESSAGES.notChecked);
-    if (!row.file_key) throw notFound(REVIEW_MESSAGES.noFile);
-    const { base, format } = await baseOf(row, row.file_key).catch(() => {
-      throw invalid(REVIEW_MESSAGES.notReviewable);
-    });
-    return { row, pipeline, base, format };
-  }
+  const open = reviewOpener(ctx, deps);
 
   const stateOf = async (o: Opened) => reviewState(o.base, await corrections.of(o.row.id));
   const recordOf = (auth: AuthContext, o: Opened) => ({
     actor: { id: auth.userId, name: auth.userName },
-    document: { kind: 'pipeline' as const, id: o.pipeline._id, familyId: o.pipeline.familyId, name: o.pipeline.name, version: o.pipeline.version },
+    document: {
+      kind: 'pipeline' as const,
+      id: o.pipeline._id,
+      familyId: o.pipeline.familyId,
+      name: o.pipeline.name,
+      version: o.pipeline.version,
+    },
     uploadId: o.row.id,
     pipelineId: o.pipeline._id,
   });
@@ -114,7 +75,9 @@ export function reviewService(ctx: AppContext, deps: ReviewDeps) {
       const who = recordOf(auth, o);
       await deps.record(changed.records.map((r) => ({ ...who, ...r })));
       if (changed.records.length > 0) {
-        await deps.log([{ level: 'info', message: batchLine(auth.userName, changed.counts), dataSubKind: o.row.data_sub_kind, uploadId: id }]);
+        await deps.log([
+          { level: 'info', message: batchLine(auth.userName, changed.counts), dataSubKind: o.row.data_sub_kind, uploadId: id },
+        ]);
       }
       return {
         rows: [...changed.rows].sort((a, b) => a - b).map((i) => reviewRow(state, i)),
@@ -129,7 +92,12 @@ export function reviewService(ctx: AppContext, deps: ReviewDeps) {
       const state = await stateOf(o);
       if (state.removed.size >= o.base.values.length) throw invalid(REVIEW_MESSAGES.nothingLeft);
       const file = correctedFile(state, o.format, o.row.original_filename);
-      const incoming = { dataSubKind: o.row.data_sub_kind, filename: file.filename, mimetype: file.contentType, bytes: file.body };
+      const incoming = {
+        dataSubKind: o.row.data_sub_kind,
+        filename: file.filename,
+        mimetype: file.contentType,
+        bytes: file.body,
+      };
       const [made] = await deps.receive(auth, o.row.pipeline_id, [incoming], o.row.sent_from);
       if (!made) throw conflict('The corrected file was not stored.');
       await uploads.update(made, { corrected_from: id });
@@ -138,10 +106,26 @@ export function reviewService(ctx: AppContext, deps: ReviewDeps) {
       const cells = [...state.edits.values()].reduce((n, m) => n + m.size, 0);
       const summary = `${counted(cells, 'cell')} corrected, ${counted(state.removed.size, 'row')} removed`;
       await deps.log([
-        { level: 'info', message: `Corrected from ${o.row.original_filename ?? id} (${summary}).`, dataSubKind: o.row.data_sub_kind, uploadId: made },
-        { level: 'info', message: `Corrected file ${file.filename} submitted by ${auth.userName}.`, dataSubKind: o.row.data_sub_kind, uploadId: id },
+        {
+          level: 'info',
+          message: `Corrected from ${o.row.original_filename ?? id} (${summary}).`,
+          dataSubKind: o.row.data_sub_kind,
+          uploadId: made,
+        },
+        {
+          level: 'info',
+          message: `Corrected file ${file.filename} submitted by ${auth.userName}.`,
+          dataSubKind: o.row.data_sub_kind,
+          uploadId: id,
+        },
       ]);
-      await deps.record([{ ...recordOf(auth, o), kind: 'corrected-file', details: { correctedUpload: made, file: file.filename, cells, removed: state.removed.size } }]);
+      await deps.record([
+        {
+          ...recordOf(auth, o),
+          kind: 'corrected-file',
+          details: { correctedUpload: made, file: file.filename, cells, removed: state.removed.size },
+        },
+      ]);
       return { uploadId: made };
     },
 

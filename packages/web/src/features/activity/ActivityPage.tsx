@@ -17,7 +17,14 @@ const PAGE_SIZE = 50;
 /** What changed, in a line: the cell and its values, the version numbers, the roles or badges. */
 function changeText(e: ActivityEntry): string {
   const d = e.details as Record<string, unknown>;
-  const said = (v: unknown) => (v === null || v === undefined ? '(no value)' : Array.isArray(v) ? v.join(', ') || '(none)' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  const said = (v: unknown) =>
+    v === null || v === undefined
+      ? '(no value)'
+      : Array.isArray(v)
+        ? v.join(', ') || '(none)'
+        : typeof v === 'object'
+          ? JSON.stringify(v)
+          : String(v);
   switch (e.kind) {
     case 'cell-corrected':
       return `Row ${said(d.row)}, ${said(d.field)}: ${said(d.from)} → ${said(d.to)}`;
@@ -68,15 +75,19 @@ export function ActivityPage() {
     limit: PAGE_SIZE,
   };
   const list = useQuery({ queryKey: ['activity', filters], queryFn: ({ signal }) => activityPage(filters, signal) });
-  const filtered = <T,>(set: (v: T) => void) => (v: T) => {
-    set(v);
-    setPage(1);
-  };
+  const filtered =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setPage(1);
+    };
   return (
     <Card
       title="Activity"
       extra={
-        <Button onClick={() => exportActivity(filters).catch((e: unknown) => setFailure(e instanceof Error ? e.message : String(e)))}>
+        <Button
+          onClick={() => exportActivity(filters).catch((e: unknown) => setFailure(e instanceof Error ? e.message : String(e)))}
+        >
           Export
         </Button>
       }
@@ -92,17 +103,34 @@ export function ActivityPage() {
           options={ACTIVITY_KINDS.map((k) => ({ value: k, label: ACTIVITY_KIND_LABELS[k] }))}
           onChange={filtered(setKind)}
         />
-        <Input.Search aria-label="Document" placeholder="Document" allowClear onSearch={filtered(setDocument)} style={{ width: 220 }} />
-        <DatePicker.RangePicker aria-label="Dates" onChange={(v) => filtered(setRange)(v as [Dayjs | null, Dayjs | null] | null)} />
+        <Input.Search
+          aria-label="Document"
+          placeholder="Document"
+          allowClear
+          onSearch={filtered(setDocument)}
+          style={{ width: 220 }}
+        />
+        <DatePicker.RangePicker
+          aria-label="Dates"
+          onChange={(v) => filtered(setRange)(v as [Dayjs | null, Dayjs | null] | null)}
+        />
       </Space>
-      {(failure || list.error) && <Alert type="error" title={failure ?? String(list.error?.message)} style={{ marginBottom: 12 }} />}
+      {(failure || list.error) && (
+        <Alert type="error" title={failure ?? String(list.error?.message)} style={{ marginBottom: 12 }} />
+      )}
       <Table<ActivityEntry>
         rowKey="_id"
         size="small"
         loading={list.isLoading}
         columns={COLUMNS}
         dataSource={list.data?.entries ?? []}
-        pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, showSizeChanger: false, onChange: setPage }}
+        pagination={{
+          current: page,
+          pageSize: PAGE_SIZE,
+          total: list.data?.total ?? 0,
+          showSizeChanger: false,
+          onChange: setPage,
+        }}
       />
       <Typography.Paragraph type="secondary">Documents your badges do not open are not named.</Typography.Paragraph>
     </Card>

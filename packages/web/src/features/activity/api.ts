@@ -5,7 +5,8 @@ import { Download, request } from '../../ground/request/request.ts';
 /** The query of the activity record without its empty filters. */
 function queryOf(filters: ActivityQuery): Record<string, string | number> {
   const query: Record<string, string | number> = {};
-  for (const [key, value] of Object.entries(filters)) if (value !== undefined && value !== '') query[key] = value as string | number;
+  for (const [key, value] of Object.entries(filters))
+    if (value !== undefined && value !== '') query[key] = value as string | number;
   return query;
 }
 

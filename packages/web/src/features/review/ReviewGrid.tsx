@@ -31,25 +31,19 @@ interface RowProps {
 /** One row: its number (marked when the whole row has a problem), its cells edited in place, and Remove or Keep. */
 const GridRow = memo(function GridRow({ row, fields, position, id, onEdit, onRemove }: RowProps) {
   const whole = rowMessage(row);
-  const classes = ['gdb-review-row'];
-  if (row.removed) classes.push('gdb-review-removed');
   return (
-    <div role="row" aria-rowindex={position + 2} className={classes.join(' ')} style={{ height: ROW_HEIGHT }} data-index={row.index}>
-      <div role="rowheader" className={whole ? 'gdb-review-line gdb-review-bad' : 'gdb-review-line'} title={whole} style={{ width: LINE_WIDTH }}>
+    <tr aria-rowindex={position + 2} className={row.removed ? 'gdb-review-removed' : undefined} data-index={row.index}>
+      <th scope="row" className={whole ? 'gdb-review-line gdb-review-bad' : 'gdb-review-line'} title={whole}>
         {row.line}
-        {whole && (
-          <span id={`${id}-r${row.index}`} className="gdb-sr-only">
-            {whole}
-          </span>
-        )}
-      </div>
+        {whole && <span className="gdb-sr-only">{whole}</span>}
+      </th>
       {fields.map((field, c) => {
         const message = cellMessage(row, field);
         const describedBy = message ? `${id}-c${row.index}-${c}` : undefined;
         const corrected = row.corrected.includes(field);
-        const cellClass = ['gdb-review-cell', message ? 'gdb-review-bad' : '', corrected ? 'gdb-review-corrected' : ''].join(' ');
+        const cellClass = [message ? 'gdb-review-bad' : '', corrected ? 'gdb-review-corrected' : ''].join(' ').trim();
         return (
-          <div key={field} role="gridcell" className={cellClass} style={{ width: CELL_WIDTH }} title={message}>
+          <td key={field} className={cellClass || undefined} title={message}>
             <input
               className="gdb-review-input"
               aria-label={`${field}, row ${row.line}`}
@@ -64,22 +58,28 @@ const GridRow = memo(function GridRow({ row, fields, position, id, onEdit, onRem
                 {message}
               </span>
             )}
-          </div>
+          </td>
         );
       })}
-      <div role="gridcell" className="gdb-review-action" style={{ width: ACTION_WIDTH }}>
-        <Button size="small" type="link" onClick={() => onRemove(row.index, !row.removed)} aria-label={`${row.removed ? 'Keep' : 'Remove'} row ${row.line}`}>
+      <td>
+        <Button
+          size="small"
+          type="link"
+          onClick={() => onRemove(row.index, !row.removed)}
+          aria-label={`${row.removed ? 'Keep' : 'Remove'} row ${row.line}`}
+        >
           {row.removed ? 'Keep' : 'Remove'}
         </Button>
-      </div>
-    </div>
+      </td>
+    </tr>
   );
 });
 
 /**
- * The review grid: a header of the file's columns and the rows, drawn only as far as they are in
- * view (tens of thousands scroll as smoothly as a few); each bad cell marked, its message in its
- * tooltip and read by screen readers with the cell (aria-describedby).
+ * The review grid: a table of the file's columns whose rows are drawn only as far as they are in
+ * view (tens of thousands scroll as smoothly as a few, the rows above and below held by two empty
+ * rows of their height); each bad cell marked, its message in its tooltip and read by screen
+ * readers with the cell (aria-describedby).
  */
 export function ReviewGrid({ fields, rows, height, onEdit, onRemove }: ReviewGridProps) {
   const id = useId();
@@ -88,34 +88,39 @@ export function ReviewGrid({ fields, rows, height, onEdit, onRemove }: ReviewGri
   const width = LINE_WIDTH + fields.length * CELL_WIDTH + ACTION_WIDTH;
   return (
     <div
-      role="grid"
-      aria-label="Rows to review"
-      aria-rowcount={rows.length + 1}
-      aria-colcount={fields.length + 2}
       className="gdb-review-grid"
       style={{ height: height + ROW_HEIGHT }}
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
     >
-      <div role="row" aria-rowindex={1} className="gdb-review-head" style={{ width, height: ROW_HEIGHT }}>
-        <div role="columnheader" style={{ width: LINE_WIDTH }}>
-          Row
-        </div>
-        {fields.map((f) => (
-          <div role="columnheader" key={f} style={{ width: CELL_WIDTH }} title={f}>
-            {f}
-          </div>
-        ))}
-        <div role="columnheader" style={{ width: ACTION_WIDTH }}>
-          <span className="gdb-sr-only">Actions</span>
-        </div>
-      </div>
-      <div className="gdb-review-space" style={{ height: rows.length * ROW_HEIGHT, width }}>
-        <div style={{ transform: `translateY(${first * ROW_HEIGHT}px)` }}>
+      <table className="gdb-review-table" aria-label="Rows to review" aria-rowcount={rows.length + 1} style={{ width }}>
+        <colgroup>
+          <col style={{ width: LINE_WIDTH }} />
+          {fields.map((f) => (
+            <col key={f} style={{ width: CELL_WIDTH }} />
+          ))}
+          <col style={{ width: ACTION_WIDTH }} />
+        </colgroup>
+        <thead>
+          <tr aria-rowindex={1}>
+            <th scope="col">Row</th>
+            {fields.map((f) => (
+              <th scope="col" key={f} title={f}>
+                {f}
+              </th>
+            ))}
+            <th scope="col">
+              <span className="gdb-sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {first > 0 && <tr className="gdb-review-spacer" style={{ height: first * ROW_HEIGHT }} />}
           {rows.slice(first, last).map((row, i) => (
             <GridRow key={row.index} row={row} fields={fields} position={first + i} id={id} onEdit={onEdit} onRemove={onRemove} />
           ))}
-        </div>
-      </div>
+          {last < rows.length && <tr className="gdb-review-spacer" style={{ height: (rows.length - last) * ROW_HEIGHT }} />}
+        </tbody>
+      </table>
     </div>
   );
 }

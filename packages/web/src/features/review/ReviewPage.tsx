@@ -73,7 +73,13 @@ function Reviewing({ uploadId }: { uploadId: string }) {
       {review.loading ? (
         <Spin />
       ) : (
-        <ReviewGrid fields={counts.fields} rows={review.rows} height={GRID_HEIGHT} onEdit={review.edit} onRemove={review.setRemoved} />
+        <ReviewGrid
+          fields={counts.fields}
+          rows={review.rows}
+          height={GRID_HEIGHT}
+          onEdit={review.edit}
+          onRemove={review.setRemoved}
+        />
       )}
     </Card>
   );

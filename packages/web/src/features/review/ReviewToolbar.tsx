@@ -64,8 +64,20 @@ export function ReviewToolbar({ counts, filter, onFilter, onReplace }: ReviewToo
           options={counts.fields.map((f) => ({ value: f, label: f }))}
           onChange={setColumn}
         />
-        <Input aria-label="Find" placeholder="Find" style={{ width: 180 }} value={find} onChange={(e) => setFind(e.target.value)} />
-        <Input aria-label="Replace with" placeholder="Replace with" style={{ width: 180 }} value={by} onChange={(e) => setBy(e.target.value)} />
+        <Input
+          aria-label="Find"
+          placeholder="Find"
+          style={{ width: 180 }}
+          value={find}
+          onChange={(e) => setFind(e.target.value)}
+        />
+        <Input
+          aria-label="Replace with"
+          placeholder="Replace with"
+          style={{ width: 180 }}
+          value={by}
+          onChange={(e) => setBy(e.target.value)}
+        />
         <Button
           disabled={!column || find === ''}
           onClick={() => {

@@ -17,7 +17,13 @@ export interface ReviewFilter {
 }
 
 /** GET /uploads/:id/review: a page of the rows with a problem (or all), filtered. */
-export function reviewPage(uploadId: string, filter: ReviewFilter, offset: number, limit: number, signal?: AbortSignal): Promise<Review> {
+export function reviewPage(
+  uploadId: string,
+  filter: ReviewFilter,
+  offset: number,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<Review> {
   const query: Record<string, string | number> = { offset, limit, all: String(filter.all) };
   if (filter.field) query.field = filter.field;
   if (filter.message) query.message = filter.message;

@@ -8,7 +8,13 @@ export interface CellChange {
 }
 
 /** The changes a find-and-replace makes in one column of the rows shown: each value holding `find`, every occurrence replaced. */
-export function replaceChanges(rows: readonly ReviewRow[], fields: readonly string[], field: string, find: string, by: string): CellChange[] {
+export function replaceChanges(
+  rows: readonly ReviewRow[],
+  fields: readonly string[],
+  field: string,
+  find: string,
+  by: string,
+): CellChange[] {
   const column = fields.indexOf(field);
   if (column < 0 || find === '') return [];
   const changes: CellChange[] = [];
@@ -39,7 +45,11 @@ export function withChanges(rows: readonly ReviewRow[], fields: readonly string[
 }
 
 /** The rows with the server's answer in place of those it names (the values typed since kept). */
-export function withAnswer(rows: readonly ReviewRow[], answered: readonly ReviewRow[], typedSince: ReadonlySet<number>): ReviewRow[] {
+export function withAnswer(
+  rows: readonly ReviewRow[],
+  answered: readonly ReviewRow[],
+  typedSince: ReadonlySet<number>,
+): ReviewRow[] {
   const byIndex = new Map(answered.map((r) => [r.index, r]));
   return rows.map((row) => {
     const fresh = byIndex.get(row.index);

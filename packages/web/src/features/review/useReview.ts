@@ -1,5 +1,5 @@
 import { REVIEW_LIMITS, type Review, type ReviewRow } from '@gdb/shared/uploads/review.schemas';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type Dispatch, type RefObject, type SetStateAction, useCallback, useEffect, useRef, useState } from 'react';
 import { correctRows, type ReviewFilter, reviewPage } from './api.ts';
 import { batches, type CellChange, replaceChanges, withAnswer, withChanges } from './review-edits.ts';
 
@@ -9,6 +9,7 @@ const FIRST_PAGE = 1_000;
 const SEND_DELAY_MS = 300;
 
 type Counts = Omit<Review, 'rows'>;
+type OnError = RefObject<(error: unknown) => void>;
 
 interface Pending {
   cells: Map<string, CellChange>;
@@ -18,23 +19,11 @@ interface Pending {
 
 const emptyPending = (): Pending => ({ cells: new Map(), removals: new Set(), restores: new Set() });
 
-/**
- * The review of an upload as the grid works on it: its rows read page after page, the changes
- * made shown at once and sent together a moment later (only those rows are checked again), the
- * answers put in place.
- */
-export function useReview(uploadId: string, onError: (error: unknown) => void) {
-  const [filter, setFilter] = useState<ReviewFilter>({ all: false });
+/** The rows the filters keep, read page after page (the first shown at once), and the review's counts. */
+function useReviewRead(uploadId: string, filter: ReviewFilter, onError: OnError) {
   const [rows, setRows] = useState<ReviewRow[]>([]);
   const [counts, setCounts] = useState<Counts | null>(null);
   const [loading, setLoading] = useState(true);
-  const [sending, setSending] = useState(0);
-  const pending = useRef<Pending>(emptyPending());
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const flushing = useRef<Promise<void>>(Promise.resolve());
-  const errorRef = useRef(onError);
-  errorRef.current = onError;
-
   useEffect(() => {
     const abort = new AbortController();
     setLoading(true);
@@ -50,42 +39,62 @@ export function useReview(uploadId: string, onError: (error: unknown) => void) {
         setRows((before) => [...before, ...page.rows]);
       }
     })().catch((error: unknown) => {
-      if (!abort.signal.aborted) {
-        setLoading(false);
-        errorRef.current(error);
-      }
+      if (abort.signal.aborted) return;
+      setLoading(false);
+      onError.current(error);
     });
     return () => abort.abort();
-  }, [uploadId, filter]);
+  }, [uploadId, filter, onError]);
+  return { rows, setRows, counts, setCounts, loading };
+}
 
-  const send = useCallback(async () => {
-    const taken = pending.current;
-    pending.current = emptyPending();
-    const cells = [...taken.cells.values()];
-    const calls = batches([
-      ...cells.map((c) => ({ change: c })),
-      ...[...taken.removals].map((i) => ({ removal: i })),
-      ...[...taken.restores].map((i) => ({ restore: i })),
-    ]);
-    for (const call of calls) {
-      const body = {
-        changes: call.flatMap((c) => ('change' in c ? [c.change] : [])),
-        removals: call.flatMap((c) => ('removal' in c ? [c.removal] : [])),
-        restores: call.flatMap((c) => ('restore' in c ? [c.restore] : [])),
-      };
+/** The changes waiting to be sent, sent together a moment after the last one, the answers put in place. */
+function useCorrectionQueue(
+  uploadId: string,
+  setRows: Dispatch<SetStateAction<ReviewRow[]>>,
+  setCounts: Dispatch<SetStateAction<Counts | null>>,
+  onError: OnError,
+) {
+  const [sending, setSending] = useState(0);
+  const pending = useRef<Pending>(emptyPending());
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const flushing = useRef<Promise<void>>(Promise.resolve());
+
+  const sendOne = useCallback(
+    async (body: { changes: CellChange[]; removals: number[]; restores: number[] }) => {
       setSending((n) => n + 1);
       try {
         const answer = await correctRows(uploadId, body);
         const typedSince = new Set([...pending.current.cells.values()].map((c) => c.rowIndex));
         setRows((before) => withAnswer(before, answer.rows, typedSince));
-        setCounts((before) => (before ? { ...before, problemRows: answer.problemRows, removedRows: answer.removedRows } : before));
+        setCounts((before) =>
+          before ? { ...before, problemRows: answer.problemRows, removedRows: answer.removedRows } : before,
+        );
       } catch (error) {
-        errorRef.current(error);
+        onError.current(error);
       } finally {
         setSending((n) => n - 1);
       }
+    },
+    [uploadId, setRows, setCounts, onError],
+  );
+
+  const send = useCallback(async () => {
+    const taken = pending.current;
+    pending.current = emptyPending();
+    const calls = batches([
+      ...[...taken.cells.values()].map((c) => ({ change: c })),
+      ...[...taken.removals].map((i) => ({ removal: i })),
+      ...[...taken.restores].map((i) => ({ restore: i })),
+    ]);
+    for (const call of calls) {
+      await sendOne({
+        changes: call.flatMap((c) => ('change' in c ? [c.change] : [])),
+        removals: call.flatMap((c) => ('removal' in c ? [c.removal] : [])),
+        restores: call.flatMap((c) => ('restore' in c ? [c.restore] : [])),
+      });
     }
-  }, [uploadId]);
+  }, [sendOne]);
 
   /** Sends what waits now (after what is being sent); resolves once the server answered. */
   const flush = useCallback(() => {
@@ -100,6 +109,21 @@ export function useReview(uploadId: string, onError: (error: unknown) => void) {
   }, [flush]);
 
   useEffect(() => () => clearTimeout(timer.current), []);
+  return { pending, flush, later, sending: sending > 0 };
+}
+
+/**
+ * The review of an upload as the grid works on it: its rows read page after page, the changes
+ * made shown at once and sent together a moment later (only those rows are checked again), the
+ * answers put in place.
+ */
+export function useReview(uploadId: string, onError: (error: unknown) => void) {
+  const [filter, setFilter] = useState<ReviewFilter>({ all: false });
+  const errorRef = useRef(onError);
+  errorRef.current = onError;
+  const { rows, setRows, counts, setCounts, loading } = useReviewRead(uploadId, filter, errorRef);
+  const queue = useCorrectionQueue(uploadId, setRows, setCounts, errorRef);
+  const { pending, later } = queue;
 
   const fields = counts?.fields ?? [];
   const change = useCallback(
@@ -109,29 +133,21 @@ export function useReview(uploadId: string, onError: (error: unknown) => void) {
       setRows((before) => withChanges(before, fields, changes));
       later();
     },
-    [fields, later],
+    [fields, later, pending, setRows],
   );
 
   const setRemoved = useCallback(
     (index: number, removed: boolean) => {
       const { removals, restores } = pending.current;
-      if (removed) {
-        restores.delete(index);
-        removals.add(index);
-      } else {
-        removals.delete(index);
-        restores.add(index);
-      }
+      (removed ? restores : removals).delete(index);
+      (removed ? removals : restores).add(index);
       setRows((before) => before.map((r) => (r.index === index ? { ...r, removed } : r)));
       later();
     },
-    [later],
+    [later, pending, setRows],
   );
 
-  const edit = useCallback(
-    (rowIndex: number, field: string, value: string) => change([{ rowIndex, field, value }]),
-    [change],
-  );
+  const edit = useCallback((rowIndex: number, field: string, value: string) => change([{ rowIndex, field, value }]), [change]);
 
   return {
     filter,
@@ -139,7 +155,7 @@ export function useReview(uploadId: string, onError: (error: unknown) => void) {
     rows,
     counts,
     loading,
-    sending: sending > 0,
+    sending: queue.sending,
     edit,
     /** Replaces `find` by `by` in one column of the rows read; answers how many cells changed. */
     replace: (field: string, find: string, by: string) => {
@@ -148,6 +164,6 @@ export function useReview(uploadId: string, onError: (error: unknown) => void) {
       return changes.length;
     },
     setRemoved,
-    flush,
+    flush: queue.flush,
   };
 }

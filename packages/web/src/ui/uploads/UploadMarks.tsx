@@ -27,7 +27,10 @@ export function UploadMarks({ upload }: { upload: MarkedUpload }) {
       {upload.sentFrom === 'testing' && <Tag className="gdb-upload-testing">Testing View</Tag>}
       {upload.correctedFrom && <Tag>Corrected</Tag>}
       {upload.status === 'invalid' && (
-        <Link to={`/import/review?upload=${encodeURIComponent(upload._id)}`} aria-label={`Review the rows of ${upload.originalFilename ?? upload._id}`}>
+        <Link
+          to={`/import/review?upload=${encodeURIComponent(upload._id)}`}
+          aria-label={`Review the rows of ${upload.originalFilename ?? upload._id}`}
+        >
           Review rows
         </Link>
       )}

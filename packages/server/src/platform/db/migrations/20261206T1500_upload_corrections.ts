@@ -5,7 +5,9 @@ import { type Kysely, sql } from 'kysely';
  * removed), kept as long as the upload is; and the corrected upload's link to the one it fixes.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`alter table uploads add column if not exists corrected_from uuid references uploads (id) on delete set null`.execute(db);
+  await sql`alter table uploads add column if not exists corrected_from uuid references uploads (id) on delete set null`.execute(
+    db,
+  );
   await sql`
     create table upload_corrections (
       upload_id uuid not null references uploads (id) on delete cascade,
