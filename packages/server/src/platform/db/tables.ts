@@ -188,7 +188,7 @@ export interface UploadsTable {
 }
 
 /** A correction of an upload's row in the review: a cell's new value, or the row removed (field ''). */
-export interface UploadCorrectionsTable {
+interface UploadCorrectionsTable {
   upload_id: string;
   row_index: number;
   field: string;
