@@ -93,7 +93,7 @@ export function ActivityPage() {
       }
     >
       <Space wrap style={{ marginBottom: 12 }}>
-        <Input.Search aria-label="Who" placeholder="Who" allowClear onSearch={filtered(setActor)} style={{ width: 200 }} />
+        <Input.Search aria-label="Who" placeholder="Who" onSearch={filtered(setActor)} style={{ width: 200 }} />
         <Select
           aria-label="What"
           placeholder="What"
