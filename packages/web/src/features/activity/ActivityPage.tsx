@@ -103,13 +103,7 @@ export function ActivityPage() {
           options={ACTIVITY_KINDS.map((k) => ({ value: k, label: ACTIVITY_KIND_LABELS[k] }))}
           onChange={filtered(setKind)}
         />
-        <Input.Search
-          aria-label="Document"
-          placeholder="Document"
-          allowClear
-          onSearch={filtered(setDocument)}
-          style={{ width: 220 }}
-        />
+        <Input.Search aria-label="Document" placeholder="Document" onSearch={filtered(setDocument)} style={{ width: 220 }} />
         <DatePicker.RangePicker
           aria-label="Dates"
           onChange={(v) => filtered(setRange)(v as [Dayjs | null, Dayjs | null] | null)}
