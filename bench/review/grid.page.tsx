@@ -58,6 +58,8 @@ exposeBench({
     if (!document.querySelector('[aria-invalid=true]')) throw new Error('The grid marked no bad cell');
     return ms;
   },
+  /** A frame with nothing to do, until painted: the floor of the scroll's figure on this machine. */
+  idle: () => timeUntilPaint(() => {}),
   /** One frame of a scroll: the grid moved by `px` from where it is, until painted. */
   scroll: async (px: number) => {
     const box = grid();

@@ -1,5 +1,4 @@
 import type { ReviewRow } from '@gdb/shared/uploads/review.schemas';
-import { Button } from 'antd';
 import { memo, useId, useState } from 'react';
 import { windowOf } from '../../ui/tree/tree-rows.ts';
 import { cellMessage, rowMessage } from './review-edits.ts';
@@ -62,14 +61,14 @@ const GridRow = memo(function GridRow({ row, fields, position, id, onEdit, onRem
         );
       })}
       <td>
-        <Button
-          size="small"
-          type="link"
+        <button
+          type="button"
+          className="gdb-review-remove"
           onClick={() => onRemove(row.index, !row.removed)}
           aria-label={`${row.removed ? 'Keep' : 'Remove'} row ${row.line}`}
         >
           {row.removed ? 'Keep' : 'Remove'}
-        </Button>
+        </button>
       </td>
     </tr>
   );
