@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { ActivityTable, Database } from '../../platform/db/tables.ts';
 
 export type ActivityRow = Selectable<ActivityTable>;
@@ -40,8 +40,18 @@ function filtered<O>(q: Query<O>, f: ActivityFilters): Query<O> {
 /** SQL for the activity record: the module's own table. */
 export function activityRepo(k: Kysely<Database>) {
   return {
+    /** Inserts the entries in one statement of one parameter (a batch of corrections is a thousand). */
     insert: async (rows: Insertable<ActivityTable>[]) => {
-      if (rows.length > 0) await k.insertInto('activity').values(rows).execute();
+      if (rows.length === 0) return;
+      await sql`
+        insert into activity (id, actor_id, actor_name, kind, document_kind, document_id, family_id, document_name,
+          document_version, upload_id, pipeline_id, target_user_id, details)
+        select id, actor_id, actor_name, kind, document_kind, document_id, family_id, document_name,
+          document_version, upload_id, pipeline_id, target_user_id, coalesce(details, '{}'::jsonb)
+        from jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ ...r, details: r.details ? JSON.parse(String(r.details)) : {} })))}::jsonb)
+          as x(id uuid, actor_id uuid, actor_name text, kind text, document_kind text, document_id uuid, family_id uuid,
+            document_name text, document_version integer, upload_id uuid, pipeline_id uuid, target_user_id uuid, details jsonb)
+      `.execute(k);
     },
     /** The entries the filters keep, newest first. */
     page: (f: ActivityFilters, offset: number, limit: number) =>

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../platform/db/tables.ts';
 
 /** A correction as stored: a cell's new value, or (field '') the row removed. */
@@ -24,30 +24,17 @@ export function correctionsRepo(k: Kysely<Database>) {
         .execute();
       return rows.map((r) => ({ rowIndex: r.row_index, field: r.field, value: r.value, removed: r.removed }));
     },
-    /** Writes these corrections (one per row and field), replacing those there. */
+    /** Writes these corrections (one per row and field), replacing those there, in one statement of one parameter. */
     async put(uploadId: string, userId: string, corrections: readonly StoredCorrection[]): Promise<void> {
       if (corrections.length === 0) return;
-      await k
-        .insertInto('upload_corrections')
-        .values(
-          corrections.map((c) => ({
-            upload_id: uploadId,
-            row_index: c.rowIndex,
-            field: c.field,
-            value: c.value,
-            removed: c.removed,
-            updated_by: userId,
-          })),
-        )
-        .onConflict((oc) =>
-          oc.columns(['upload_id', 'row_index', 'field']).doUpdateSet((eb) => ({
-            value: eb.ref('excluded.value'),
-            removed: eb.ref('excluded.removed'),
-            updated_by: eb.ref('excluded.updated_by'),
-            updated_at: new Date(),
-          })),
-        )
-        .execute();
+      const rows = corrections.map((c) => ({ row_index: c.rowIndex, field: c.field, value: c.value, removed: c.removed }));
+      await sql`
+        insert into upload_corrections (upload_id, row_index, field, value, removed, updated_by)
+        select ${uploadId}::uuid, row_index, field, value, removed, ${userId}::uuid
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(row_index integer, field text, value text, removed boolean)
+        on conflict (upload_id, row_index, field)
+        do update set value = excluded.value, removed = excluded.removed, updated_by = excluded.updated_by, updated_at = now()
+      `.execute(k);
     },
     /** Forgets these corrections (a cell set back to its value in the file, a row kept again). */
     async drop(uploadId: string, cells: readonly { rowIndex: number; field: string }[]): Promise<void> {

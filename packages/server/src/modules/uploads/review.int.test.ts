@@ -128,6 +128,26 @@ describe('the review of an upload', () => {
     );
   });
 
+  it('keeps the last of several changes of a cell in one call, and forgets a cell set back to its value', async () => {
+    const id = await upload(user.token, BAD_FILE);
+    const stored = () =>
+      t.ctx.db.kysely
+        .selectFrom('upload_corrections')
+        .select(['row_index', 'field', 'value'])
+        .where('upload_id', '=', id)
+        .execute();
+    const cell = (value: string) => ({ rowIndex: 1, field: 'price', value });
+    const res = await correct(user.token, id, { changes: [cell('x'), cell('7'), cell('8')], removals: [3], restores: [3] });
+    expect(res.status, res.body.message).toBe(200);
+    expect(res.body.data.rows.map((r: { values: unknown[]; removed: boolean }) => [r.values, r.removed])).toEqual([
+      [['B2', '8'], false],
+      [['D4', '4'], false],
+    ]);
+    expect(await stored()).toEqual([{ row_index: 1, field: 'price', value: '8' }]);
+    await correct(user.token, id, { changes: [cell('9'), cell('x')] });
+    expect(await stored()).toEqual([]);
+  });
+
   it('submits the corrected file as a new upload checked as any, linked to the original kept with its record', async () => {
     const id = await upload(user.token, BAD_FILE, 'dealers.csv');
     await correct(user.token, id, {

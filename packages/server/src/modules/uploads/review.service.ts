@@ -159,8 +159,10 @@ function applyCorrections(state: ReviewState, body: Required<CorrectionsBody>) {
   const rowOk = (i: number) => {
     if (i >= values.length) throw invalid(REVIEW_MESSAGES.unknownRow(i));
   };
-  const put: StoredCorrection[] = [];
-  const drop: { rowIndex: number; field: string }[] = [];
+  // What is stored of each cell (or row) at the end of the batch: a cell changed twice keeps its last.
+  const final = new Map<string, StoredCorrection | { rowIndex: number; field: string }>();
+  const put = (c: StoredCorrection) => final.set(`${c.rowIndex}\u0000${c.field}`, c);
+  const drop = (c: { rowIndex: number; field: string }) => final.set(`${c.rowIndex}\u0000${c.field}`, c);
   const rows = new Set<number>();
   const records: Change[] = [];
   const counts = { cells: 0, removed: 0, restored: 0 };
@@ -174,10 +176,10 @@ function applyCorrections(state: ReviewState, body: Required<CorrectionsBody>) {
     const edits = state.edits.get(c.rowIndex) ?? new Map<string, string | null>();
     if ((values[c.rowIndex]?.[column] ?? null) === to) {
       edits.delete(c.field);
-      drop.push({ rowIndex: c.rowIndex, field: c.field });
+      drop({ rowIndex: c.rowIndex, field: c.field });
     } else {
       edits.set(c.field, to);
-      put.push({ rowIndex: c.rowIndex, field: c.field, value: to, removed: false });
+      put({ rowIndex: c.rowIndex, field: c.field, value: to, removed: false });
     }
     state.edits.set(c.rowIndex, edits);
     rows.add(c.rowIndex);
@@ -188,7 +190,7 @@ function applyCorrections(state: ReviewState, body: Required<CorrectionsBody>) {
     rowOk(i);
     if (state.removed.has(i)) continue;
     state.removed.add(i);
-    put.push({ rowIndex: i, field: WHOLE_ROW, value: null, removed: true });
+    put({ rowIndex: i, field: WHOLE_ROW, value: null, removed: true });
     rows.add(i);
     counts.removed++;
     records.push({ kind: 'row-removed', details: { row: lines[i], rowIndex: i, values: valuesOf(state, i) } });
@@ -196,10 +198,17 @@ function applyCorrections(state: ReviewState, body: Required<CorrectionsBody>) {
   for (const i of body.restores) {
     rowOk(i);
     if (!state.removed.delete(i)) continue;
-    drop.push({ rowIndex: i, field: WHOLE_ROW });
+    drop({ rowIndex: i, field: WHOLE_ROW });
     rows.add(i);
     counts.restored++;
     records.push({ kind: 'row-restored', details: { row: lines[i], rowIndex: i } });
   }
-  return { put, drop, rows, records, counts };
+  const ends = [...final.values()];
+  return {
+    put: ends.filter((c): c is StoredCorrection => 'removed' in c),
+    drop: ends.filter((c) => !('removed' in c)),
+    rows,
+    records,
+    counts,
+  };
 }
