@@ -58,7 +58,7 @@ describe('the sidebar', () => {
     await signIn(page, USERS.superAdmin);
     await waitForPage(page, '/import/upload');
     await page.getByText('Sam Superadmin (super-admin)').waitFor();
-    expect(await topMenu(page)).toEqual(['Update data', 'Export', 'Consult', 'Manage', 'Testing View']);
+    expect(await topMenu(page)).toEqual(['Update data', 'Export', 'Consult', 'Manage', 'Testing View', 'Activity']);
     const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
     await sidebar.getByText('Consult', { exact: true }).click();
     await sidebar.getByText('Manage', { exact: true }).click();
@@ -82,6 +82,7 @@ describe('the sidebar', () => {
       'Sdk /manage/sdk',
       'Documentation /manage/documentation',
       'Testing View /testing/index',
+      'Activity /activity/index',
     ]);
     // No entry opens an empty page: each leads to a built screen, not the upcoming-feature view.
     for (const href of links.slice(1).map((l) => l.split(' ').at(-1) ?? '')) {
@@ -103,7 +104,7 @@ describe('the sidebar', () => {
     const page = await open();
     await signIn(page, USERS.admin);
     await waitForPage(page, '/manage/users');
-    expect(await topMenu(page)).toEqual(['Manage', 'Testing View']);
+    expect(await topMenu(page)).toEqual(['Manage', 'Testing View', 'Activity']);
     const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
     expect(await sidebar.locator('.ant-menu-submenu').count()).toBe(0);
     const manage = sidebar.getByRole('link', { name: 'Manage' });

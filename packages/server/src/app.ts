@@ -6,9 +6,12 @@ import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { accessHooks, type DocumentAccess, documentAccessService } from './modules/access/access.service.ts';
-import { accountService } from './modules/auth/account.service.ts';
+import { activityRoutes } from './modules/activity/activity.routes.ts';
+import { type ActivityService, activityService } from './modules/activity/activity.service.ts';
+import { recordedUserAdmin, recordedVersions } from './modules/activity/activity-hooks.ts';
+import { type AccountService, accountService } from './modules/auth/account.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { authService } from './modules/auth/auth.service.ts';
+import { type AuthService, authService } from './modules/auth/auth.service.ts';
 import { throttleService } from './modules/auth/throttle.service.ts';
 import { componentsRoutes } from './modules/components/components.routes.ts';
 import { type ComponentsService, componentsService } from './modules/components/components.service.ts';
@@ -30,10 +33,10 @@ import { listenersRoutes } from './modules/listeners/listeners.routes.ts';
 import { listenersService } from './modules/listeners/listeners.service.ts';
 import { logsLiveCollection } from './modules/logs/logs.live.ts';
 import { logsRoutes } from './modules/logs/logs.routes.ts';
-import { logsService } from './modules/logs/logs.service.ts';
+import { type LogsService, logsService } from './modules/logs/logs.service.ts';
 import type { PipelineImports } from './modules/pipelines/pipeline-delete.ts';
 import { pipelinesRoutes } from './modules/pipelines/pipelines.routes.ts';
-import { pipelinesService } from './modules/pipelines/pipelines.service.ts';
+import { type PipelinesService, pipelinesService } from './modules/pipelines/pipelines.service.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { referenceService } from './modules/reference/reference.service.ts';
 import { schemasRoutes } from './modules/schemas/schemas.routes.ts';
@@ -45,6 +48,8 @@ import { documentTagsService } from './modules/tags/document-tags.service.ts';
 import { tagsRoutes } from './modules/tags/tags.routes.ts';
 import { tagsService } from './modules/tags/tags.service.ts';
 import { createParsePool } from './modules/uploads/parsing/parse-pool.ts';
+import { reviewRoutes } from './modules/uploads/review.routes.ts';
+import { reviewService } from './modules/uploads/review.service.ts';
 import { uploadBudget } from './modules/uploads/upload-budget.ts';
 import { uploadDataModel } from './modules/uploads/upload-deps.ts';
 import { pipelinesOfUploads, uploadsLiveCollection } from './modules/uploads/uploads.live.ts';
@@ -63,6 +68,7 @@ import { followRevocations } from './platform/auth/session-cache.ts';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import { type Db, migrateToLatest, openDb } from './platform/db/index.ts';
+import type { FileStore } from './platform/files/file-store.ts';
 import { openFileStore } from './platform/files/open-file-store.ts';
 import { apiDescriptionOptions } from './platform/http/api-description.ts';
 import { apiDocsOptions } from './platform/http/api-docs.ts';
@@ -181,6 +187,36 @@ function publishedPipelines(ctx: AppContext, deps: Parameters<typeof endpointSer
   return { ...published, ...listenerServices(ctx, { ...deps, mayRun }) };
 }
 
+/** What user administration does to accounts: end a user's sessions, mail a password link. */
+function accountActions(auth: AuthService, accounts: AccountService): Parameters<typeof userAdminService>[2] {
+  return {
+    revokeUserSessions: (userId) => auth.revokeUserSessions(userId),
+    sendPasswordLink: (user, purpose) => accounts.sendPasswordLink(user, purpose),
+  };
+}
+
+/** Uploads, and the review that fixes an invalid one's rows in place (each correction on record). */
+function uploadServices(
+  ctx: AppContext,
+  n: {
+    pipelines: PipelinesService;
+    files: FileStore;
+    schemas: SchemasService;
+    logs: LogsService;
+    record: ActivityService['record'];
+  },
+) {
+  const deps = {
+    pipelines: n.pipelines,
+    files: n.files,
+    parser: createParsePool({ timeoutMs: ctx.config.uploadCheckTimeoutMs }),
+    log: (lines: Parameters<LogsService['append']>[0]) => n.logs.append(lines),
+    loadDataModel: async (id: string) => uploadDataModel((await n.schemas.byIds([id]))[0]),
+  };
+  const uploads = uploadsService(ctx, deps);
+  return { uploads, review: reviewService(ctx, { ...deps, receive: uploads.receive, record: n.record }) };
+}
+
 /** Builds every service from one context; routes and workers receive these. */
 export function buildServices(ctx: AppContext) {
   const users = usersService(ctx);
@@ -204,7 +240,10 @@ export function buildServices(ctx: AppContext) {
     lockedOnly,
     versionsOf: (kind, id) => versions.family(kind, id),
   });
-  const versions = versionsService(ctx, { badgeWriteCheck, badgeReadFilter });
+  // Who changed what is on record (modules/activity): the version engine's writes, corrections, roles and badges.
+  const activity = activityService(ctx, { openDocuments: () => versions.openIds });
+  const { record } = activity;
+  const versions = recordedVersions(versionsService(ctx, { badgeWriteCheck, badgeReadFilter }), record);
   const folders = foldersService(ctx, versions, { documentAccess: explorerCheck });
   const schemas = schemasService(ctx, versions, documentAccess);
   // What a component names, read for its save's checks (the SDK service, built next, reads components).
@@ -224,13 +263,7 @@ export function buildServices(ctx: AppContext) {
   const neighbours = pipelineNeighbours(components, schemas, () => imports);
   const pipelines = pipelinesService(ctx, { users, reference, versions, access: documentAccess, ...neighbours });
   const files = openFileStore(ctx.config.fileStore, ctx.db, ctx.config.dataDir, ctx.config.fileCacheBytes);
-  const uploads = uploadsService(ctx, {
-    pipelines,
-    files,
-    parser: createParsePool({ timeoutMs: ctx.config.uploadCheckTimeoutMs }),
-    log: (lines) => logs.append(lines),
-    loadDataModel: async (id) => uploadDataModel((await schemas.byIds([id]))[0]),
-  });
+  const { uploads, review } = uploadServices(ctx, { pipelines, files, schemas, logs, record });
   const datastore = datastoreService(ctx);
   const imports = importsService({
     ctx,
@@ -247,6 +280,8 @@ export function buildServices(ctx: AppContext) {
     ...publishedPipelines(ctx, { pipelines, uploads, imports, schemas, components, users, access: documentAccess }),
     files,
     uploads,
+    review,
+    activity,
     datastore,
     imports,
     versions,
@@ -262,15 +297,7 @@ export function buildServices(ctx: AppContext) {
     tags,
     folders,
     documentTags: documentTagsService(ctx, folders),
-    userAdmin: userAdminService(
-      ctx,
-      tags,
-      {
-        revokeUserSessions: (userId) => auth.revokeUserSessions(userId),
-        sendPasswordLink: (user, purpose) => accounts.sendPasswordLink(user, purpose),
-      },
-      pipelines,
-    ),
+    userAdmin: recordedUserAdmin(userAdminService(ctx, tags, accountActions(auth, accounts), pipelines), users.byId, record),
     reference,
     pipelines,
     logs,
@@ -424,6 +451,8 @@ async function registerApiRoutes(app: FastifyInstance, config: Config, services:
       // Uploads and the data models inferred from example files share one in-flight budget.
       const intake = uploadBudget(config.uploadInFlightBytes);
       await api.register(uploadsRoutes(services.uploads, intake, services.files));
+      await api.register(reviewRoutes(services.review));
+      await api.register(activityRoutes(services.activity));
       await api.register(importsRoutes(services.imports));
       await api.register(
         logsRoutes({

@@ -77,6 +77,14 @@ export const API_ACCESS = {
   'POST /uploads/realtime': ALL,
   'POST /uploads/export': ['user', 'manager', 'super-admin'],
   'GET /uploads/outputs': ['user', 'manager', 'super-admin'],
+  // The review of an upload's rows: whoever may use the upload's pipeline (the service checks it).
+  'GET /uploads/:id/review': ALL,
+  'POST /uploads/:id/corrections': ALL,
+  'POST /uploads/:id/submit': ALL,
+  'GET /uploads/:id/problems': ALL,
+  // The activity record: administrators, each reading the documents their badges open.
+  'GET /activity': ['admin', 'super-admin'],
+  'GET /activity/export': ['admin', 'super-admin'],
   // Logs: read like the uploads' or the import's pipeline.
   'GET /logs/uploads': ALL,
   'GET /logs/jobs': ALL,

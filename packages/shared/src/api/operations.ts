@@ -253,6 +253,40 @@ export const API_OPERATIONS = {
     returns: 'The output files.',
     errors: [403, 404],
   },
+  'GET /uploads/:id/review': {
+    operationId: 'reviewUpload',
+    summary: "Read a page of an upload's rows with their problems: those with a problem first, filtered by column and problem",
+    returns: 'The page of rows, the counts of rows and problems, the problem kinds.',
+    errors: [403, 404, 409, 422],
+  },
+  'POST /uploads/:id/corrections': {
+    operationId: 'correctUploadRows',
+    summary: "Correct cells of an upload's rows, remove or keep rows; only those rows are checked again",
+    returns: 'Each row changed with its problems now, and the counts.',
+    errors: [403, 404, 409, 422],
+  },
+  'POST /uploads/:id/submit': {
+    operationId: 'submitCorrectedFile',
+    summary: 'Make a new upload of the same data source from the file and its corrections, checked as any upload',
+    returns: 'The id of the new upload, linked to the one it corrects.',
+    errors: [403, 404, 409, 413, 422],
+  },
+  'GET /uploads/:id/problems': {
+    operationId: 'downloadUploadProblems',
+    summary: 'Download the rows with a problem as CSV or XLSX, with a problem column',
+    returns: 'The file, as an attachment.',
+    errors: [403, 404, 409, 422],
+  },
+  'GET /activity': {
+    operationId: 'listActivity',
+    summary: 'Read the activity record: corrections of uploads, document saves, locks and deletes, role and badge changes',
+    returns: 'A page of entries, newest first, and how many the filters keep.',
+  },
+  'GET /activity/export': {
+    operationId: 'exportActivity',
+    summary: 'Download the activity record the filters keep as CSV',
+    returns: 'The file, as an attachment.',
+  },
   'GET /logs/uploads': {
     operationId: 'getUploadLogs',
     summary: 'Read the check logs of uploads, oldest first',

@@ -36,6 +36,7 @@ describe('route table (docs/product.md §3.1)', () => {
       ['/import', 'Update data', 'user,manager,super-admin', '/import/upload'],
       ['/import/upload', 'Upload new file', 'user,manager,super-admin', ''],
       ['/import/jobs', 'Manage jobs', 'admin,manager,super-admin', ''],
+      ['/import/review', 'Review rows', 'user,manager,admin,super-admin', ''],
       ['/export', 'Export', 'user,manager,super-admin', '/export/index'],
       ['/export/index', 'Download latest files', 'user,manager,super-admin', ''],
       ['/consult', 'Consult', 'user,manager,super-admin', '/consult/upload'],
@@ -53,6 +54,8 @@ describe('route table (docs/product.md §3.1)', () => {
       ['/manage/documentation', 'Documentation', 'super-admin,manager', ''],
       ['/testing', 'Testing View', 'user,manager,admin,super-admin', '/testing/index'],
       ['/testing/index', 'Testing View', 'user,manager,admin,super-admin', ''],
+      ['/activity', 'Activity', 'admin,super-admin', '/activity/index'],
+      ['/activity/index', 'Activity', 'admin,super-admin', ''],
       ['/unauthorized', '', '', '/unauthorized/index'],
       ['/unauthorized/index', '', '', ''],
     ]);
@@ -147,6 +150,7 @@ describe('menuFor (sidebar)', () => {
         ],
       },
       'Testing View',
+      'Activity',
     ]);
   });
 
@@ -176,6 +180,7 @@ describe('menuFor (sidebar)', () => {
     expect(menuFor(['admin'])).toEqual([
       { path: '/manage/users', title: 'Manage' },
       { path: '/testing/index', title: 'Testing View' },
+      { path: '/activity/index', title: 'Activity' },
     ]);
   });
 
@@ -290,7 +295,7 @@ describe('guard (docs/product.md §3.2)', () => {
 
   it('follows the redirects of the table first', () => {
     const redirects = flattenRoutes().filter((r) => r.redirect);
-    expect(redirects.length).toBe(7);
+    expect(redirects.length).toBe(8);
     for (const r of redirects) expect(guard(r.path, as('super-admin'))).toEqual({ kind: 'redirect', to: r.redirect });
     expect(guard('/import/', out)).toEqual({ kind: 'redirect', to: '/import/upload' });
   });

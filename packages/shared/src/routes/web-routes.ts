@@ -37,6 +37,8 @@ export const WEB_ROUTES: readonly WebRoute[] = [
     children: [
       { path: '/import/upload', title: 'Upload new file', roles: U_M_S },
       { path: '/import/jobs', title: 'Manage jobs', roles: ['admin', 'manager', 'super-admin'] },
+      // The review of an upload's rows, opened from its upload (the testing view's too): not in the menu.
+      { path: '/import/review', title: 'Review rows', roles: ALL, hidden: true },
     ],
   },
   {
@@ -80,6 +82,14 @@ export const WEB_ROUTES: readonly WebRoute[] = [
     roles: ALL,
     redirect: '/testing/index',
     children: [{ path: '/testing/index', title: 'Testing View', roles: ALL }],
+  },
+  // Beyond the specification: who changed what (docs/product.md §6.9).
+  {
+    path: '/activity',
+    title: 'Activity',
+    roles: ['admin', 'super-admin'],
+    redirect: '/activity/index',
+    children: [{ path: '/activity/index', title: 'Activity', roles: ['admin', 'super-admin'] }],
   },
   { path: '/unauthorized', redirect: '/unauthorized/index', hidden: true },
   { path: '/unauthorized/index', hidden: true },

@@ -41,6 +41,11 @@ export const uploadViewSchema = z.object({
     ),
   importedBy: z.string().nullable().describe('The import that took this source file; null while none has.'),
   sentFrom: z.enum(['wizard', 'testing']).describe('Where a source file was sent from: the import wizard or the testing view.'),
+  correctedFrom: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('The upload this one corrects: made from its file and the corrections of its review.'),
 });
 export type UploadView = z.infer<typeof uploadViewSchema>;
 

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import * as account from '../features/account/index.ts';
+import * as activity from '../features/activity/index.ts';
 import * as components from '../features/components/index.ts';
 import * as consult from '../features/consult/index.ts';
 import * as documentation from '../features/documentation/index.ts';
@@ -7,6 +8,7 @@ import * as exporting from '../features/export/index.ts';
 import * as importing from '../features/import/index.ts';
 import * as pipelines from '../features/pipelines/index.ts';
 import * as publish from '../features/publish/index.ts';
+import * as review from '../features/review/index.ts';
 import * as schemas from '../features/schemas/index.ts';
 import * as sdk from '../features/sdk/index.ts';
 import * as testing from '../features/testing/index.ts';
@@ -19,6 +21,7 @@ export const upcoming: Lazy = () => import('./pages/UpcomingPage.tsx').then((m) 
 /** Screens that exist; every other path of the table shows the upcoming-feature view. */
 export const PAGES: Record<string, Lazy> = {
   ...account.pages,
+  ...activity.pages,
   ...components.pages,
   ...consult.pages,
   ...documentation.pages,
@@ -26,6 +29,7 @@ export const PAGES: Record<string, Lazy> = {
   ...importing.pages,
   ...pipelines.pages,
   ...publish.pages,
+  ...review.pages,
   ...schemas.pages,
   ...sdk.pages,
   ...testing.pages,

@@ -156,6 +156,14 @@ export async function gatherInputs(
         `Input ${kind}: ${counted(upload.rowCount ?? 0, 'row')} from ${upload.originalFilename ?? upload._id}.`,
         kind,
       ]);
+      // A file made by the review of an invalid upload: who corrected what is on record.
+      if (upload.correctedFrom) {
+        lines.push([
+          'info',
+          `Input ${kind}: ${upload.originalFilename ?? upload._id} was corrected in a review; its corrections are on the Activity page.`,
+          kind,
+        ]);
+      }
     }
     await sayAll(say, lines);
     parts.push(`${parts.length > 1 ? ',' : ''}${JSON.stringify(kind)}:`, ...joinTables(files));

@@ -18,6 +18,7 @@ export function toUploadView(r: UploadRow): UploadView {
     importedAt: r.imported_at?.toISOString() ?? null,
     importedBy: r.imported_by,
     sentFrom: r.sent_from,
+    correctedFrom: r.corrected_from ?? null,
   };
 }
 

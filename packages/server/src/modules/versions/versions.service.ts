@@ -5,7 +5,7 @@ import { type Executor, inTransaction } from '../../platform/db/transaction.ts';
 import { conflict } from '../../platform/http/errors.ts';
 import { type BadgeReadFilter, type BadgeWriteCheck, versionAccess } from './version-access.ts';
 import { type FolderedDocument, familiesOf } from './version-folders.ts';
-import { adapterOf } from './version-graph.ts';
+import { adapterOf, docOf } from './version-graph.ts';
 import { draftsRemoval } from './version-removal.ts';
 import { dependencyUpdates, familyWrites } from './version-writes.ts';
 import { type VersionedRow, type VersionsRepo, versionsRepo } from './versions.repo.ts';
@@ -41,6 +41,8 @@ export function versionsService(
     usedBy,
     namesFor,
     openIds,
+    /** A version as the answers name it: its kind, family, name, number and lock. */
+    describe: docOf,
 
     /** Every document of a kind, one per family with its versions, for the explorer trees. */
     async documents(kind: VersionKind): Promise<FolderedDocument[]> {

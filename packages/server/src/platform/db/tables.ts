@@ -183,6 +183,19 @@ export interface UploadsTable {
   imported_by: ColumnType<string | null, string | null | undefined, string | null>;
   /** Where a source upload was sent from: the import wizard (or a real-time fetch) or the testing view. */
   sent_from: Generated<'wizard' | 'testing'>;
+  /** The upload this one corrects (made from its file and the review's corrections). */
+  corrected_from: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A correction of an upload's row in the review: a cell's new value, or the row removed (field ''). */
+interface UploadCorrectionsTable {
+  upload_id: string;
+  row_index: number;
+  field: string;
+  value: string | null;
+  removed: Generated<boolean>;
+  updated_at: UpdatedAt;
+  updated_by: string | null;
 }
 
 // imports domain
@@ -352,6 +365,24 @@ interface ListenerMessagesTable {
   seen_at: CreatedAt;
 }
 
+// activity domain
+export interface ActivityTable {
+  id: string;
+  at: CreatedAt;
+  actor_id: string | null;
+  actor_name: Generated<string>;
+  kind: string;
+  document_kind: string | null;
+  document_id: string | null;
+  family_id: string | null;
+  document_name: string | null;
+  document_version: number | null;
+  upload_id: string | null;
+  pipeline_id: string | null;
+  target_user_id: string | null;
+  details: JsonColumn<Record<string, unknown>>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -367,6 +398,8 @@ export interface Database {
   pipelines: PipelinesTable;
   user_pipelines: UserPipelinesTable;
   uploads: UploadsTable;
+  upload_corrections: UploadCorrectionsTable;
+  activity: ActivityTable;
   jobs: JobsTable;
   imports: ImportsTable;
   import_leases: ImportLeasesTable;

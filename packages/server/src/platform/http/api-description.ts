@@ -38,6 +38,7 @@ const TAGS = [
   { name: 'sdk', description: 'SDK functions components call.' },
   { name: 'endpoints', description: 'Pipelines published as HTTP endpoints.' },
   { name: 'listeners', description: 'Pipelines published as listeners of a message broker.' },
+  { name: 'activity', description: 'Who changed what: corrections of uploads, documents, roles and badges.' },
 ];
 
 /** The error envelope as JSON Schema 2020-12 (the dialect of OpenAPI 3.1). */

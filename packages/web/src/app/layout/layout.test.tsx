@@ -88,7 +88,14 @@ describe('sidebar', () => {
     asRoles(['super-admin']);
     const app = renderApp('/manage/users');
     await app.opened('/manage/users');
-    expect(menuTexts()).toEqual(['Update data', 'Export', 'Consult', expect.stringContaining('Manage'), 'Testing View']);
+    expect(menuTexts()).toEqual([
+      'Update data',
+      'Export',
+      'Consult',
+      expect.stringContaining('Manage'),
+      'Testing View',
+      'Activity',
+    ]);
     expect(within(sidebar()).getByRole('link', { name: 'Users' }).getAttribute('href')).toBe('/manage/users');
     expect(within(sidebar()).getByRole('link', { name: 'Sdk' }).getAttribute('href')).toBe('/manage/sdk');
     expect(within(sidebar()).getByRole('link', { name: 'Manage endpoints' }).getAttribute('href')).toBe('/manage/endpoints');

@@ -1,5 +1,6 @@
 import { Switch, Tag, Tooltip, Typography } from 'antd';
 import { useId } from 'react';
+import { Link } from 'react-router';
 import { formatLogDate } from '../LogView.tsx';
 
 /** What an upload row says beyond its name: sent from the testing view, and the import that took it. */
@@ -10,13 +11,29 @@ export interface MarkedUpload {
   importedAt: string | null;
   importedBy: string | null;
   sentFrom: 'wizard' | 'testing';
+  /** Its check state: an invalid upload offers its review. */
+  status?: string;
+  /** The upload this one corrects, when it was made by a review. */
+  correctedFrom?: string | null | undefined;
 }
 
-/** 'Imported {date} by import {id}' for an upload a done import took, and a 'Testing View' tag for one sent from there. */
+/**
+ * 'Imported {date} by import {id}' for an upload a done import took, a 'Testing View' tag for one
+ * sent from there, a 'Corrected' tag for one a review made, and the review of an invalid one.
+ */
 export function UploadMarks({ upload }: { upload: MarkedUpload }) {
   return (
     <>
       {upload.sentFrom === 'testing' && <Tag className="gdb-upload-testing">Testing View</Tag>}
+      {upload.correctedFrom && <Tag>Corrected</Tag>}
+      {upload.status === 'invalid' && (
+        <Link
+          to={`/import/review?upload=${encodeURIComponent(upload._id)}`}
+          aria-label={`Review the rows of ${upload.originalFilename ?? upload._id}`}
+        >
+          Review rows
+        </Link>
+      )}
       {upload.importedAt && (
         <Typography.Text type="secondary" className="gdb-upload-imported">
           Imported {formatLogDate(upload.importedAt)}

@@ -24,6 +24,8 @@ import * as endpoints from './20261206T1410_endpoints.ts';
 import * as listenerModels from './20261206T1500_listener_models.ts';
 import * as listeners from './20261206T1510_listeners.ts';
 import * as testRuns from './20261206T1600_test_runs.ts';
+import * as uploadCorrections from './20261206T1700_upload_corrections.ts';
+import * as activity from './20261206T1710_activity.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +54,6 @@ export const migrations: Record<string, Migration> = {
   '20261206T1500_listener_models': listenerModels,
   '20261206T1510_listeners': listeners,
   '20261206T1600_test_runs': testRuns,
+  '20261206T1700_upload_corrections': uploadCorrections,
+  '20261206T1710_activity': activity,
 };
