@@ -20,15 +20,22 @@ export function valuesOf(state: Pick<ReviewState, 'base' | 'edits'>, index: numb
   return state.base.fields.map((f, c) => (edits.has(f) ? (edits.get(f) ?? null) : (values[c] ?? null)));
 }
 
+/** How rows are checked against the data model: `checkReviewRows`, or a test's wrapper of it. */
+type RowCheck = typeof checkReviewRows;
+
 /** Re-checks these rows as corrected; answers their problems (and keeps them in the state). */
-export function recheck(state: ReviewState, indexes: Iterable<number>): Map<number, CellProblem[]> {
+export function recheck(
+  state: ReviewState,
+  indexes: Iterable<number>,
+  check: RowCheck = checkReviewRows,
+): Map<number, CellProblem[]> {
   const { base } = state;
   const rows = [...new Set(indexes)].map((index) => ({
     index,
     line: base.lines[index] ?? index + 1,
     values: valuesOf(state, index),
   }));
-  const found = checkReviewRows(base, rows);
+  const found = check(base, rows);
   for (const { index } of rows) {
     const problems = found.get(index);
     if (problems) state.problems.set(index, problems);
@@ -38,7 +45,11 @@ export function recheck(state: ReviewState, indexes: Iterable<number>): Map<numb
 }
 
 /** The review of a file read with its stored corrections: only the corrected rows are checked again. */
-export function reviewState(base: ReviewBase, corrections: readonly StoredCorrection[]): ReviewState {
+export function reviewState(
+  base: ReviewBase,
+  corrections: readonly StoredCorrection[],
+  check: RowCheck = checkReviewRows,
+): ReviewState {
   const state: ReviewState = { base, edits: new Map(), removed: new Set(), problems: new Map(base.problems) };
   for (const c of corrections) {
     if (c.field === WHOLE_ROW) {
@@ -49,7 +60,7 @@ export function reviewState(base: ReviewBase, corrections: readonly StoredCorrec
     edits.set(c.field, c.value);
     state.edits.set(c.rowIndex, edits);
   }
-  recheck(state, state.edits.keys());
+  recheck(state, state.edits.keys(), check);
   return state;
 }
 
