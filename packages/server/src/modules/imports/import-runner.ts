@@ -24,8 +24,10 @@ async function runQueued(r: Runner, toldWaiting: Set<string>, importId: string):
     }
     await r.db.transaction().execute(async (trx) => {
       // The run that held the pipeline may have ended since the claim failed, before this message
-      // was back in the queue for its end to make it due now: then it comes back at once.
+      // was back in the queue for its end to make it due now: then it comes back at once. Under
+      // the pipeline's import lock, which a run's end takes too (run-finish.ts).
       const pipelineId = row.pipeline_id;
+      if (pipelineId) await importsRepo(trx).lockPipeline(pipelineId);
       const still = pipelineId ? (await importsRepo(trx).busyOf(pipelineId, new Date())) === 'running' : false;
       await r.deps.queue.sendRun(trx, importId, still ? BUSY_RETRY_SECONDS : FREED_RETRY_SECONDS);
     });
