@@ -73,7 +73,9 @@ async function state(importId: string) {
 describe('calls while the pipeline is busy', () => {
   it('takes 50 calls fired at once: all 202, every row imported exactly once, in a few runs', async () => {
     const { id, key } = await published('queue/many', COPY);
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => call('queue/many', key, [{ code: `C${i}`, price: i }])));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => call('queue/many', key, [{ code: `C${i}`, price: i }])),
+    );
     expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 202));
     const uploads = await allImported(id, 50);
     const runs = [...new Set(uploads.map((u) => u.imported_by as string))];

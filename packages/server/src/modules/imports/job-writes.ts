@@ -107,7 +107,10 @@ export async function scheduleImport(
   return row.id;
 }
 
-export function jobFields(schedule: Schedule, body: Pick<CreateImportBody, 'scheduledDate' | 'scheduledTime' | 'restartOnError'>) {
+export function jobFields(
+  schedule: Schedule,
+  body: Pick<CreateImportBody, 'scheduledDate' | 'scheduledTime' | 'restartOnError'>,
+) {
   return {
     job_kind: schedule.kind,
     repeat_pattern: schedule.repeatPattern,

@@ -51,7 +51,9 @@ export function listenerRuntime(ctx: AppContext, deps: RuntimeDeps) {
       if (uploadId) {
         await deps.imports
           .runWhenFree(auth, pipeline._id)
-          .catch((err: unknown) => ctx.log.warn({ err, pipelineId: pipeline._id }, 'listener: the import of a batch did not start'));
+          .catch((err: unknown) =>
+            ctx.log.warn({ err, pipelineId: pipeline._id }, 'listener: the import of a batch did not start'),
+          );
       }
     };
   };

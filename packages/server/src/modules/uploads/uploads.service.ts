@@ -86,7 +86,11 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
      * first, with who stored them (a restart asks runs for those of endpoints and listeners).
      */
     waitingSources: async () =>
-      (await repo.waitingSources()).map((r) => ({ pipelineId: r.pipeline_id, dataSubKind: r.data_sub_kind, createdBy: r.created_by })),
+      (await repo.waitingSources()).map((r) => ({
+        pipelineId: r.pipeline_id,
+        dataSubKind: r.data_sub_kind,
+        createdBy: r.created_by,
+      })),
     resume: checks.resume,
     watch: checks.watch,
     unwatch: checks.unwatch,
