@@ -1,8 +1,9 @@
 // Endpoint calls benchmark: a published endpoint called over HTTP on loopback with one JSON row a
 // call by a number of callers, each sending its next call once the last answered, at most `rate`
 // calls a second between them, for a while; the server in this process, its import workers running. Reports the calls accepted
-// (202, an upload stored and an import started) per second, the answers by status (409 while an
-// import of the pipeline runs or waits), and the latency of the answers, accepted and all.
+// (202, an upload stored and a run to take it started or queued) per second, the answers by status,
+// the latency of the answers, accepted and all, and how long the runs took to import every
+// accepted call's upload after the last call (each once), in how many imports.
 //   npm run bench:endpoint
 //   BENCH_RATE (calls/s at most, 200), BENCH_CLIENTS (32), BENCH_SECONDS (20), BENCH_ENDPOINTS (1: the calls spread
 //   over that many pipelines, each published), IMPORT_CONCURRENCY (4),
@@ -136,9 +137,30 @@ const all = answers.map((a) => a.ms);
 const acceptedMs = accepted.map((a) => a.ms);
 
 const k = ctx.db.kysely;
+// Every accepted call's upload is imported by a run, once: waited for (at most two minutes).
+const drainStarted = performance.now();
+const waitingUploads = async () =>
+  Number(
+    (
+      await k
+        .selectFrom('uploads')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('from', '=', 'source')
+        .where('imported_at', 'is', null)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+while ((await waitingUploads()) > 0 && performance.now() - drainStarted < 120_000) await new Promise((r) => setTimeout(r, 200));
+const drainSeconds = Number(((performance.now() - drainStarted) / 1000).toFixed(1));
+const notImported = await waitingUploads();
 const imports = await k
   .selectFrom('imports')
   .select((eb) => eb.fn.countAll<number>().as('n'))
+  .executeTakeFirstOrThrow();
+const takenBy = await k
+  .selectFrom('uploads')
+  .select((eb) => eb.fn.count<number>('imported_by').distinct().as('n'))
+  .where('from', '=', 'source')
   .executeTakeFirstOrThrow();
 
 await services.imports.stopWorking();
@@ -160,6 +182,9 @@ const report = {
   latencyMs: { p50: q(all, 0.5), p99: q(all, 0.99), max: q(all, 1) },
   acceptedLatencyMs: { p50: q(acceptedMs, 0.5), p99: q(acceptedMs, 0.99) },
   importsCreated: Number(imports.n),
+  importsThatTookUploads: Number(takenBy.n),
+  uploadsNotImported: notImported,
+  drainSeconds,
   failures: [...failures].slice(0, 5),
   target: TARGET,
 };

@@ -159,7 +159,7 @@ function listenerServices(
     access: DocumentAccess;
     users: UsersService;
     mayRun: (auth: AuthContext, pipeline: PipelineView) => Promise<boolean>;
-    uploads: Pick<UploadsService, 'receiveBatch' | 'runUploads'>;
+    uploads: Pick<UploadsService, 'receiveBatch'>;
   },
 ) {
   let runtime: ListenerRuntime | undefined;
@@ -170,7 +170,6 @@ function listenerServices(
     uploads: deps.uploads,
     imports: deps.imports,
     password: listeners.passwordOf,
-    waitingUploads: async (pipeline, kind) => (await deps.uploads.runUploads(pipeline, kind)).length,
     runner: async (userId, pipeline) => {
       const auth = userId ? await publisher(userId) : undefined;
       if (!auth || !(await deps.mayRun(auth, pipeline))) return undefined;

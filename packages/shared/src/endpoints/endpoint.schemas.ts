@@ -70,5 +70,4 @@ export const ENDPOINT_MESSAGES = {
   notFound: 'Endpoint not found.',
   badKey: 'A valid X-Api-Key is required.',
   publisherGone: 'The publisher of this endpoint may no longer run its pipeline: it must be published again.',
-  busy: 'An import of this pipeline is running or waiting: these rows were not taken, send them again later.',
 } as const;

@@ -90,16 +90,15 @@ describe('POST /gdb-runtime/v1/{path}', () => {
     expect((await call('calls/owner', body, { 'x-api-key': again.body.data.apiKey })).statusCode).toBe(404);
   });
 
-  it('answers 409 with Retry-After while an import of the pipeline waits, leaving its rows to no run', async () => {
+  it('joins the import that waits to run: 202 with its id, queued, the rows switched on for it', async () => {
     const { id, key } = await published('calls/busy');
-    await buildImport(t, id);
+    const waiting = await buildImport(t, id);
     const res = await call('calls/busy', JSON.stringify([{ code: 'A', price: 1 }]), { 'x-api-key': key });
-    expect([res.statusCode, res.headers['retry-after']]).toEqual([409, '5']);
-    expect(res.json().message).toBe(
-      'An import of this pipeline is running or waiting: these rows were not taken, send them again later.',
-    );
+    expect(res.statusCode).toBe(202);
+    expect(res.json().data).toMatchObject({ importId: waiting, queued: true });
+    expect(res.headers['retry-after']).toBeUndefined();
     const uploads = await t.ctx.db.kysely.selectFrom('uploads').select('enabled').where('pipeline_id', '=', id).execute();
-    expect(uploads).toEqual([{ enabled: false }]);
+    expect(uploads).toEqual([{ enabled: true }]);
   });
 
   it('answers the outputs when the run ends within ?wait=', async () => {
@@ -243,7 +242,7 @@ describe('the OpenAPI document of an endpoint', () => {
     const rows = post.requestBody.content['application/json'].schema;
     expect(rows).toMatchObject({ type: 'array', items: { type: 'object', required: ['code', 'price'] } });
     expect(rows.items.properties.price).toEqual({ type: 'number' });
-    expect(Object.keys(post.responses)).toEqual(['200', '202', '401', '409', '413', '422', '429']);
+    expect(Object.keys(post.responses)).toEqual(['200', '202', '401', '413', '422', '429']);
     // The wizard reads the same document with a session.
     const viaApi = await t.call('GET', `/pipelines/deployed-endpoint/${id}/openapi`, { token: manager });
     expect(viaApi.body.data).toEqual(doc);

@@ -1,10 +1,10 @@
 import { CODES } from '@gdb/shared/api/envelope';
 import { ENDPOINT_MESSAGES, ENDPOINT_PATH, MAX_WAIT_SECONDS } from '@gdb/shared/endpoints/endpoint.schemas';
-import type { CreateImportBody, ImportRecord, JobCreated } from '@gdb/shared/imports/import.schemas';
+import type { ImportRecord } from '@gdb/shared/imports/import.schemas';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { UploadView } from '@gdb/shared/uploads/upload.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
-import { AppError, conflict, forbidden, notFound, tooMany, unauthorized } from '../../platform/http/errors.ts';
+import { AppError, forbidden, notFound, tooMany, unauthorized } from '../../platform/http/errors.ts';
 import { callLimits } from './call-limits.ts';
 import type { EndpointsService } from './endpoints.service.ts';
 import { endpointSource } from './endpoints.service.ts';
@@ -26,40 +26,25 @@ export interface EndpointCallDeps {
       call: { filename: string; mimetype: string; bytes: Uint8Array },
     ): Promise<string>;
     outputs(auth: AuthContext, pipelineId: string): Promise<UploadView[]>;
-    setEnabled(auth: AuthContext, id: string, enabled: boolean): Promise<UploadView>;
+    /** Uploads as they are now (whether a run imported them, and which). */
+    current(ids: readonly string[]): Promise<UploadView[]>;
   };
   imports: {
-    create(auth: AuthContext, body: CreateImportBody): Promise<JobCreated>;
+    /** The run that takes the uploads stored so far: the waiting one, or a new one (queued while one runs). */
+    runWhenFree(auth: AuthContext, pipelineId: string): Promise<{ importId: string; queued: boolean }>;
     record(auth: AuthContext, importId: string): Promise<ImportRecord>;
   };
 }
 
 export interface CallAnswer {
+  /** The run that takes the call's rows (when the run asked for ends before, the one that took them). */
   importId: string;
   uploadId: string;
+  /** True when that run waits for the import that runs or waits now; it starts as soon as that one ends. */
+  queued: boolean;
   state: string;
   /** The files the run wrote, when it ended within the wait asked. */
   outputs?: UploadView[];
-}
-
-/** Seconds a caller is asked to wait before calling again while the pipeline is busy. */
-const BUSY_RETRY_SECONDS = 5;
-
-/**
- * Runs the pipeline now. While an import of it runs or waits, the call's upload is switched off
- * (no later run takes it) and the call answers 409 with Retry-After: the caller sends it again.
- */
-async function startImport(deps: EndpointCallDeps, auth: AuthContext, pipelineId: string, uploadId: string) {
-  try {
-    const body = { pipelineId, kind: 'immediate', restartOnError: false, listPipelines: [] };
-    return (await deps.imports.create(auth, body)).importId;
-  } catch (error) {
-    if (!(error instanceof AppError) || error.status !== 409) throw error;
-    await deps.uploads.setEnabled(auth, uploadId, false);
-    const busy = conflict(ENDPOINT_MESSAGES.busy);
-    busy.retryAfterSeconds = BUSY_RETRY_SECONDS;
-    throw busy;
-  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -67,8 +52,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * A call of a published endpoint: its key (401 when wrong or missing, alike for an unknown path),
  * its calls a minute (429), the body checked against the endpoint data source's data model (422
- * with the row problems), stored as an upload of that source, the pipeline run as an immediate
- * import. The call acts for the endpoint's last publisher, like an import run for its starter.
+ * with the row problems), stored as an upload of that source (switched on), and a run of the
+ * pipeline that takes it made sure of: started now, or the one queued behind the running import,
+ * shared by every call meanwhile (imports' `runWhenFree`). The call acts for the endpoint's last publisher, like an import run for its starter.
  */
 export function endpointCalls(deps: EndpointCallDeps) {
   const limited = callLimits();
@@ -77,14 +63,19 @@ export function endpointCalls(deps: EndpointCallDeps) {
     if (!endpoint) throw unauthorized(CODES.badToken, ENDPOINT_MESSAGES.badKey);
     return endpoint;
   };
-  const waitFor = async (auth: AuthContext, importId: string, seconds: number) => {
+  /**
+   * Waits up to `seconds` for the run that takes the upload: the one asked for, unless an earlier
+   * run (already running when the call came, before it read its inputs) imported it first.
+   */
+  const waitFor = async (auth: AuthContext, uploadId: string, importId: string, seconds: number) => {
     const until = Date.now() + seconds * 1000;
-    let record = await deps.imports.record(auth, importId);
-    while (!ENDED.has(record.state) && Date.now() < until) {
+    for (;;) {
+      const [upload] = await deps.uploads.current([uploadId]);
+      const taker = upload?.importedBy ?? importId;
+      const record = await deps.imports.record(auth, taker);
+      if (ENDED.has(record.state) || Date.now() >= until) return record;
       await sleep(Math.min(200, Math.max(0, until - Date.now())));
-      record = await deps.imports.record(auth, importId);
     }
-    return record;
   };
 
   return {
@@ -117,12 +108,12 @@ export function endpointCalls(deps: EndpointCallDeps) {
       };
       const filename = `${source.dataSubKind}.${EXTENSION[source.contentType] ?? 'data'}`;
       const uploadId = await deps.uploads.receiveCall(auth, pipeline, { filename, mimetype, bytes: body });
-      const importId = await startImport(deps, auth, pipeline._id, uploadId);
-      if (wait <= 0) return { importId, uploadId, state: 'pending' };
-      const record = await waitFor(auth, importId, Math.min(wait, MAX_WAIT_SECONDS));
-      if (!ENDED.has(record.state)) return { importId, uploadId, state: record.state };
-      const outputs = (await deps.uploads.outputs(auth, pipeline._id)).filter((u) => u.importId === importId);
-      return { importId, uploadId, state: record.state, outputs };
+      const { importId, queued } = await deps.imports.runWhenFree(auth, pipeline._id);
+      if (wait <= 0) return { importId, uploadId, queued, state: 'pending' };
+      const record = await waitFor(auth, uploadId, importId, Math.min(wait, MAX_WAIT_SECONDS));
+      if (!ENDED.has(record.state)) return { importId: record._id, uploadId, queued, state: record.state };
+      const outputs = (await deps.uploads.outputs(auth, pipeline._id)).filter((u) => u.importId === record._id);
+      return { importId: record._id, uploadId, queued, state: record.state, outputs };
     },
   };
 }

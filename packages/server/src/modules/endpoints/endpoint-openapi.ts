@@ -39,10 +39,14 @@ const problem = (description: string) => envelopeOf({ type: ['object', 'null'] }
 /** What the call answers: the import started, or ended with its outputs. */
 const ANSWER: Json = {
   type: 'object',
-  required: ['importId', 'uploadId', 'state'],
+  required: ['importId', 'uploadId', 'queued', 'state'],
   properties: {
-    importId: { type: 'string', description: 'The import running the pipeline.' },
+    importId: { type: 'string', description: 'The import that takes the rows (with ?wait=, the one that took them).' },
     uploadId: { type: 'string', description: 'The upload the body was stored as.' },
+    queued: {
+      type: 'boolean',
+      description: 'True when that import waits for the one running now, and starts as soon as it ends.',
+    },
     state: { type: 'string', description: 'The import state: pending, busy, progress, done, failed or aborted.' },
     outputs: { type: 'array', items: { type: 'object' }, description: 'The files the run wrote, when it ended within the wait.' },
   },
@@ -91,11 +95,11 @@ export function endpointOpenApi(
           requestBody: requestBody(source, dataModel),
           responses: {
             '200': envelopeOf(ANSWER, 'The run ended within the wait: its state and outputs.'),
-            '202': envelopeOf(ANSWER, 'The rows are stored and the import started.'),
-            '401': problem('The key is missing or wrong.'),
-            '409': problem(
-              'An import of the pipeline runs or waits: the rows were not taken; send them again after Retry-After.',
+            '202': envelopeOf(
+              ANSWER,
+              'The rows are stored and an import takes them: started now, or queued behind the running one (shared by the calls meanwhile).',
             ),
+            '401': problem('The key is missing or wrong.'),
             '413': problem('The body is over 20 MiB.'),
             '422': problem('The data model refuses the body: data.issues lists the problems by row.'),
             '429': problem('Too many calls with this key this minute; see Retry-After.'),

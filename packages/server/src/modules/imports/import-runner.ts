@@ -7,6 +7,8 @@ import { runSingle } from './run-single.ts';
 
 /** Seconds before a run waits again for a pipeline that is busy. */
 const BUSY_RETRY_SECONDS = 15;
+/** Seconds before a run tries again when the pipeline became free while it was refused. */
+const FREED_RETRY_SECONDS = 1;
 
 /** Runs a queued import (the run queue's handler); a run whose pipeline is busy is queued again, said once. */
 async function runQueued(r: Runner, toldWaiting: Set<string>, importId: string): Promise<Outcome> {
@@ -20,7 +22,15 @@ async function runQueued(r: Runner, toldWaiting: Set<string>, importId: string):
       toldWaiting.add(importId);
       await sayTo(r.deps.logs, importId)('info', 'Waiting: another import of this pipeline is running.');
     }
-    await r.db.transaction().execute((trx) => r.deps.queue.sendRun(trx, importId, BUSY_RETRY_SECONDS));
+    await r.db.transaction().execute(async (trx) => {
+      // The run that held the pipeline may have ended since the claim failed, before this message
+      // was back in the queue for its end to make it due now: then it comes back at once. Under
+      // the pipeline's import lock, which a run's end takes too (run-finish.ts).
+      const pipelineId = row.pipeline_id;
+      if (pipelineId) await importsRepo(trx).lockPipeline(pipelineId);
+      const still = pipelineId ? (await importsRepo(trx).busyOf(pipelineId, new Date())) === 'running' : false;
+      await r.deps.queue.sendRun(trx, importId, still ? BUSY_RETRY_SECONDS : FREED_RETRY_SECONDS);
+    });
   } else toldWaiting.delete(importId);
   return outcome;
 }

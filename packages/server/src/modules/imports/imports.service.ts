@@ -14,11 +14,12 @@ import { createJob, editJob } from './job-writes.ts';
 import { leaseKeeper } from './lease-keeper.ts';
 import { pipelineRemoval } from './pipeline-removal.ts';
 import type { RunnerDeps } from './run-context.ts';
+import { type FreeRun, resumeWaitingFeeds, runWhenFree } from './run-when-free.ts';
 
 export type ImportsDeps = Omit<RunnerDeps, 'queue'> & { reference: ReferenceService; users: UsersService };
 
 /** This process's part in the work: the run queue's handler, the clock and the leases, started and stopped. */
-function working(deps: ImportsDeps, queue: JobQueue, runner: ReturnType<typeof importRunner>) {
+function working(deps: ImportsDeps, queue: JobQueue, runner: ReturnType<typeof importRunner>, resume: () => Promise<number>) {
   const { ctx } = deps;
   const keeper = leaseKeeper({
     ctx,
@@ -50,6 +51,7 @@ function working(deps: ImportsDeps, queue: JobQueue, runner: ReturnType<typeof i
         onError: (error) => ctx.log.error({ err: error }, 'import queue error'),
       });
       keeper.start();
+      await resume().catch((err: unknown) => ctx.log.warn({ err }, 'imports: resuming the runs of waiting uploads failed'));
     },
     /** Stops working: no new runs; runs in hand end within the grace time or are handed back (failed or restarted). */
     async stop(graceMs = 5000): Promise<void> {
@@ -73,7 +75,6 @@ export function importsService(deps: ImportsDeps) {
   const { ctx } = deps;
   const queue = createJobQueue(ctx.db);
   const runner = importRunner({ ...deps, queue });
-  const work = working(deps, queue, runner);
   const scope: StopsScope = {
     pipelines: deps.pipelines,
     logs: deps.logs,
@@ -82,6 +83,13 @@ export function importsService(deps: ImportsDeps) {
     stopLocal: (id, reason) => runner.stopLocal(id, reason),
   };
   const create = (auth: AuthContext, body: CreateImportBody): Promise<JobCreated> => createJob(scope, auth, body);
+  const resume = () =>
+    resumeWaitingFeeds(scope, {
+      users: deps.users,
+      feeds: () => deps.uploads.waitingSources(),
+      warn: (err, pipelineId) => ctx.log.warn({ err, pipelineId }, 'imports: a run of waiting uploads could not be asked for'),
+    });
+  const work = working(deps, queue, runner, resume);
 
   return {
     queue,
@@ -89,6 +97,14 @@ export function importsService(deps: ImportsDeps) {
     keeper: work.keeper,
     ...importsReads(deps),
     create,
+    /**
+     * Makes sure a run of the pipeline takes the uploads stored before this call (an endpoint's
+     * call, a listener's batch): the run waiting now, shared by every call while the pipeline is
+     * busy, or a new immediate import, queued behind the running one (run-when-free.ts).
+     */
+    runWhenFree: (auth: AuthContext, pipelineId: string): Promise<FreeRun> => runWhenFree(scope, auth, pipelineId),
+    /** Asks a run for every pipeline whose endpoint or listener uploads wait, none imported yet (done at start). */
+    resumeWaitingFeeds: resume,
     /** Runs every country pipeline of a master, one after the other (POST /imports/runAllImport). */
     runAll: (auth: AuthContext, pipelineId: string, restartOnError: boolean): Promise<JobCreated> =>
       create(auth, { pipelineId, kind: 'sequential', listPipelines: [], restartOnError }),

@@ -48,7 +48,7 @@ function checkSchedule(
 }
 
 /** Refuses a pipeline that cannot run: missing properties or no data source. */
-function checkRunnable(pipeline: PipelineView): void {
+export function checkRunnable(pipeline: PipelineView): void {
   const missing = missingRunFields(pipeline);
   if (missing.length > 0) throw invalid(missingFieldsMessage(missing));
   if (pipeline.dataSources.length === 0) throw invalid(IMPORT_MESSAGES.noDataSource);
@@ -82,7 +82,7 @@ function scheduledLine(schedule: Schedule, scheduledAt: Date | null, by: string)
 }
 
 /** Records the job's next import (and queues it when it runs now), inside the caller's transaction. */
-async function scheduleImport(
+export async function scheduleImport(
   s: JobsScope,
   trx: Kysely<Database>,
   auth: AuthContext,
@@ -107,7 +107,10 @@ async function scheduleImport(
   return row.id;
 }
 
-function jobFields(schedule: Schedule, body: Pick<CreateImportBody, 'scheduledDate' | 'scheduledTime' | 'restartOnError'>) {
+export function jobFields(
+  schedule: Schedule,
+  body: Pick<CreateImportBody, 'scheduledDate' | 'scheduledTime' | 'restartOnError'>,
+) {
   return {
     job_kind: schedule.kind,
     repeat_pattern: schedule.repeatPattern,
@@ -119,7 +122,7 @@ function jobFields(schedule: Schedule, body: Pick<CreateImportBody, 'scheduledDa
 }
 
 /** Writes a job in one transaction, then wakes the queue; a second active schedule of a kind is 409. */
-async function writeJob(s: JobsScope, work: (trx: Kysely<Database>) => Promise<JobCreated>): Promise<JobCreated> {
+export async function writeJob<T>(s: JobsScope, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   await s.queue.ready();
   try {
     const answer = await s.db.transaction().execute(work);

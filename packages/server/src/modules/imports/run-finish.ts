@@ -75,6 +75,9 @@ async function writeTargets(scope: RunScope, trx: RunScope['db'], importId: stri
 export async function finish(scope: RunScope, row: ImportRow, job: JobRow | undefined, end: RunEnd): Promise<boolean> {
   const { deps } = scope;
   const released = await scope.db.transaction().execute(async (trx) => {
+    // Under the pipeline's import lock: a run refused meanwhile because this one ran either sees
+    // it ended, or has queued its message again before this end makes the waiting runs due now.
+    if (row.pipeline_id) await importsRepo(trx).lockPipeline(row.pipeline_id);
     if (!(await leasesRepo(trx).release(row.id, scope.workerId))) return false;
     const lines = [...end.lines, ...(await writeTargets(scope, trx, row.id, end.targets ?? []))];
     const final = end.state !== 'pending';

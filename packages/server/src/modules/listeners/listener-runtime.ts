@@ -1,16 +1,12 @@
 import os from 'node:os';
-import type { CreateImportBody, JobCreated } from '@gdb/shared/imports/import.schemas';
-import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { AppError } from '../../platform/http/errors.ts';
 import { connectAmqp } from './brokers/amqp.ts';
 import type { Connect } from './brokers/consumer.ts';
 import { connectMqtt } from './brokers/mqtt.ts';
 import { connectNats } from './brokers/nats.ts';
 import { type BatchDeps, type Delivery, type InFlight, storeBatch } from './listener-batches.ts';
-import { listenerSource } from './listener-source.ts';
-import { backoffMs, type ListenerWorker, listenerWorker } from './listener-worker.ts';
+import { type ListenerWorker, listenerWorker } from './listener-worker.ts';
 import { type ListenerRow, listenersRepo } from './listeners.repo.ts';
 
 /** How often an instance reads the published listeners to start, stop or restart its own. */
@@ -24,46 +20,10 @@ const CONNECTORS: Record<ListenerRow['kind'], Connect> = { amqp: connectAmqp, mq
 /** What the listeners' runtime reaches in other modules (wired at start-up). */
 interface RuntimeDeps extends Omit<BatchDeps, 'repo'> {
   password(row: ListenerRow): string | undefined;
-  imports: { create(auth: AuthContext, body: CreateImportBody): Promise<JobCreated> };
-  /** How many uploads a run of the pipeline would take from its listener source now. */
-  waitingUploads(pipeline: PipelineView, dataSubKind: string): Promise<number>;
+  /** The run that takes the uploads stored so far: the waiting one, or a new one (queued while one runs). */
+  imports: { runWhenFree(auth: AuthContext, pipelineId: string): Promise<{ importId: string; queued: boolean }> };
   /** The connectors by broker kind (tests may replace them). */
   connectors?: Record<ListenerRow['kind'], Connect>;
-}
-
-/**
- * Runs the pipeline of a listener after a batch was stored. While an import of it runs or waits
- * (409), the batch's upload stays, switched on, for the next run: that run is asked again after
- * a back-off, and only while some upload still waits for it.
- */
-function runRequests(ctx: AppContext, deps: RuntimeDeps) {
-  const retrying = new Map<string, NodeJS.Timeout>();
-  const bounds = { minMs: ctx.config.listeners.backoffMinMs, maxMs: ctx.config.listeners.backoffMaxMs };
-  const attempt = async (pipeline: PipelineView, auth: AuthContext, tries: number): Promise<void> => {
-    retrying.delete(pipeline._id);
-    const source = listenerSource(pipeline);
-    if (tries > 0 && (!source || (await deps.waitingUploads(pipeline, source.dataSubKind)) === 0)) return;
-    try {
-      await deps.imports.create(auth, { pipelineId: pipeline._id, kind: 'immediate', restartOnError: false, listPipelines: [] });
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status !== 409) {
-        ctx.log.warn({ err: error, pipelineId: pipeline._id }, 'listener: the import of a batch did not start');
-      }
-      if (retrying.has(pipeline._id)) return;
-      const timer = setTimeout(() => void attempt(pipeline, auth, tries + 1).catch(() => undefined), backoffMs(tries, bounds));
-      timer.unref();
-      retrying.set(pipeline._id, timer);
-    }
-  };
-  return {
-    request: (pipeline: PipelineView, auth: AuthContext) => {
-      if (!retrying.has(pipeline._id)) void attempt(pipeline, auth, 0).catch(() => undefined);
-    },
-    stop: () => {
-      for (const timer of retrying.values()) clearTimeout(timer);
-      retrying.clear();
-    },
-  };
 }
 
 /**
@@ -76,7 +36,6 @@ export function listenerRuntime(ctx: AppContext, deps: RuntimeDeps) {
   const repo = listenersRepo(ctx.db.kysely);
   const hostname = os.hostname();
   const workers = new Map<string, ListenerWorker>();
-  const runs = runRequests(ctx, deps);
   const connectors = deps.connectors ?? CONNECTORS;
   let timer: NodeJS.Timeout | undefined;
   let pruned = 0;
@@ -87,7 +46,15 @@ export function listenerRuntime(ctx: AppContext, deps: RuntimeDeps) {
     const inFlight: InFlight = new Map();
     return async (batch: Delivery[]) => {
       const { uploadId, pipeline, auth } = await storeBatch({ ...deps, repo }, row, batch, inFlight);
-      if (uploadId) runs.request(pipeline, auth);
+      // The batch's upload stays switched on until a run takes it: this one, or the one queued behind
+      // the import that runs now. A run that cannot be asked for now is asked at the next start.
+      if (uploadId) {
+        await deps.imports
+          .runWhenFree(auth, pipeline._id)
+          .catch((err: unknown) =>
+            ctx.log.warn({ err, pipelineId: pipeline._id }, 'listener: the import of a batch did not start'),
+          );
+      }
     };
   };
   const startWorker = (row: ListenerRow) =>
@@ -146,7 +113,6 @@ export function listenerRuntime(ctx: AppContext, deps: RuntimeDeps) {
       if (timer) clearInterval(timer);
       timer = undefined;
       await reconciling;
-      runs.stop();
       const all = [...workers.values()];
       workers.clear();
       await Promise.all(all.map((w) => w.stop()));

@@ -106,6 +106,23 @@ function sourceQueries(k: Kysely<Database>) {
         .orderBy('id', 'desc')
         .execute(),
     /**
+     * Every pipeline and data source with source uploads a run would take and none has imported
+     * yet (switched on, valid, rows stored), with who stored them; oldest first.
+     */
+    waitingSources: () =>
+      k
+        .selectFrom('uploads')
+        .select(['pipeline_id', 'data_sub_kind', 'created_by'])
+        .select((eb) => eb.fn.max('created_at').as('last_at'))
+        .where('from', '=', 'source')
+        .where('enabled', '=', true)
+        .where('status', '=', 'valid')
+        .where('rows_key', 'is not', null)
+        .where('imported_at', 'is', null)
+        .groupBy(['pipeline_id', 'data_sub_kind', 'created_by'])
+        .orderBy('last_at')
+        .execute(),
+    /**
      * The source uploads of one data source a run takes: the enabled ones that are valid with
      * their checked rows stored, or still being checked; oldest first.
      */

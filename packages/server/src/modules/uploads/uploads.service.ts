@@ -81,6 +81,16 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     readFileRows: (fileName: string, bytes: Uint8Array) => readFileRows(deps.parser, fileName, bytes),
     ...uploadReads(repo, deps),
     ...uploadChoices(repo, deps),
+    /**
+     * The data sources with uploads switched on that no run has imported yet, oldest last upload
+     * first, with who stored them (a restart asks runs for those of endpoints and listeners).
+     */
+    waitingSources: async () =>
+      (await repo.waitingSources()).map((r) => ({
+        pipelineId: r.pipeline_id,
+        dataSubKind: r.data_sub_kind,
+        createdBy: r.created_by,
+      })),
     resume: checks.resume,
     watch: checks.watch,
     unwatch: checks.unwatch,
