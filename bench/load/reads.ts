@@ -3,7 +3,7 @@
 // busy. Used by every mode of `run.ts` and by `listener.ts`.
 import { call, signIn } from './client.ts';
 import { BENCH_PASSWORD, BIG_PIPELINES, benchUserName, COUNTRY_PIPELINE, isManager, summarise, type Timings } from './plan.ts';
-import { type BenchServer, postgresCpuSeconds } from './server.ts';
+import { type BenchServer, postgresCpuSeconds, rabbitCpuSeconds } from './server.ts';
 
 export interface Pipeline {
   _id: string;
@@ -101,7 +101,10 @@ export function cpuSecondsSince(start: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1e6;
 }
 
-/** How many cores the server (and of them its main thread) and the PostgreSQL processes kept busy since the meter started, on average. */
+/**
+ * How many cores the server (and of them its main thread), the PostgreSQL processes, RabbitMQ and
+ * the bench kept busy since the meter started, on average.
+ */
 export function cpuMeter(server: BenchServer) {
   const t0 = performance.now();
   const server0 = server.cpuSeconds();
@@ -109,6 +112,7 @@ export function cpuMeter(server: BenchServer) {
   const worker0 = server.workerCpuSeconds();
   const bench0 = process.cpuUsage();
   const database0 = postgresCpuSeconds();
+  const broker0 = rabbitCpuSeconds();
   return {
     cores() {
       const seconds = (performance.now() - t0) / 1000;
@@ -118,6 +122,7 @@ export function cpuMeter(server: BenchServer) {
         mainThread: round(server.mainThreadCpuSeconds() - main0),
         worker: round(server.workerCpuSeconds() - worker0),
         database: round(postgresCpuSeconds() - database0),
+        broker: round(rabbitCpuSeconds() - broker0),
         bench: round(cpuSecondsSince(bench0)),
       };
     },
