@@ -5,7 +5,7 @@ import { sleep } from './reads.ts';
 import type { BenchServer } from './server.ts';
 
 /** The states of imports, read from the logbook (the last 100) every 200 ms by one user. */
-export interface ImportRecord {
+interface ImportRecord {
   _id: string;
   state: string;
   createdAt: string;

@@ -31,7 +31,7 @@ export async function signInAll(server: BenchServer, userCount: number): Promise
 }
 
 /** The reads the wizard (steps 1 and 2) makes, and a manager's logbook, in the order they are met. */
-export function readsOf(user: User): string[] {
+function readsOf(user: User): string[] {
   const { _id: id, masterPipeline } = user.country;
   const wizard = [
     '/users/info',
@@ -90,13 +90,13 @@ export async function readLoad(
 }
 
 /** How long the reads run before `beside` counts them: the server at their pace, as it is when an import comes. */
-export const WARM_UP_MS = 2000;
+const WARM_UP_MS = 2000;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const managerOf = (users: User[]) => users.find((u) => u.manager) ?? (users[0] as User);
 
 /** CPU seconds this process has used since `start`. */
-export function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+function cpuSecondsSince(start: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1e6;
 }
