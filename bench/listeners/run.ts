@@ -15,11 +15,11 @@ import { loadConfig } from '../../packages/server/src/platform/config.ts';
 import {
   amqpPublisher,
   BROKER_URLS,
-  type Message,
   natsPublisher,
   type Publisher,
   uniqueName,
 } from '../../packages/server/test/broker-clients.ts';
+import { createListenerPipeline, priceMessage } from './pipeline.ts';
 
 const count = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const kind = process.env.BENCH_KIND === 'jetstream' ? 'jetstream' : 'amqp';
@@ -49,40 +49,7 @@ const admin = await services.users.create({
 });
 const auth = { userId: admin.id, sessionId: 'bench', userName: admin.user_name, roles: admin.roles };
 
-const model = await services.schemas.create({
-  name: 'Price rows',
-  jsonSchema: {
-    type: 'object',
-    properties: { code: { type: 'string', minLength: 1 }, price: { type: 'number' }, currency: { type: 'string' } },
-    required: ['code', 'price'],
-  },
-  userId: admin.id,
-});
-const component = await services.components.create({
-  name: 'Double prices',
-  kind: 'instruction',
-  inputs: [{ name: 'prices' }],
-  outputs: [{ name: 'out' }],
-  jsCode: 'ctx.output.out = ctx.input.prices.map((r) => ({ code: r.code, price: r.price * 2 }));',
-});
-const [brand] = await services.reference.brands();
-const [locale] = await services.reference.locales();
-const [productLine] = await services.reference.productLines();
-const datakind = (await services.reference.datakinds()).find((d) => d.isDealer);
-const pipelineId = await services.pipelines.create({
-  name: 'listener bench',
-  isMaster: false,
-  masterPipeline: null,
-  component: component._id,
-  dataSources: [
-    { dataSubKind: 'prices', connectorType: 'listener', dataFromMaster: false, contentType: 'json', dataModel: model._id },
-  ],
-  dataSinks: [{ name: 'out', format: 'JSON', target: null }],
-  brand: brand?._id ?? null,
-  locale: locale?._id ?? null,
-  productLine: productLine?._id ?? null,
-  datakind: datakind?._id ?? null,
-});
+const pipelineId = await createListenerPipeline(services, admin.id, 'listener bench');
 
 const queue = uniqueName('gdb.bench');
 const publisher: Publisher =
@@ -98,10 +65,7 @@ await services.listeners.publish(auth, {
   ...(kind === 'amqp' ? { username: 'guest', password: 'guest' } : {}),
 });
 
-const messages: Message[] = Array.from({ length: count }, (_, i) => ({
-  id: `m${i}`,
-  body: JSON.stringify({ code: `C${i}`, price: i / 100, currency: 'EUR' }),
-}));
+const messages = Array.from({ length: count }, (_, i) => priceMessage(i));
 const published = Date.now();
 for (let i = 0; i < count; i += 5000) await publisher.send(messages.slice(i, i + 5000));
 console.log(`${count} messages published to ${kind} in ${Date.now() - published} ms; the listener starts`);

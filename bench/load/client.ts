@@ -25,6 +25,8 @@ export function call<T>(
   const headers: Record<string, string> = {};
   if (options.token) headers['x-token'] = options.token;
   if (body) headers['content-type'] = options.contentType ?? 'application/json';
+  // Its length given: Node frames a DELETE's body by no other means.
+  if (body) headers['content-length'] = String(body.length);
   return new Promise((resolve, reject) => {
     const req = http.request(`${baseUrl}${API}${url}`, { method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];

@@ -5,6 +5,8 @@ export const BENCH_PASSWORD = 'Bench!Passw0rd-2026';
 /** The pipelines large files go to: one for the import alone, one for the import beside the reads. */
 export const BIG_PIPELINES = ['Bench dealers A', 'Bench dealers B'] as const;
 export const COUNTRY_PIPELINE = 'Dealers France';
+/** The pipeline fed by a listener (`listener` mode), published by a manager. */
+export const LISTENER_PIPELINE = 'Bench prices listener';
 export const DATA_SUB_KIND = 'dealers';
 
 export const benchUserName = (i: number) => `bench.user${String(i).padStart(3, '0')}`;

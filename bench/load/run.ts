@@ -5,10 +5,13 @@
 //   beside   a 20 MiB import alone, then the reads alone and while another 20 MiB import runs,
 //            with the cores each phase kept busy (server and its main thread, worker,
 //            PostgreSQL, the bench itself).
+//   listener the reads alone, then while a publisher offers messages to a listener of a pipeline
+//            the managers publish (`listener.ts`), with the messages stored and the cores busy.
 // Reports requests/s, latency percentiles, failures and the server's resident memory and CPU.
 //
-//   npm run bench:load -- [reads|imports|beside] [--users 50] [--duration 30] [--wait poll|jitter|live] [--rate 0]
-//   (--rate: the reads per second all users make together, each on a schedule; 0: as fast as answered)
+//   npm run bench:load -- [reads|imports|beside|listener] [--users 50] [--duration 30] [--wait poll|jitter|live] [--rate 0]
+//   (--rate: the reads per second all users make together, each on a schedule; 0: as fast as answered;
+//   in `listener`, the messages offered per second, 5000 unless given, the reads as fast as answered)
 //   (--wait: how an `imports` user waits for a busy pipeline: Run now again every 250 to 750 ms,
 //   the default, every 500 ms in step with the others (poll), or once the live channel says the
 //   pipeline is free)
@@ -21,23 +24,16 @@
 //   "seconds":[1,0.4] gives each thread its own, work that keeps 1.4 cores busy over its time)
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { call, signIn, tryRunNow } from './client.ts';
+import { call, tryRunNow } from './client.ts';
 import { type CoresJob, type CoresTimings, stepsPerSecond } from './cores.ts';
 import type { ImportJob, ImportTimings } from './importer.ts';
 import { type Ready, startInProcess } from './in-process.ts';
+import { listenerMode } from './listener.ts';
 import { followPipelineImports, type PipelineImports } from './live.ts';
-import {
-  BENCH_PASSWORD,
-  BIG_PIPELINES,
-  benchUserName,
-  COUNTRY_PIPELINE,
-  dealersCsv,
-  isManager,
-  summarise,
-  type Timings,
-  uploadBody,
-} from './plan.ts';
-import { type BenchServer, postgresCpuSeconds, startBenchServer } from './server.ts';
+import { importWatcher, logbook, printSlowestRun, timeline, type Watcher } from './logbook.ts';
+import { dealersCsv, summarise, uploadBody } from './plan.ts';
+import { cpuMeter, managerOf, type Pipeline, p95Growth, readLoad, readsWhile, signInAll, sleep, type User } from './reads.ts';
+import { type BenchServer, startBenchServer } from './server.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -52,8 +48,11 @@ const mode = positionals[0] ?? 'reads';
 const userCount = Math.min(500, Math.max(1, Number(values.users)));
 const durationS = Math.min(600, Math.max(1, Number(values.duration)));
 /** Reads per second all users make together (0: each user asks again as soon as it is answered). */
-const readRate = Math.max(0, Number(values.rate) || 0);
-if (!['reads', 'imports', 'beside'].includes(mode)) throw new Error(`unknown mode ${mode}: reads, imports or beside`);
+const readRate = mode === 'listener' ? 0 : Math.max(0, Number(values.rate) || 0);
+/** Messages per second the publisher of `listener` offers. */
+const listenerRate = Math.min(50_000, Math.max(1, Number(values.rate) || 5000));
+if (!['reads', 'imports', 'beside', 'listener'].includes(mode))
+  throw new Error(`unknown mode ${mode}: reads, imports, beside or listener`);
 /**
  * How a user of `imports` waits for a busy pipeline: trying again every RETRY_BUSY_MS on average
  * but not in step with the others (jitter: 0.5 to 1.5 times it, as people each try again when they
@@ -66,97 +65,10 @@ const retryJitter = values.wait === 'jitter';
 if (!['poll', 'jitter', 'live'].includes(values.wait ?? ''))
   throw new Error(`unknown --wait ${values.wait}: poll, jitter or live`);
 
-interface Pipeline {
-  _id: string;
-  name: string;
-  masterPipeline: string | null;
-}
-interface User {
-  token: string;
-  manager: boolean;
-  country: Pipeline;
-  big: Pipeline[];
-}
-
-async function signInAll(server: BenchServer): Promise<User[]> {
-  const users: User[] = [];
-  for (let i = 1; i <= userCount; i++) {
-    const token = await signIn(server.baseUrl, benchUserName(i), BENCH_PASSWORD);
-    const { pipelines } = await call<{ pipelines: Pipeline[] }>(server.baseUrl, 'GET', '/users/pipelines', { token });
-    const country = pipelines.find((p) => p.name === COUNTRY_PIPELINE);
-    if (!country) throw new Error(`${COUNTRY_PIPELINE} is not among the user's pipelines`);
-    const big = BIG_PIPELINES.map((name) => pipelines.find((p) => p.name === name) as Pipeline);
-    users.push({ token, manager: isManager(i), country, big });
-  }
-  return users;
-}
-
-/** The reads the wizard (steps 1 and 2) makes, and a manager's logbook, in the order they are met. */
-function readsOf(user: User): string[] {
-  const { _id: id, masterPipeline } = user.country;
-  const wizard = [
-    '/users/info',
-    '/users/pipelines',
-    `/pipelines/pipelinesOfMaster?id=${masterPipeline ?? id}`,
-    `/uploads/last-all?pipelineId=${id}`,
-    `/imports/job?pipelineId=${id}`,
-  ];
-  const logbook = [
-    '/imports/listScheduled',
-    '/imports/listAllFilters',
-    '/imports/listAll?pageNumber=0&nbItemsPerPage=9&time=past',
-  ];
-  return user.manager ? [...wizard, ...logbook] : wizard;
-}
-
-/**
- * The users' reads until `until` says so; only those started from `countFrom()` on are counted (the
- * reads before it bring the server to its pace).
- */
-async function readLoad(
-  server: BenchServer,
-  users: User[],
-  until: () => boolean,
-  countFrom: () => number = () => 0,
-): Promise<Timings & { failedWith: string[] }> {
-  const latencies: number[] = [];
-  let failures = 0;
-  const reasons = new Set<string>();
-  const started = performance.now();
-  // Paced (--rate): each user asks on a schedule of its own, from a random start, and a read's time
-  // runs from when it was due, so a server that falls behind shows it.
-  const every = readRate > 0 ? (users.length / readRate) * 1000 : 0;
-  await Promise.all(
-    users.map(async (user) => {
-      const reads = readsOf(user);
-      let due = started + Math.random() * every;
-      for (let i = 0; !until(); i++) {
-        if (every > 0) await sleep(Math.max(0, due - performance.now()));
-        const t0 = every > 0 ? due : performance.now();
-        due += every;
-        const counted = t0 >= countFrom();
-        try {
-          await call(server.baseUrl, 'GET', reads[i % reads.length] as string, { token: user.token });
-          if (counted) latencies.push(performance.now() - t0);
-        } catch (error) {
-          if (counted) failures++;
-          if (reasons.size < 5) reasons.add(error instanceof Error ? error.message : String(error));
-        }
-      }
-    }),
-  );
-  const seconds = (performance.now() - Math.max(started, countFrom())) / 1000;
-  return { ...summarise(latencies, failures, seconds), failedWith: [...reasons] };
-}
-
-/** How long the reads run before `beside` counts them: the server at their pace, as it is when an import comes. */
-const WARM_UP_MS = 2000;
-
 const forSeconds = (s: number) => {
   const end = Date.now() + s * 1000;
   return () => Date.now() >= end;
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How often a user asks whether an upload is checked (the wizard hears it on the live channel), and tries Run now again while the pipeline is busy. */
 const CHECK_POLL_MS = 500;
 const RETRY_BUSY_MS = 500;
@@ -174,52 +86,6 @@ async function waitChecked(server: BenchServer, token: string, ids: string[], de
     await sleep(CHECK_POLL_MS);
   }
 }
-
-/** The states of imports, read from the logbook (the last 100) every 200 ms by one user. */
-interface ImportRecord {
-  _id: string;
-  state: string;
-  createdAt: string;
-  startedAt: string | null;
-  endAt: string | null;
-}
-
-/** The last 100 imports, from the logbook. */
-async function logbook(server: BenchServer, token: string): Promise<ImportRecord[]> {
-  const url = '/imports/listAll?pageNumber=0&nbItemsPerPage=100&time=past';
-  return (await call<{ records: ImportRecord[] }>(server.baseUrl, 'GET', url, { token })).records;
-}
-
-function importWatcher(server: BenchServer, token: string) {
-  const states = new Map<string, ImportRecord>();
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      const records = await logbook(server, token).catch((error: unknown) => {
-        console.error(`logbook read failed: ${error instanceof Error ? error.message : String(error)}`);
-        return [];
-      });
-      for (const r of records) states.set(r._id, r);
-      await sleep(200);
-    }
-  })();
-  const ended = (id: string) => ['done', 'failed', 'aborted'].includes(states.get(id)?.state ?? '');
-  return {
-    state: (id: string) => states.get(id)?.state,
-    records: () => [...states.values()],
-    async waitEnded(id: string, deadline: number): Promise<string> {
-      while (!ended(id) && Date.now() < deadline) await sleep(50);
-      return states.get(id)?.state ?? 'unknown';
-    },
-    stop: async () => {
-      stopped = true;
-      await loop;
-    },
-  };
-}
-
-type Watcher = ReturnType<typeof importWatcher>;
-const managerOf = (users: User[]) => users.find((u) => u.manager) ?? (users[0] as User);
 
 /** Starts an immediate import, again every RETRY_BUSY_MS while its pipeline is busy (409); answers its id. */
 async function runNow(
@@ -282,51 +148,6 @@ async function uploadAndRun(server: BenchServer, user: User, pipelineId: string,
   }
 }
 
-/**
- * Where the time of the imports went, from their records: the first created after the start
- * (uploads checked), the runs themselves, and the pipeline idle between one run's end and the
- * next one's start.
- */
-function timeline(records: ImportRecord[], startedAt: number) {
-  const ms = (iso: string | null) => (iso ? Date.parse(iso) : Number.NaN);
-  const runs = records.filter((r) => r.startedAt && r.endAt).sort((a, b) => ms(a.startedAt) - ms(b.startedAt));
-  const first = Math.min(...records.map((r) => ms(r.createdAt)));
-  let running = 0;
-  let idle = 0;
-  let waitingToStart = 0;
-  let endToNextCreated = 0;
-  for (const [i, r] of runs.entries()) {
-    running += ms(r.endAt) - ms(r.startedAt);
-    waitingToStart += ms(r.startedAt) - ms(r.createdAt);
-    const before = runs[i - 1];
-    if (before) idle += Math.max(0, ms(r.startedAt) - ms(before.endAt));
-    if (before) endToNextCreated += Math.max(0, ms(r.createdAt) - ms(before.endAt));
-  }
-  const s = (v: number) => Math.round(v / 100) / 10;
-  return {
-    firstImportCreatedAfterS: s(first - startedAt),
-    runsS: s(running),
-    runMeanS: s(running / Math.max(1, runs.length)),
-    idleBetweenRunsS: s(idle),
-    /** Of that idle time, from one run's end to the next import's creation (the users' Run now). */
-    endToNextCreatedS: s(endToNextCreated),
-    createdToStartedMeanS: s(waitingToStart / Math.max(1, runs.length)),
-  };
-}
-
-/** BENCH_VERBOSE: the log of the longest run, each line with its time from the run's start, on stderr. */
-async function printSlowestRun(server: BenchServer, token: string, records: ImportRecord[]) {
-  const took = (r: ImportRecord) => Date.parse(r.endAt ?? '') - Date.parse(r.startedAt ?? '');
-  const slowest = records.filter((r) => r.startedAt && r.endAt).sort((a, b) => took(b) - took(a))[0];
-  if (!slowest) return;
-  const lines = await call<{ logDate: string; message: string }[]>(server.baseUrl, 'GET', `/logs/jobs?id=${slowest._id}`, {
-    token,
-  });
-  const start = Date.parse(slowest.startedAt ?? '');
-  console.error(`The longest run, ${took(slowest)} ms:`);
-  for (const l of lines) console.error(`  +${Date.parse(l.logDate) - start} ms  ${l.message.slice(0, 120)}`);
-}
-
 async function importsMode(server: BenchServer, users: User[]) {
   const watcher = importWatcher(server, managerOf(users).token);
   const t0 = performance.now();
@@ -366,35 +187,6 @@ async function importsMode(server: BenchServer, users: User[]) {
   };
 }
 
-/** CPU seconds this process has used since `start`. */
-function cpuSecondsSince(start: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1e6;
-}
-
-/** How many cores the server (and of them its main thread) and the PostgreSQL processes kept busy since the meter started, on average. */
-function cpuMeter(server: BenchServer) {
-  const t0 = performance.now();
-  const server0 = server.cpuSeconds();
-  const main0 = server.mainThreadCpuSeconds();
-  const worker0 = server.workerCpuSeconds();
-  const bench0 = process.cpuUsage();
-  const database0 = postgresCpuSeconds();
-  return {
-    cores() {
-      const seconds = (performance.now() - t0) / 1000;
-      const round = (v: number) => Math.round((v / seconds) * 100) / 100;
-      return {
-        server: round(server.cpuSeconds() - server0),
-        mainThread: round(server.mainThreadCpuSeconds() - main0),
-        worker: round(server.workerCpuSeconds() - worker0),
-        database: round(postgresCpuSeconds() - database0),
-        bench: round(cpuSecondsSince(bench0)),
-      };
-    },
-  };
-}
-
 /** The server's memory once it has been idle a few seconds. */
 async function idleRss(server: BenchServer, seconds = 10): Promise<number> {
   await sleep(seconds * 1000);
@@ -413,35 +205,6 @@ function importer(server: BenchServer, user: User, pipelineId: string): Promise<
   return startInProcess<ImportJob, ImportTimings>('./importer.ts', job);
 }
 
-/**
- * The reads for as long as `work` runs (a pause, for the reads alone), counted once they have run
- * WARM_UP_MS before it starts, with the cores both kept busy; the work's answer once the reads have
- * ended (a failure before then must not end the bench and leave its server running).
- */
-async function readsWhile<T>(server: BenchServer, users: User[], work: () => Promise<T>) {
-  let running = true;
-  let from = Number.POSITIVE_INFINITY;
-  const reads = readLoad(
-    server,
-    users,
-    () => !running,
-    () => from,
-  );
-  await sleep(WARM_UP_MS);
-  from = performance.now();
-  const cpu = cpuMeter(server);
-  const done = work().finally(() => {
-    running = false;
-  });
-  done.catch(() => undefined);
-  const counted = await reads;
-  const answer = await done;
-  return { reads: counted, answer, cores: cpu.cores() };
-}
-
-/** How much longer the reads' p95 was beside the work than alone, in per cent. */
-const p95Growth = (alone: Timings, beside: Timings) => `${Math.round((beside.p95 / alone.p95 - 1) * 100)}%`;
-
 async function besideMode(server: BenchServer, users: User[]) {
   const user = users[0] as User;
   const rssBefore = await idleRss(server, 2);
@@ -450,10 +213,10 @@ async function besideMode(server: BenchServer, users: User[]) {
   const alone = await first.go();
   const aloneCores = aloneCpu.cores();
   const rssAfterAlone = await idleRss(server);
-  const { reads: readsAlone, cores: readsAloneCores } = await readsWhile(server, users, () => sleep(durationS * 1000));
+  const { reads: readsAlone, cores: readsAloneCores } = await readsWhile(server, users, readRate, () => sleep(durationS * 1000));
   // The reads beside the import start with its upload: the importer's own start is not in them.
   const second = await importer(server, user, (user.big[1] as Pipeline)._id);
-  const beside = await readsWhile(server, users, () => second.go());
+  const beside = await readsWhile(server, users, readRate, () => second.go());
   const { reads: readsBeside, answer: withReads, cores: besideCores } = beside;
   const records = await logbook(server, managerOf(users).token);
   if (process.env.BENCH_VERBOSE) {
@@ -506,9 +269,9 @@ async function besideCoresMode(
   const job: CoresJob = { nice: spec.nice ?? 0, steps: seconds.map((s: number) => Math.round(s * perSecond)) };
   const work = () => startInProcess<CoresJob, CoresTimings>('./cores.ts', job);
   const alone = await (await work()).go();
-  const { reads: readsAlone } = await readsWhile(server, users, () => sleep(durationS * 1000));
+  const { reads: readsAlone } = await readsWhile(server, users, readRate, () => sleep(durationS * 1000));
   const ready = await work();
-  const { reads: readsBeside, answer: withReads, cores } = await readsWhile(server, users, () => ready.go());
+  const { reads: readsBeside, answer: withReads, cores } = await readsWhile(server, users, readRate, () => ready.go());
   const s = (t: CoresTimings) => ({ totalS: Math.round(t.totalMs) / 1000, cpuS: Math.round(t.cpuSeconds * 100) / 100 });
   return {
     standIn: job,
@@ -524,10 +287,12 @@ async function besideCoresMode(
 
 async function main(): Promise<void> {
   const settings = JSON.parse(process.env.BENCH_SETTINGS ?? '{}') as Record<string, string>;
-  const server = await startBenchServer(userCount, settings);
+  // The listener mode's broker is on this machine: its address opened to the listeners.
+  const opened: Record<string, string> = mode === 'listener' ? { LISTENER_PRIVATE_RANGES: '127.0.0.0/8' } : {};
+  const server = await startBenchServer(userCount, { ...opened, ...settings });
   try {
     const rssIdle = await idleRss(server, 3);
-    const users = await signInAll(server);
+    const users = await signInAll(server, userCount);
     let peak = server.rssMiB();
     const sampler = setInterval(() => {
       peak = Math.max(peak, server.rssMiB());
@@ -535,8 +300,9 @@ async function main(): Promise<void> {
     const cpu0 = server.cpuSeconds();
     const t0 = performance.now();
     let result: unknown;
-    if (mode === 'reads') result = await readLoad(server, users, forSeconds(durationS));
+    if (mode === 'reads') result = await readLoad(server, users, readRate, forSeconds(durationS));
     else if (mode === 'imports') result = await importsMode(server, users);
+    else if (mode === 'listener') result = await listenerMode(server, users, { seconds: durationS, rate: listenerRate });
     else if (process.env.BENCH_BESIDE_CORES)
       result = await besideCoresMode(server, users, JSON.parse(process.env.BENCH_BESIDE_CORES));
     else result = await besideMode(server, users);

@@ -58,20 +58,25 @@ function spawnWorker(env: NodeJS.ProcessEnv): ChildProcess {
   });
 }
 
-/** CPU seconds of every PostgreSQL process this user can read (0 when none runs here). */
-export function postgresCpuSeconds(): number {
+/** CPU seconds of every process of this command name this user can read (0 when none runs here). */
+function cpuSecondsOfCommand(command: string): number {
   let total = 0;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.includes(' (postgres) ')) total += cpuOf(Number(entry));
+      if (stat.includes(` (${command}) `)) total += cpuOf(Number(entry));
     } catch {
       // The process ended while it was read.
     }
   }
   return total;
 }
+
+/** CPU seconds of every PostgreSQL process this user can read (0 when none runs here). */
+export const postgresCpuSeconds = () => cpuSecondsOfCommand('postgres');
+/** CPU seconds of RabbitMQ's Erlang machine (0 when it does not run here). */
+export const rabbitCpuSeconds = () => cpuSecondsOfCommand('beam.smp');
 
 async function waitReady(child: ChildProcess, baseUrl: string, log: () => string): Promise<void> {
   const deadline = Date.now() + 120_000;
