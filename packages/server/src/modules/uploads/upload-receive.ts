@@ -62,7 +62,8 @@ async function store(
     if (done?.[i]) return done[i];
     if ('key' in f) return undefined;
     const source = pipeline.dataSources.find((s) => s.dataSubKind === f.dataSubKind);
-    const started = checkFile(r.ctx, r.deps, { source, dataSubKind: f.dataSubKind, filename: f.filename }, f.bytes);
+    const file = { pipelineId: pipeline._id, source, dataSubKind: f.dataSubKind, filename: f.filename };
+    const started = checkFile(r.ctx, r.deps, file, f.bytes);
     started.catch(() => undefined);
     return started;
   });
@@ -148,7 +149,7 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
       const checked = await checkFile(
         ctx,
         deps,
-        { source, dataSubKind: source.dataSubKind, filename: call.filename },
+        { pipelineId: pipeline._id, source, dataSubKind: source.dataSubKind, filename: call.filename },
         call.bytes,
       );
       const { outcome } = checked;

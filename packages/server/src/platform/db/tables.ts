@@ -185,6 +185,16 @@ export interface UploadsTable {
   sent_from: Generated<'wizard' | 'testing'>;
 }
 
+/** A data source's column mapping for one header (its signature's SHA-256): each column → a field, or null (ignored). */
+export interface ColumnMappingsTable {
+  pipeline_id: string;
+  data_sub_kind: string;
+  signature_hash: string;
+  columns: JsonColumn<{ column: string; field: string | null }[]>;
+  updated_at: UpdatedAt;
+  updated_by: string | null;
+}
+
 // imports domain
 export interface JobsTable {
   id: string;
@@ -322,6 +332,7 @@ export interface Database {
   pipelines: PipelinesTable;
   user_pipelines: UserPipelinesTable;
   uploads: UploadsTable;
+  column_mappings: ColumnMappingsTable;
   jobs: JobsTable;
   imports: ImportsTable;
   import_leases: ImportLeasesTable;

@@ -21,6 +21,7 @@ import * as foldersNotify from './20261126T1300_folders_notify.ts';
 import * as uploadsImported from './20261206T0900_uploads_imported.ts';
 import * as endpointModels from './20261206T1400_endpoint_models.ts';
 import * as endpoints from './20261206T1410_endpoints.ts';
+import * as columnMappings from './20261206T1500_column_mappings.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '20261206T0900_uploads_imported': uploadsImported,
   '20261206T1400_endpoint_models': endpointModels,
   '20261206T1410_endpoints': endpoints,
+  '20261206T1500_column_mappings': columnMappings,
 };
