@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db/tables.ts';
 import { newId } from '../../platform/ids.ts';
+import { columnMappings } from './column-mappings.ts';
 import { readFileRows } from './file-rows.ts';
 import { sweepFiles } from './file-sweep.ts';
 import { uploadChecks } from './upload-checks.ts';
@@ -81,6 +82,7 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
     readFileRows: (fileName: string, bytes: Uint8Array) => readFileRows(deps.parser, fileName, bytes),
     ...uploadReads(repo, deps),
     ...uploadChoices(repo, deps),
+    ...columnMappings(ctx, deps),
     resume: checks.resume,
     watch: checks.watch,
     unwatch: checks.unwatch,
