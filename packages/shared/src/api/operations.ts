@@ -244,7 +244,8 @@ export const API_OPERATIONS = {
   'GET /uploads/column-mappings': {
     operationId: 'getColumnMappings',
     summary: "Read the column mappings stored for a pipeline's data source, one per file header met",
-    returns: "The mappings, newest first: each header's signature and its columns with the field each goes to (null: ignored).",
+    returns:
+      "The data model's fields (name, title, alternate names, required) and the mappings, newest first: each header's signature and its columns with the field each goes to (null: ignored).",
     errors: [403, 404],
   },
   'POST /uploads/column-mappings': {

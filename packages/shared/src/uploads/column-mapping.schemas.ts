@@ -33,3 +33,18 @@ export const columnMappingViewSchema = z.object({
   updatedAt: z.string().describe('When it was last stored (ISO date-time).'),
 });
 export type ColumnMappingView = z.infer<typeof columnMappingViewSchema>;
+
+/** A data model field as the column matching offers it. */
+export const matchFieldSchema = z.object({
+  name: z.string().describe('The field (a property of the data model).'),
+  title: z.string().optional().describe("The field's title, when it has one."),
+  aliases: z.array(z.string()).describe('Its alternate names (x-aliases).'),
+  required: z.boolean().describe('Whether the data model requires it.'),
+});
+
+/** What the wizard matches a file's columns with: the data source's fields and its stored mappings. */
+export const sourceMappingsSchema = z.object({
+  fields: z.array(matchFieldSchema).describe("The data model's fields; empty when the data source has no data model."),
+  mappings: z.array(columnMappingViewSchema).describe('The mappings stored for the headers met, newest first.'),
+});
+export type SourceMappings = z.infer<typeof sourceMappingsSchema>;

@@ -102,7 +102,8 @@ describe('column mappings', () => {
       token: user.token,
     });
     expect(listed.status).toBe(200);
-    expect(listed.body.data).toHaveLength(1);
+    expect(listed.body.data.mappings).toHaveLength(1);
+    expect(listed.body.data.fields).toContainEqual({ name: 'city', aliases: ['Ville'], required: true });
     // The same columns in another order and case: the same header signature.
     const id = await kit.upload(user.token, pipelineId, 'dealers', 'notes,CITY,name,dealer code,e-mail\n,Lille,Nord Motors,FR003,\n');
     expect(await statusOf(user.token, id)).toMatchObject({ status: 'valid', rowCount: 1 });

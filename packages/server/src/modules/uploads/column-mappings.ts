@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ColumnMappingBody, ColumnMappingView } from '@gdb/shared/uploads/column-mapping.schemas';
+import type { ColumnMappingBody, ColumnMappingView, SourceMappings } from '@gdb/shared/uploads/column-mapping.schemas';
 import { type ColumnChoice, headerSignature, MAPPING_MESSAGES, mappingIssue, matchFieldsOf } from '@gdb/shared/uploads/column-matcher';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -31,10 +31,12 @@ export function columnMappings(ctx: AppContext, deps: UploadsDeps) {
   }
 
   return {
-    /** The stored mappings of a data source, newest first. */
-    async mappings(auth: AuthContext, pipelineId: string, dataSubKind: string): Promise<ColumnMappingView[]> {
-      const { pipeline } = await readableSource(auth, pipelineId, dataSubKind);
-      return (await repo.ofSource(pipeline._id, dataSubKind)).map(viewOf);
+    /** A data source's fields to map columns to (its data model's), and its stored mappings, newest first. */
+    async mappings(auth: AuthContext, pipelineId: string, dataSubKind: string): Promise<SourceMappings> {
+      const { pipeline, source } = await readableSource(auth, pipelineId, dataSubKind);
+      const model = source.dataModel ? await deps.loadDataModel(source.dataModel) : null;
+      const mappings = (await repo.ofSource(pipeline._id, dataSubKind)).map(viewOf);
+      return { fields: model ? matchFieldsOf(model.jsonSchema) : [], mappings };
     },
 
     /** Stores the mapping of a header for a data source; a field not in its data model or named twice is refused. */

@@ -4,6 +4,7 @@ import {
   columnMappingBodySchema,
   columnMappingsQuerySchema,
   columnMappingViewSchema,
+  sourceMappingsSchema,
 } from '@gdb/shared/uploads/column-mapping.schemas';
 import {
   disableBodySchema,
@@ -97,7 +98,7 @@ export function uploadsRoutes(uploads: UploadsService, budget: UploadBudget, fil
     );
     app.get(
       '/uploads/column-mappings',
-      { schema: { tags, querystring: columnMappingsQuerySchema, response: { 200: envelope(z.array(columnMappingViewSchema)) } } },
+      { schema: { tags, querystring: columnMappingsQuerySchema, response: { 200: envelope(sourceMappingsSchema) } } },
       async (req) => ok(await uploads.mappings(requireAuth(req), req.query.pipelineId, req.query.dataSubKind)),
     );
     app.post(
