@@ -25,8 +25,7 @@ import {
   storedRowsJson,
   storedTableJson,
 } from '../../packages/server/src/platform/files/row-tables.ts';
-import { seededRandom } from '../../packages/server/test/seeded-random.ts';
-import { COLUMNS, DATA_MODEL } from './dealer-prices.ts';
+import { COLUMNS, DATA_MODEL, generateCsv } from './dealer-prices.ts';
 
 const rowCount = Number(process.env.BENCH_ROWS ?? 200_000);
 const runCount = Number(process.env.BENCH_RUNS ?? 3);
@@ -38,9 +37,6 @@ const TARGET_RATIO = 0.25;
  * ratio would make at it, since the machine's own speed moves from day to day.
  */
 const REFERENCE_RAW_ROWS_PER_SECOND = 600_000;
-
-// ---------------------------------------------------------------------------------------------
-// The file: what a dealer's price list looks like, deterministic (same bytes on every run).
 
 // A mapping a real price file gets: trims, normalises, computes the price with VAT.
 const MAPPING = `const rows = ctx.input.prices;
@@ -62,34 +58,6 @@ for (let i = 0; i < rows.length; i++) {
 }
 ctx.output.prices = out;
 ctx.log.info(out.length + ' price rows mapped.');`;
-
-function generateCsv(rows: number): string {
-  const next = seededRandom(20261122);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
-  const int = (n: number) => Math.floor(next() * n);
-  const letters = [...'ABCDEFGHJKLMNPRSTUVWXYZ'];
-  const alnum = [...'ABCDEFGHJKLMNPRSTUVWXYZ0123456789'];
-  const countries = ['FR', 'DE', 'ES', 'IT', 'BE', 'NL', 'PT', 'AT'];
-  const brands = ['Renault', 'Dacia', 'Alpine', 'Nissan', 'Mitsubishi'];
-  const parts = ['Brake pad set', 'Oil filter', 'Wiper blade', 'Spark plug', 'Air filter', 'Clutch kit', 'Headlamp'];
-  const sides = ['front', 'rear', 'left', 'right', 'kit'];
-  const vat = ['0.2', '0.19', '0.21', '0.22', '0.055'];
-  const lines: string[] = [COLUMNS.join(',')];
-  for (let i = 0; i < rows; i++) {
-    const country = pick(countries);
-    const dealer = `${country}${String(int(1000)).padStart(3, '0')}`;
-    const part = `${pick(alnum)}${pick(alnum)}${pick(letters)}-${String(int(100_000)).padStart(5, '0')}`;
-    // Some descriptions hold the delimiter and are quoted, as exports from spreadsheets are.
-    const text = `${pick(parts)} ${pick(sides)} ${int(90) + 10}`;
-    const description = i % 10 === 0 ? `"${text}, pack of ${int(8) + 2}"` : text;
-    const brand = i % 25 === 0 ? '' : pick(brands);
-    const price = (int(99_999) / 100 + 1).toFixed(2);
-    const date = `2026-${String(int(12) + 1).padStart(2, '0')}-${String(int(28) + 1).padStart(2, '0')}`;
-    const email = `parts.${dealer.toLowerCase()}@dealer.example`;
-    lines.push([dealer, part, description, brand, int(500), price, pick(vat), 'EUR', date, email].join(','));
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 // ---------------------------------------------------------------------------------------------
 
