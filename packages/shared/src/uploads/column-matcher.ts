@@ -65,7 +65,7 @@ export function matchFieldsOf(dataModel: Record<string, unknown>): MatchField[] 
   const required = new Set(Array.isArray(row.required) ? row.required : []);
   return Object.entries(properties).map(([name, field]) => {
     const f = isRecord(field) ? field : {};
-    const aliases = Array.isArray(f[ALIASES_KEYWORD]) ? f[ALIASES_KEYWORD].filter((a) => typeof a === 'string') : [];
+    const aliases = Array.isArray(f[ALIASES_KEYWORD]) ? f[ALIASES_KEYWORD].filter((a): a is string => typeof a === 'string') : [];
     const title = typeof f.title === 'string' && f.title.trim() !== '' ? f.title : undefined;
     return { name, ...(title ? { title } : {}), aliases, required: required.has(name) };
   });
