@@ -27,7 +27,7 @@ const LINE = 'Columns mapped: Dealer Code → dealerCode, Ville → city, Vehicl
 
 describe('a stored column mapping applied as the file is read', () => {
   it('renames the CSV columns of a header with that signature and leaves the ignored ones out, saying so in the log', () => {
-    const csv = 'Notes;dealer code;VILLE;Vehicles\nhi;FR001;Lyon;3\n;FR002;Nantes;\n';
+    const csv = 'Notes;dealer code;VILLE;vehicles\nhi;FR001;Lyon;3\n;FR002;Nantes;\n';
     const out = parseFile({ bytes: enc(csv), group: 'csv', dataModel: model, columnMappings: [mapping] });
     expect(out.status).toBe('valid');
     expect(rowsOfStored(out.rowsJson ?? '')).toEqual([
@@ -35,7 +35,7 @@ describe('a stored column mapping applied as the file is read', () => {
       { dealerCode: 'FR002', city: 'Nantes', vehicles: null },
     ]);
     expect(out.notes.map((n) => n.message)).toContain(
-      'Columns mapped: dealer code → dealerCode, VILLE → city, Vehicles → vehicles; ignored: Notes',
+      'Columns mapped: dealer code → dealerCode, VILLE → city; ignored: Notes',
     );
   });
 

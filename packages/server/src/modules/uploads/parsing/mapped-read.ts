@@ -1,4 +1,4 @@
-import { type ColumnChoice, headerSignature, mappingLine, targetsOf } from '@gdb/shared/uploads/column-matcher';
+import { type ColumnChoice, headerSignature, mappingLine, normaliseName, targetsOf } from '@gdb/shared/uploads/column-matcher';
 import type { CsvRead } from './read-csv.ts';
 import type { ReadHints, ReadTable, Row } from './table.ts';
 
@@ -15,12 +15,17 @@ export function mappingFor(header: readonly string[], mappings: readonly ColumnC
 
 /**
  * What a reader may know of the fields when mappings may rename the columns: the columns they map
- * count as the data model's fields (to find the header, the sheet, the records), none required.
+ * count as the data model's fields (to find the header, the sheet, the records; a CSV header in any
+ * spelling of theirs), none required.
  */
 export function mappedHints(hints: ReadHints, mappings: readonly ColumnChoice[][] | undefined): ReadHints {
   if (!mappings || mappings.length === 0) return hints;
   const mapped = mappings.flatMap((m) => m.filter((c) => c.field !== null).map((c) => c.column));
-  return { fields: [...new Set([...hints.fields, ...mapped])], required: [] };
+  return {
+    fields: [...new Set([...hints.fields, ...mapped])],
+    required: [],
+    mapped: new Set(mapped.map(normaliseName)),
+  };
 }
 
 /** The columns kept (by index) and their new names, when a mapping applies. */
