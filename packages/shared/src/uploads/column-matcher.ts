@@ -10,7 +10,7 @@ export const ALIASES_KEYWORD = 'x-aliases';
 export interface MatchField {
   name: string;
   title?: string;
-  aliases: readonly string[];
+  aliases: string[];
   required: boolean;
 }
 
