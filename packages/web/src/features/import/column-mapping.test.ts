@@ -15,6 +15,9 @@ describe("a chosen CSV file's header", () => {
     expect(head.samples[0]).toEqual(['FR001', 'FR002', 'FR003']);
     expect(head.samples[1]).toEqual(['Garage; du Centre', 'Auto Sud', 'N']);
     expect(head.samples[3]).toEqual(['a@b.example']);
+    // The last record, without its line break, counts when the text is the whole file, not when it was cut.
+    expect(headOfCsv('a,b\n1,2').samples).toEqual([['1'], ['2']]);
+    expect(headOfCsv('a,b\n1,2', false).samples).toEqual([[], []]);
   });
 
   it("takes Excel's sep= line and leaves nameless columns out", () => {

@@ -35,8 +35,8 @@ export interface FileHead {
   samples: string[][];
 }
 
-/** The records of CSV text (RFC 4180 quotes), as far as the text goes; the last one may be cut. */
-function records(text: string, delimiter: string): string[][] {
+/** The records of CSV text (RFC 4180 quotes); the last one without its line break only when the text is `whole` (not cut). */
+function records(text: string, delimiter: string, whole: boolean): string[][] {
   const out: string[][] = [];
   let record: string[] = [];
   let value = '';
@@ -61,6 +61,7 @@ function records(text: string, delimiter: string): string[][] {
       value = '';
     } else value += c;
   }
+  if (whole && !quoted && (value !== '' || record.length > 0)) out.push([...record, value]);
   return out;
 }
 
@@ -77,11 +78,11 @@ function delimiterOf(lines: string[]): { delimiter: string; skip: number } {
 }
 
 /** The header and sample values of CSV text (its first part), as the server reads a header: names trimmed, nameless columns left out. */
-export function headOfCsv(text: string): FileHead {
+export function headOfCsv(text: string, whole = true): FileHead {
   const clean = text.replace(/^\uFEFF/, '').replace(/^(?:[ \t]*\r?\n)+/, '');
   const { delimiter, skip } = delimiterOf(clean.split(/\r\n|\n|\r/, 2));
   const body = skip ? clean.slice(clean.search(/\r\n|\n|\r/) + 1).replace(/^\n/, '') : clean;
-  const [names = [], ...rows] = records(body, delimiter);
+  const [names = [], ...rows] = records(body, delimiter, whole);
   const kept = names.map((n, i) => [n.trim(), i] as const).filter(([n]) => n !== '');
   return {
     columns: kept.map(([n]) => n),
@@ -106,7 +107,7 @@ export function textOfHead(bytes: Uint8Array): string {
 
 /** A chosen CSV file's header and sample values, from its first 64 KiB. */
 export async function readFileHead(file: File): Promise<FileHead> {
-  return headOfCsv(textOfHead(new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer())));
+  return headOfCsv(textOfHead(new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer())), file.size <= HEAD_BYTES);
 }
 
 /** What the wizard does with a chosen file: take it as it is, or ask for a mapping, proposed. */
