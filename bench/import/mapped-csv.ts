@@ -111,7 +111,7 @@ async function importFile(pipelineId: string, bytes: Buffer, rows: number) {
     const logs = (await services.logs.forUploads([upload.id])).map((l) => l.message);
     throw new Error(`the upload is ${upload.status}: ${logs.slice(0, 5).join(' | ')}`);
   }
-  const { importId } = await services.imports.create(auth, { pipelineId, kind: 'immediate' });
+  const { importId } = await services.imports.create(auth, { pipelineId, kind: 'immediate', restartOnError: false, listPipelines: [] });
   for (;;) {
     const row = await k.selectFrom('imports').select(['state']).where('id', '=', importId).executeTakeFirstOrThrow();
     if (row.state === 'done') break;
