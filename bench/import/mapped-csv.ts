@@ -106,12 +106,21 @@ async function importFile(pipelineId: string, bytes: Buffer, rows: number) {
   ]);
   await services.uploads.settled();
   const checked = performance.now();
-  const upload = await k.selectFrom('uploads').selectAll().where('id', '=', uploadId ?? '').executeTakeFirstOrThrow();
+  const upload = await k
+    .selectFrom('uploads')
+    .selectAll()
+    .where('id', '=', uploadId ?? '')
+    .executeTakeFirstOrThrow();
   if (upload.status !== 'valid' || upload.row_count !== rows) {
     const logs = (await services.logs.forUploads([upload.id])).map((l) => l.message);
     throw new Error(`the upload is ${upload.status}: ${logs.slice(0, 5).join(' | ')}`);
   }
-  const { importId } = await services.imports.create(auth, { pipelineId, kind: 'immediate', restartOnError: false, listPipelines: [] });
+  const { importId } = await services.imports.create(auth, {
+    pipelineId,
+    kind: 'immediate',
+    restartOnError: false,
+    listPipelines: [],
+  });
   for (;;) {
     const row = await k.selectFrom('imports').select(['state']).where('id', '=', importId).executeTakeFirstOrThrow();
     if (row.state === 'done') break;

@@ -125,9 +125,7 @@ describe('columns matched to the data model', () => {
 
     // The server checks the file with the mapping, and its log says which.
     const lines = await sendAndCheck(page, 'dealer-system.csv');
-    expect(lines).toContain(
-      'Columns mapped: Dealer Code → dealerCode, Name → name, City → city, E-Mail → email; ignored: Notes',
-    );
+    expect(lines).toContain('Columns mapped: Dealer Code → dealerCode, Name → name, City → city, E-Mail → email; ignored: Notes');
     expect(lines.at(-1)).toBe('3 rows read, all valid.');
 
     // The next file with the same header goes through without the mapping step.

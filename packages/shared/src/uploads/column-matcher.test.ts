@@ -49,7 +49,9 @@ describe('the data model fields', () => {
     ];
     expect(fields).toEqual(row);
     expect(matchFieldsOf({ type: 'array', items: DEALER_MODEL })).toEqual(row);
-    expect(matchFieldsOf({ properties: { a: { 'x-aliases': ['b', 3] } } })).toEqual([{ name: 'a', aliases: ['b'], required: false }]);
+    expect(matchFieldsOf({ properties: { a: { 'x-aliases': ['b', 3] } } })).toEqual([
+      { name: 'a', aliases: ['b'], required: false },
+    ]);
   });
 });
 
@@ -136,7 +138,7 @@ describe('a mapping checked and applied', () => {
     expect(line).toBe('Columns mapped: Dealer Code → dealerCode, E-Mail → email; ignored: Notes');
   });
 
-  it("applies a stored mapping to a header of the same signature, by exact then normalised name", () => {
+  it('applies a stored mapping to a header of the same signature, by exact then normalised name', () => {
     const stored = [
       { column: 'Dealer Code', field: 'dealerCode' },
       { column: 'Notes', field: null },

@@ -50,10 +50,7 @@ export function normaliseName(name: string): string {
 
 /** A header's signature: its normalised names, sorted (the same columns in another order are the same header). */
 export function headerSignature(columns: readonly string[]): string {
-  return columns
-    .map(normaliseName)
-    .sort()
-    .join('\u001f');
+  return columns.map(normaliseName).sort().join('\u001f');
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

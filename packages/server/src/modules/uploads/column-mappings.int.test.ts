@@ -86,7 +86,9 @@ describe('column mappings', () => {
       `${HEADER}\nFR001;Garage du Centre;Lyon;contact@garage.example;call first\nFR002;Auto Sud;Marseille;;\n`,
     );
     expect(await statusOf(user.token, id)).toMatchObject({ status: 'valid', rowCount: 2 });
-    expect(await uploadLog(id)).toContain('Columns mapped: Dealer Code → dealerCode, Name → name, City → city, E-Mail → email; ignored: Notes');
+    expect(await uploadLog(id)).toContain(
+      'Columns mapped: Dealer Code → dealerCode, Name → name, City → city, E-Mail → email; ignored: Notes',
+    );
 
     const res = await t.call('POST', '/imports', { token: user.token, body: { pipelineId, kind: 'immediate' } });
     expect(res.status).toBe(200);
@@ -105,7 +107,12 @@ describe('column mappings', () => {
     expect(listed.body.data.mappings).toHaveLength(1);
     expect(listed.body.data.fields).toContainEqual({ name: 'city', aliases: ['Ville'], required: true });
     // The same columns in another order and case: the same header signature.
-    const id = await kit.upload(user.token, pipelineId, 'dealers', 'notes,CITY,name,dealer code,e-mail\n,Lille,Nord Motors,FR003,\n');
+    const id = await kit.upload(
+      user.token,
+      pipelineId,
+      'dealers',
+      'notes,CITY,name,dealer code,e-mail\n,Lille,Nord Motors,FR003,\n',
+    );
     expect(await statusOf(user.token, id)).toMatchObject({ status: 'valid', rowCount: 1 });
   });
 

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { ColumnMappingBody, ColumnMappingView, SourceMappings } from '@gdb/shared/uploads/column-mapping.schemas';
-import { type ColumnChoice, headerSignature, MAPPING_MESSAGES, mappingIssue, matchFieldsOf } from '@gdb/shared/uploads/column-matcher';
+import {
+  type ColumnChoice,
+  headerSignature,
+  MAPPING_MESSAGES,
+  mappingIssue,
+  matchFieldsOf,
+} from '@gdb/shared/uploads/column-matcher';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, invalid } from '../../platform/http/errors.ts';

@@ -8,14 +8,16 @@ import type { FileHead } from './column-mapping.ts';
 /** The texts of the column mapping. */
 export const MAPPING_TEXTS = {
   title: (dataSubKind: string) => `Match the columns of the file to ${dataSubKind}`,
-  intro: "The file's header does not name the data model's fields as they are. Choose the field each column goes to, or ignore it.",
+  intro:
+    "The file's header does not name the data model's fields as they are. Choose the field each column goes to, or ignore it.",
   column: 'Column in the file',
   samples: 'First values',
   field: 'Field',
   ignore: 'Ignore',
   fieldOf: (column: string) => `Field for column ${column}`,
   missing: (fields: readonly string[]) => `Required fields not mapped: ${fields.join(', ')}.`,
-  contested: (column: string, field: string) => `${column} also matches ${field}, which another column matches better: left unmapped.`,
+  contested: (column: string, field: string) =>
+    `${column} also matches ${field}, which another column matches better: left unmapped.`,
   confirm: 'Confirm',
   cancel: 'Cancel',
   remembered: 'The mapping is remembered for this data source: a file with the same header is matched without asking.',

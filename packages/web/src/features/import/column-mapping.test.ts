@@ -10,7 +10,9 @@ const fields = matchFieldsOf({
 
 describe("a chosen CSV file's header", () => {
   it('reads the names and the first three non-empty values of each column, with the delimiter the header splits best with', () => {
-    const head = headOfCsv('\uFEFFDealer Code;Name;City;E-Mail;Notes\r\nFR001;"Garage; du Centre";Lyon;;\r\nFR002;Auto Sud;;a@b.example;x\r\nFR003;N;L;;\r\nFR004');
+    const head = headOfCsv(
+      '\uFEFFDealer Code;Name;City;E-Mail;Notes\r\nFR001;"Garage; du Centre";Lyon;;\r\nFR002;Auto Sud;;a@b.example;x\r\nFR003;N;L;;\r\nFR004',
+    );
     expect(head.columns).toEqual(['Dealer Code', 'Name', 'City', 'E-Mail', 'Notes']);
     expect(head.samples[0]).toEqual(['FR001', 'FR002', 'FR003']);
     expect(head.samples[1]).toEqual(['Garage; du Centre', 'Auto Sud', 'N']);

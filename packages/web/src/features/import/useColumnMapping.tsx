@@ -4,7 +4,14 @@ import { App } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { errorText } from '../../ground/request/failure.ts';
 import { ColumnMappingDialog } from './ColumnMappingDialog.tsx';
-import { type FileHead, type MappingProposal, proposeMapping, readFileHead, saveColumnMapping, sourceMappings } from './column-mapping.ts';
+import {
+  type FileHead,
+  type MappingProposal,
+  proposeMapping,
+  readFileHead,
+  saveColumnMapping,
+  sourceMappings,
+} from './column-mapping.ts';
 
 /** A file waiting for its mapping: what the dialog shows, and how the file is then taken. */
 interface Waiting {

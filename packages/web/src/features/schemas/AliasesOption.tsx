@@ -14,7 +14,13 @@ function aliasesOf(text: string): string[] {
  * A field's alternate names (stored as `x-aliases`): the column names a file may give it, which
  * the upload's column matching takes for the field. Committed on Enter or when it loses focus.
  */
-export function AliasesOption({ value, onCommit }: { value: unknown; onCommit: (aliases: string[] | undefined) => string | null }) {
+export function AliasesOption({
+  value,
+  onCommit,
+}: {
+  value: unknown;
+  onCommit: (aliases: string[] | undefined) => string | null;
+}) {
   const id = useId();
   const [text, setText] = useState(textOf(value));
   const [error, setError] = useState<string | null>(null);

@@ -34,9 +34,7 @@ describe('a stored column mapping applied as the file is read', () => {
       { dealerCode: 'FR001', city: 'Lyon', vehicles: 3 },
       { dealerCode: 'FR002', city: 'Nantes', vehicles: null },
     ]);
-    expect(out.notes.map((n) => n.message)).toContain(
-      'Columns mapped: dealer code → dealerCode, VILLE → city; ignored: Notes',
-    );
+    expect(out.notes.map((n) => n.message)).toContain('Columns mapped: dealer code → dealerCode, VILLE → city; ignored: Notes');
   });
 
   it('reads a header with no mapping as written', () => {

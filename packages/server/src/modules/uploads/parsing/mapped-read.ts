@@ -36,7 +36,10 @@ function renaming(fields: readonly string[], mappings: readonly ColumnChoice[][]
   // A mapping stored before the data model changed may name a field twice now: the file is read as written.
   const named = targets.filter((t): t is string => t !== null);
   if (new Set(named).size !== named.length) return null;
-  const note = { level: 'info' as const, message: mappingLine(fields.map((column, i) => ({ column, field: targets[i] ?? null }))) };
+  const note = {
+    level: 'info' as const,
+    message: mappingLine(fields.map((column, i) => ({ column, field: targets[i] ?? null }))),
+  };
   return { targets, note };
 }
 
