@@ -186,7 +186,7 @@ export interface UploadsTable {
 }
 
 /** A data source's column mapping for one header (its signature's SHA-256): each column → a field, or null (ignored). */
-export interface ColumnMappingsTable {
+interface ColumnMappingsTable {
   pipeline_id: string;
   data_sub_kind: string;
   signature_hash: string;

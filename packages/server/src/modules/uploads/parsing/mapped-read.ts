@@ -7,7 +7,7 @@ import type { ReadHints, ReadTable, Row } from './table.ts';
 // files and those an endpoint receives later. A header no mapping was stored for is read as written.
 
 /** The stored mapping for a header: the one of the same signature, or null. */
-export function mappingFor(header: readonly string[], mappings: readonly ColumnChoice[][] | undefined): ColumnChoice[] | null {
+function mappingFor(header: readonly string[], mappings: readonly ColumnChoice[][] | undefined): ColumnChoice[] | null {
   if (!mappings || mappings.length === 0) return null;
   const signature = headerSignature(header);
   return mappings.find((m) => headerSignature(m.map((c) => c.column)) === signature) ?? null;
