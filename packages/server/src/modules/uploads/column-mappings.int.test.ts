@@ -9,6 +9,8 @@ let kit: Awaited<ReturnType<typeof importKit>>;
 let user: { token: string; id: string };
 let stranger: { token: string; id: string };
 let pipelineId: string;
+let modelId: string;
+let componentId: string;
 
 const DEALER_MODEL = {
   type: 'object',
@@ -54,12 +56,12 @@ beforeAll(async () => {
   kit = await importKit(t);
   user = await signed(['user']);
   stranger = await signed(['user']);
-  const model = await buildDataModel(t, 'dealer', DEALER_MODEL);
-  const component = await kit.component(COPY, ['dealers'], ['out']);
+  modelId = await buildDataModel(t, 'dealer', DEALER_MODEL);
+  componentId = await kit.component(COPY, ['dealers'], ['out']);
   pipelineId = await kit.pipeline({
     name: 'dealers FR',
-    component,
-    sources: [csvSource('dealers', { dataModel: model })],
+    component: componentId,
+    sources: [csvSource('dealers', { dataModel: modelId })],
     sinks: [sink('out')],
   });
   await kit.assign(user.id, pipelineId);
@@ -122,6 +124,38 @@ describe('column mappings', () => {
     await t.services.uploads.resume(new Date(Date.now() + 60_000));
     await t.services.uploads.settled();
     expect(await statusOf(user.token, id)).toMatchObject({ status: 'valid', rowCount: 1 });
+  });
+
+  it("serves the bodies an endpoint receives later: JSON objects keyed as the dealer's system names them", async () => {
+    const manager = await signed(['manager']);
+    const source = csvSource('dealers', { connectorType: 'endpoint', contentType: 'json', dataModel: modelId });
+    const id = await kit.pipeline({
+      name: 'dealers feed',
+      component: componentId,
+      sources: [source],
+      sinks: [sink('out', 'JSON')],
+    });
+    const published = await t.call('POST', '/pipelines/publish-endpoint', {
+      token: manager.token,
+      body: { id, path: 'dealers/feed' },
+    });
+    expect(published.status).toBe(200);
+    expect((await saveMapping(manager.token, MAPPING, id)).status).toBe(200);
+    const body = [{ 'Dealer Code': 'FR010', Name: 'Garage Feed', City: 'Lille', 'E-Mail': 'feed@garage.example', Notes: 'x' }];
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/gdb-runtime/v1/dealers/feed',
+      headers: { 'content-type': 'application/json', 'x-api-key': published.body.data.apiKey },
+      payload: JSON.stringify(body),
+    });
+    expect(res.statusCode).toBe(202);
+    const { uploadId, importId } = res.json().data;
+    // A 202 says the body passed its check (it holds none of the fields as named); its log lines follow.
+    await t.services.uploads.settled();
+    expect(await uploadLog(uploadId)).toContain(
+      'Columns mapped: Dealer Code → dealerCode, Name → name, City → city, E-Mail → email; ignored: Notes',
+    );
+    expect((await kit.waitFor(importId, ['done', 'failed'])).state).toBe('done');
   });
 
   it('refuses a mapping naming a field not in the data model, or two columns for one field, with 400', async () => {
