@@ -1,3 +1,4 @@
+import { ALIASES_KEYWORD } from '@gdb/shared/uploads/column-matcher';
 import type { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
@@ -19,10 +20,14 @@ const DATA_MODEL_FORMATS: Record<string, (typeof fullFormats)[keyof typeof fullF
   ...Object.fromEntries(Object.entries(LOCAL_FORMATS).map(([name, local]) => [name, fullFormats[local]])),
 };
 
-/** Adds the data models' formats to an ajv instance. */
+/** The annotations data models may hold beyond JSON Schema's: a field's alternate names (the column matcher's). */
+const DATA_MODEL_ANNOTATIONS = [ALIASES_KEYWORD] as const;
+
+/** Adds the data models' formats, and their annotation keywords (so that a strict compiler takes them), to an ajv instance. */
 export function addDataModelFormats(ajv: Ajv): void {
   addFormats(ajv);
   for (const [name, local] of Object.entries(LOCAL_FORMATS)) ajv.addFormat(name, fullFormats[local]);
+  for (const keyword of DATA_MODEL_ANNOTATIONS) if (!ajv.getKeyword(keyword)) ajv.addKeyword(keyword);
 }
 
 /** Whether a text fits a format as data models read it. */

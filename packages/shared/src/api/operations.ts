@@ -241,6 +241,19 @@ export const API_OPERATIONS = {
     returns: 'The ids of the uploads made.',
     errors: [403, 404, 422, 502],
   },
+  'GET /uploads/column-mappings': {
+    operationId: 'getColumnMappings',
+    summary: "Read the column mappings stored for a pipeline's data source, one per file header met",
+    returns:
+      "The data model's fields (name, title, alternate names, required) and the mappings, newest first: each header's signature and its columns with the field each goes to (null: ignored).",
+    errors: [403, 404],
+  },
+  'POST /uploads/column-mappings': {
+    operationId: 'putColumnMapping',
+    summary: "Store the column mapping of a file header for a pipeline's data source; files with that header are mapped by it",
+    returns: 'The stored mapping.',
+    errors: [400, 403, 404],
+  },
   'POST /uploads/export': {
     operationId: 'exportUploads',
     summary: 'Download uploads or output files: one file as it is, several in a zip',

@@ -1,5 +1,6 @@
 // A whole data model checked against the node rules of the editor: what the server answers when a
 // data model written by any other means than the editor breaks one.
+import { ALIASES_KEYWORD } from '../uploads/column-matcher.ts';
 import { jsonToTree } from './schema-json.ts';
 import { isTypeKind, NAMED_PARENTS, type NodeKind, type SchemaNode, valuesOf } from './schema-nodes.ts';
 import { allowedChildren, matchesType, type OptionField, optionError, optionFields, RULE_MESSAGES } from './schema-rules.ts';
@@ -18,6 +19,7 @@ const SHAPE_MESSAGES = {
   notASchema: 'A schema must be a JSON object',
   notAnObject: (key: string) => `${key} must be a JSON object`,
   notAList: (key: string) => `${key} must be a list`,
+  notTexts: (key: string) => `${key} must be a list of texts`,
   unknownType: (type: string) => `The type ${type} is not one of string, integer, number, boolean, object, array, null`,
 } as const;
 
@@ -53,6 +55,9 @@ function ownShapeError(s: Json): string | null {
     if (s[key] !== undefined && !isObject(s[key])) return SHAPE_MESSAGES.notAnObject(key);
   for (const key of ['required', 'enum', ...COMBINERS])
     if (s[key] !== undefined && !Array.isArray(s[key])) return SHAPE_MESSAGES.notAList(key);
+  const aliases = s[ALIASES_KEYWORD];
+  if (aliases !== undefined && !(Array.isArray(aliases) && aliases.every((a) => typeof a === 'string')))
+    return SHAPE_MESSAGES.notTexts(ALIASES_KEYWORD);
   if (isObject(s.dependencies)) {
     const bad = Object.values(s.dependencies).some((v) => !Array.isArray(v) && !isObject(v));
     if (bad) return SHAPE_MESSAGES.notAnObject('dependencies');

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { DataSource } from '@gdb/shared/pipelines/pipeline.schemas';
 import { MIME_GROUPS } from '@gdb/shared/reference/mimetypes';
 import type { AppContext } from '../../platform/context.ts';
+import { sourceMappings } from './column-mappings.ts';
 import type { PooledOutcome } from './parsing/parse-file.ts';
 import type { UploadDataModel, UploadLogLine, UploadsDeps } from './upload-deps.ts';
 import { type UploadRow, uploadsRepo } from './uploads.repo.ts';
@@ -28,7 +29,7 @@ export interface CheckOutcome {
 export async function checkFile(
   ctx: AppContext,
   deps: UploadsDeps,
-  file: { source: DataSource | undefined; dataSubKind: string; filename: string | null },
+  file: { pipelineId: string; source: DataSource | undefined; dataSubKind: string; filename: string | null },
   bytes: Uint8Array | (() => Promise<Uint8Array>),
 ): Promise<CheckOutcome> {
   const { source, dataSubKind, filename } = file;
@@ -51,6 +52,8 @@ export async function checkFile(
     dataModel: dataModel?.jsonSchema ?? null,
     dataModelKey: dataModel?.key,
     limits: ctx.config.parseLimits,
+    // The data source's column mappings: the one stored for the file's header renames its columns.
+    columnMappings: dataModel ? await sourceMappings(ctx, file.pipelineId, dataSubKind) : undefined,
   };
   return { lines, outcome: await deps.parser.parse(request) };
 }
@@ -63,7 +66,7 @@ async function sourceOf(deps: UploadsDeps, pipelineId: string, dataSubKind: stri
 /** Checks a stored upload against its data source as it is now, reading its file back from the store. */
 async function checkStored(ctx: AppContext, deps: UploadsDeps, row: UploadRow, fileKey: string): Promise<CheckOutcome> {
   const source = await sourceOf(deps, row.pipeline_id, row.data_sub_kind);
-  const file = { source, dataSubKind: row.data_sub_kind, filename: row.original_filename };
+  const file = { pipelineId: row.pipeline_id, source, dataSubKind: row.data_sub_kind, filename: row.original_filename };
   return checkFile(ctx, deps, file, () => deps.files.get(fileKey));
 }
 

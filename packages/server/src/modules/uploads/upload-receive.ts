@@ -62,7 +62,8 @@ async function store(
     if (done?.[i]) return done[i];
     if ('key' in f) return undefined;
     const source = pipeline.dataSources.find((s) => s.dataSubKind === f.dataSubKind);
-    const started = checkFile(r.ctx, r.deps, { source, dataSubKind: f.dataSubKind, filename: f.filename }, f.bytes);
+    const file = { pipelineId: pipeline._id, source, dataSubKind: f.dataSubKind, filename: f.filename };
+    const started = checkFile(r.ctx, r.deps, file, f.bytes);
     started.catch(() => undefined);
     return started;
   });
@@ -121,7 +122,7 @@ async function checkCall(
   const checked = await checkFile(
     r.ctx,
     r.deps,
-    { source, dataSubKind: source.dataSubKind, filename: call.filename },
+    { pipelineId: pipeline._id, source, dataSubKind: source.dataSubKind, filename: call.filename },
     call.bytes,
   );
   return { source, checked };

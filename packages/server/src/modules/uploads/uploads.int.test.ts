@@ -387,7 +387,7 @@ describe('upload checks against a data model', () => {
       dataModel: doc._id,
     };
     const check = async (content: string) => {
-      const file = { source, dataSubKind: 'codes', filename: 'codes.csv' };
+      const file = { pipelineId: '00000000-0000-4000-8000-000000000000', source, dataSubKind: 'codes', filename: 'codes.csv' };
       return (await checkFile(t.ctx, deps, file, Buffer.from(content))).outcome;
     };
     // A row fails the check by column: the rows are checked one by one, both checks compiled.

@@ -1,6 +1,12 @@
 import multipart from '@fastify/multipart';
 import { envelope } from '@gdb/shared/api/envelope';
 import {
+  columnMappingBodySchema,
+  columnMappingsQuerySchema,
+  columnMappingViewSchema,
+  sourceMappingsSchema,
+} from '@gdb/shared/uploads/column-mapping.schemas';
+import {
   disableBodySchema,
   exportBodySchema,
   lastAllQuerySchema,
@@ -89,6 +95,16 @@ export function uploadsRoutes(uploads: UploadsService, budget: UploadBudget, fil
       '/uploads/realtime',
       { schema: { tags, body: realtimeBodySchema, response: { 200: envelope(z.array(z.string())) } } },
       async (req) => ok(await uploads.fetchRealtime(requireAuth(req), req.body.pipelineId, req.body.dataSubKinds)),
+    );
+    app.get(
+      '/uploads/column-mappings',
+      { schema: { tags, querystring: columnMappingsQuerySchema, response: { 200: envelope(sourceMappingsSchema) } } },
+      async (req) => ok(await uploads.mappings(requireAuth(req), req.query.pipelineId, req.query.dataSubKind)),
+    );
+    app.post(
+      '/uploads/column-mappings',
+      { schema: { tags, body: columnMappingBodySchema, response: { 200: envelope(columnMappingViewSchema) } } },
+      async (req) => ok(await uploads.saveMapping(requireAuth(req), req.body)),
     );
     app.post('/uploads/export', { schema: { tags, body: exportBodySchema } }, async (req, reply) => {
       const file = await uploads.exportFiles(requireAuth(req), req.body.uploadIds);

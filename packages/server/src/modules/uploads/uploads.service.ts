@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db/tables.ts';
 import { newId } from '../../platform/ids.ts';
+import { columnMappings } from './column-mappings.ts';
 import { readFileRows } from './file-rows.ts';
 import { sweepFiles } from './file-sweep.ts';
 import { uploadChecks } from './upload-checks.ts';
@@ -91,6 +92,7 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
         dataSubKind: r.data_sub_kind,
         createdBy: r.created_by,
       })),
+    ...columnMappings(ctx, deps),
     resume: checks.resume,
     watch: checks.watch,
     unwatch: checks.unwatch,

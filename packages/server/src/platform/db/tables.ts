@@ -198,6 +198,16 @@ interface UploadCorrectionsTable {
   updated_by: string | null;
 }
 
+/** A data source's column mapping for one header (its signature's SHA-256): each column → a field, or null (ignored). */
+interface ColumnMappingsTable {
+  pipeline_id: string;
+  data_sub_kind: string;
+  signature_hash: string;
+  columns: JsonColumn<{ column: string; field: string | null }[]>;
+  updated_at: UpdatedAt;
+  updated_by: string | null;
+}
+
 // imports domain
 export interface JobsTable {
   id: string;
@@ -400,6 +410,7 @@ export interface Database {
   uploads: UploadsTable;
   upload_corrections: UploadCorrectionsTable;
   activity: ActivityTable;
+  column_mappings: ColumnMappingsTable;
   jobs: JobsTable;
   imports: ImportsTable;
   import_leases: ImportLeasesTable;

@@ -10,6 +10,7 @@ import { spaceOpensFilePicker } from '../../ui/spaceOpensFilePicker.ts';
 import { ACCEPT, uploadSources } from '../../ui/uploads/sources.ts';
 import { TakeSwitch, UploadMarks } from '../../ui/uploads/UploadMarks.tsx';
 import { UploadStatusIcon } from '../../ui/uploads/UploadStatusIcon.tsx';
+import { useColumnMapping } from './useColumnMapping.tsx';
 import { publishSources } from './wizard-rules.ts';
 
 export interface ChooseFilesStepProps {
@@ -24,8 +25,10 @@ export interface ChooseFilesStepProps {
 /** Step 2: a drop zone and the 'Last uploaded list' per data source; publish panels for endpoints and listeners. */
 export function ChooseFilesStep({ pipeline, lists, chosen, onChoose, onToggle, missingMessage }: ChooseFilesStepProps) {
   const { message } = App.useApp();
+  const mapping = useColumnMapping(pipeline._id);
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
+      {mapping.dialog}
       {missingMessage && <Typography.Text type="danger">{missingMessage}</Typography.Text>}
       {uploadSources(pipeline).map((source) => {
         const file = chosen.get(source.dataSubKind);
@@ -39,7 +42,7 @@ export function ChooseFilesStep({ pipeline, lists, chosen, onChoose, onToggle, m
               aria-label={`File for ${source.dataSubKind}`}
               beforeUpload={(f) => {
                 if (f.size >= MAX_FILE_BYTES) message.error(FILE_SIZE_TIP);
-                else onChoose(source.dataSubKind, f);
+                else void mapping.offer(source, f, () => onChoose(source.dataSubKind, f));
                 return false;
               }}
             >

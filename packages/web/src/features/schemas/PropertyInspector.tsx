@@ -9,8 +9,10 @@ import {
   parseEnumValue,
   RULE_MESSAGES,
 } from '@gdb/shared/schemas/schema-rules';
+import { ALIASES_KEYWORD } from '@gdb/shared/uploads/column-matcher';
 import { Button, Checkbox, Empty, Form, Input, Select, Space, Tag, Typography } from 'antd';
 import { useId, useState } from 'react';
+import { AliasesOption } from './AliasesOption.tsx';
 import { changeKind, type EditResult, isRequired, renameNode, setOption, setRequired, setValues } from './model/schema-edit.ts';
 
 export interface PropertyInspectorProps {
@@ -39,6 +41,12 @@ export function PropertyInspector({ root, selected, readOnly, apply }: PropertyI
             Required
           </Checkbox>
         </Form.Item>
+      )}
+      {parent?.kind === 'properties' && isSchemaKind(node.kind) && (
+        <AliasesOption
+          value={node.options[ALIASES_KEYWORD]}
+          onCommit={(aliases) => apply((r) => setOption(r, node.id, ALIASES_KEYWORD, aliases))}
+        />
       )}
       {optionFields(node.kind).map((field) => (
         <FieldOption key={field.key} field={field} node={node} apply={apply} />

@@ -36,6 +36,8 @@ const FIELD_KEYWORDS = new Set([
   '$comment',
   'examples',
   'default',
+  // Alternate names of the field, for matching a file's columns (an annotation).
+  'x-aliases',
 ]);
 
 const FIELD_TYPES = new Set<unknown>(['string', 'number', 'integer', 'boolean']);

@@ -1,7 +1,8 @@
 import { storedRowsBytes } from '../../../platform/files/row-tables.ts';
 import type { CheckResult, Problem } from './check-rows.ts';
 import { DEFAULT_LIMITS, type ParseLimits } from './limits.ts';
-import { checkRead, hintsOf, invalid, type PooledOutcome, pooled, summaryOf } from './parse-file.ts';
+import { mapCsvRead, mappedHints } from './mapped-read.ts';
+import { checkRead, hintsOf, invalid, type ParseRequest, type PooledOutcome, pooled, summaryOf } from './parse-file.ts';
 import { type CsvRead, readCsvFile } from './read-csv.ts';
 import type { Note } from './table.ts';
 
@@ -13,6 +14,8 @@ export interface CsvPartRequest {
   /** What names the data model's content (see ParseRequest). */
   dataModelKey?: string;
   limits?: Partial<ParseLimits>;
+  /** The data source's stored column mappings (see ParseRequest). */
+  columnMappings?: ParseRequest['columnMappings'];
 }
 
 /** A slice's rows and problems, numbered within the slice, for the pool to join. */
@@ -37,7 +40,8 @@ export function parseCsvPart(request: CsvPartRequest): PartOutcome {
   const limits = { ...DEFAULT_LIMITS, ...request.limits };
   let read: CsvRead;
   try {
-    read = readCsvFile(request.bytes, hintsOf(request.dataModel), limits);
+    const hints = mappedHints(hintsOf(request.dataModel), request.columnMappings);
+    read = mapCsvRead(readCsvFile(request.bytes, hints, limits), request.columnMappings);
   } catch {
     // A limit, or a cut inside quoted text (an unclosed quote): the whole file is parsed for its message.
     const none = { rowCount: 0, rowsBytes: null, invalidRows: 0, problems: [], problemCount: 0 };

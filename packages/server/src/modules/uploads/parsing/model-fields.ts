@@ -1,3 +1,4 @@
+import { normaliseName } from '@gdb/shared/uploads/column-matcher';
 import { ParseError } from './limits.ts';
 import type { ReadHints } from './table.ts';
 
@@ -10,7 +11,9 @@ export function fieldList(hints: ReadHints): string {
 function holdsNoModelField(names: Iterable<string>, hints: ReadHints): boolean {
   if (hints.fields.length === 0) return false;
   const held = new Set(names);
-  return !hints.fields.some((field) => held.has(field));
+  if (hints.fields.some((field) => held.has(field))) return false;
+  const { mapped } = hints;
+  return !mapped || ![...held].some((name) => mapped.has(normaliseName(name)));
 }
 
 /** Refuses a file whose names hold none of the data model's fields, as a sheet without them is; `what` names them. */

@@ -1,4 +1,5 @@
 import { MIME_GROUPS, type MimeGroup } from '@gdb/shared/reference/mimetypes';
+import type { ColumnChoice } from '@gdb/shared/uploads/column-matcher';
 import { counted } from '@gdb/shared/values/counted';
 import { isRecord } from '@gdb/shared/values/is-record';
 import { errorMessage } from '../../../platform/error-message.ts';
@@ -8,6 +9,7 @@ import { type CheckResult, checkRows, type Problem } from './check-rows.ts';
 import { type DetectedFormat, detectFormat, formatsOf } from './detect.ts';
 import { readWorkbook } from './excel/index.ts';
 import { DEFAULT_LIMITS, ParseError, type ParseLimits } from './limits.ts';
+import { mappedHints, mapRead } from './mapped-read.ts';
 import { type CsvRead, rowsOf } from './read-csv.ts';
 import { readTextFormat } from './read-text-formats.ts';
 import { rowSchemaOf } from './row-schema.ts';
@@ -27,6 +29,8 @@ export interface ParseRequest {
    */
   dataModelKey?: string;
   limits?: Partial<ParseLimits>;
+  /** The data source's stored column mappings, one per header met: the one for the file's header renames its columns. */
+  columnMappings?: ColumnChoice[][];
 }
 
 export interface ParseOutcome {
@@ -162,7 +166,8 @@ export function parseFile(request: ParseRequest): ParseOutcome {
   if (!formatsOf(request.group).includes(format)) return invalid(format, mismatchMessage(request, format));
   let read: ReadTable | CsvRead;
   try {
-    read = readTable(request.bytes, format, hintsOf(request.dataModel), limits);
+    const hints = mappedHints(hintsOf(request.dataModel), request.columnMappings);
+    read = mapRead(readTable(request.bytes, format, hints, limits), request.columnMappings);
   } catch (error) {
     return invalid(format, failureMessage(error));
   }

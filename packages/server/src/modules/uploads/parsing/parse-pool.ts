@@ -85,10 +85,9 @@ export function createParsePool(options: PoolOptions = {}) {
     if (!isUtf8(bytes)) return null;
     const slices = splitCsv(bytes, csvSlices);
     if (!slices) return null;
-    const { dataModel, dataModelKey, limits } = request;
-    const answers = await Promise.all(
-      slices.map((slice) => workers.runOne({ kind: 'csv-part', bytes: slice, dataModel, dataModelKey, limits }, true)),
-    );
+    const { dataModel, dataModelKey, limits, columnMappings } = request;
+    const part = { kind: 'csv-part', dataModel, dataModelKey, limits, columnMappings } as const;
+    const answers = await Promise.all(slices.map((slice) => workers.runOne({ ...part, bytes: slice }, true)));
     // A slice over the memory cap or the time limit: the whole file would be too.
     const failed = answers.find((a): a is PooledOutcome => !('kind' in a));
     if (failed) return failed;

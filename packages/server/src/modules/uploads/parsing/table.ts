@@ -66,6 +66,11 @@ export interface ReadHints {
   fields: readonly string[];
   /** The fields it requires. */
   required: readonly string[];
+  /**
+   * The normalised names of the columns a stored column mapping gives a field (see mapped-read.ts):
+   * a header holding one of them holds the data model's fields, spelt as that header spells them.
+   */
+  mapped?: ReadonlySet<string>;
 }
 
 export const NO_HINTS: ReadHints = { fields: [], required: [] };

@@ -26,6 +26,7 @@ import * as listeners from './20261206T1510_listeners.ts';
 import * as testRuns from './20261206T1600_test_runs.ts';
 import * as uploadCorrections from './20261206T1700_upload_corrections.ts';
 import * as activity from './20261206T1710_activity.ts';
+import * as columnMappings from './20261206T1720_column_mappings.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '20261206T1600_test_runs': testRuns,
   '20261206T1700_upload_corrections': uploadCorrections,
   '20261206T1710_activity': activity,
+  '20261206T1720_column_mappings': columnMappings,
 };
