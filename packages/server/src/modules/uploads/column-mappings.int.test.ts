@@ -118,6 +118,20 @@ describe('column mappings', () => {
     expect(await statusOf(user.token, id)).toMatchObject({ status: 'valid', rowCount: 1 });
   });
 
+  it("reviews a mapped file's rows by the data model's fields, its ignored columns left out", async () => {
+    const id = await kit.upload(user.token, pipelineId, 'dealers', `${HEADER}\nFR005;Garage;Lyon;;x\nbad;Auto;Nice;;\n`);
+    expect(await statusOf(user.token, id)).toMatchObject({ status: 'invalid' });
+    const review = await t.call('GET', `/uploads/${id}/review`, { token: user.token });
+    expect(review.status, review.body.message).toBe(200);
+    expect(review.body.data.fields).toEqual(['dealerCode', 'name', 'city', 'email']);
+    expect(
+      review.body.data.rows.map((r: { index: number; problems: { field: string }[] }) => [
+        r.index,
+        r.problems.map((p) => p.field),
+      ]),
+    ).toEqual([[1, ['dealerCode']]]);
+  });
+
   it('serves a file posted again later through the stored upload path (a check read back from the store)', async () => {
     const id = await kit.upload(user.token, pipelineId, 'dealers', `${HEADER}\nFR004;Ouest Auto;Nantes;;\n`);
     await t.ctx.db.kysely.updateTable('uploads').set({ status: 'pending', claimed_at: null }).where('id', '=', id).execute();

@@ -3,7 +3,9 @@ import { REVIEW_MESSAGES } from '@gdb/shared/uploads/review.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { conflict, invalid, notFound } from '../../platform/http/errors.ts';
+import { sourceMappings } from './column-mappings.ts';
 import { readFileRows } from './file-rows.ts';
+import { mapRows } from './parsing/mapped-read.ts';
 import { type ReviewBase, reviewBase } from './review-rows.ts';
 import type { UploadsDeps } from './upload-deps.ts';
 import { type UploadRow, uploadsRepo } from './uploads.repo.ts';
@@ -21,7 +23,8 @@ export interface Opened {
 
 /**
  * Opens uploads for their review: refuses what the caller may not use, reads the file's rows with
- * no data model (as the component editor's test files are) and checks them against it; what is
+ * no data model (as the component editor's test files are), renames its columns by the source's
+ * mapping for its header, and checks them against it; what is
  * read is kept for the last few uploads reviewed.
  */
 export function reviewOpener(ctx: AppContext, deps: UploadsDeps) {
@@ -35,7 +38,9 @@ export function reviewOpener(ctx: AppContext, deps: UploadsDeps) {
     let read = kept.get(key);
     if (!read) {
       read = (async () => {
-        const file = await readFileRows(deps.parser, row.original_filename ?? 'upload', await deps.files.get(fileKey));
+        const read = await readFileRows(deps.parser, row.original_filename ?? 'upload', await deps.files.get(fileKey));
+        // The columns as the upload's check saw them: renamed by the source's mapping for the header.
+        const file = mapRows(read, await sourceMappings(ctx, row.pipeline_id, row.data_sub_kind));
         return { base: reviewBase(file, model?.jsonSchema ?? null, model?.key), format: file.format };
       })();
       kept.set(key, read);

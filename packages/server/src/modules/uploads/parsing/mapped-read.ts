@@ -70,3 +70,12 @@ export function mapRead(read: CsvRead | ReadTable, mappings: readonly ColumnChoi
   });
   return { ...read, fields: pairs.map(([, to]) => to), rows, notes: [...read.notes, note] };
 }
+
+/** Rows read with no data model (the review's), renamed and the ignored columns left out as the mapping for their header says. */
+export function mapRows<T extends { fields: string[]; rows: Record<string, unknown>[] }>(
+  read: T,
+  mappings: readonly ColumnChoice[][] | undefined,
+): T {
+  const mapped = mapRead({ fields: read.fields, rows: read.rows as Row[], lines: [], rowProblems: [], notes: [] }, mappings);
+  return 'columns' in mapped ? read : { ...read, fields: mapped.fields, rows: mapped.rows };
+}
