@@ -7,14 +7,14 @@ import { baseUrl, waitForPage } from './browser.ts';
 const API = '/gdb-importer/v1';
 
 /** A GET of the API with the page's session. */
-export async function apiAs<T>(page: Page, path: string): Promise<T> {
+async function apiAs<T>(page: Page, path: string): Promise<T> {
   const token = await page.evaluate(() => localStorage.getItem('gdb-token'));
   const res = await fetch(`${baseUrl()}${API}${path}`, { headers: { 'x-token': token ?? '' } });
   return ((await res.json()) as { data: T }).data;
 }
 
 /** Picks `option` in the select labelled `label`. */
-export async function pickOption(page: Page, label: string, option: string): Promise<void> {
+async function pickOption(page: Page, label: string, option: string): Promise<void> {
   await page.getByLabel(label, { exact: true }).click();
   await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click();
 }

@@ -61,7 +61,11 @@ export type ReviewRow = z.infer<typeof reviewRowSchema>;
 export const reviewSchema = z.object({
   uploadId: z.string().describe('The upload reviewed.'),
   fileName: z.string().nullable().describe('Its file name.'),
-  fields: z.array(z.string()).describe("The file's columns, in order, renamed by its data source's mapping for the header when one is stored (ignored columns left out)."),
+  fields: z
+    .array(z.string())
+    .describe(
+      "The file's columns, in order, renamed by its data source's mapping for the header when one is stored (ignored columns left out).",
+    ),
   rowCount: z.number().describe('Rows in the file.'),
   problemRows: z.number().describe('Rows with a problem now (removed rows not counted).'),
   removedRows: z.number().describe('Rows removed.'),
