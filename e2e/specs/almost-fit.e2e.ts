@@ -71,7 +71,7 @@ async function confirmMapping(page: Page): Promise<void> {
 async function fixInReview(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Prev step' }).click();
   const listed = wizardStep(page, 1).locator('li').filter({ hasText: 'dealer-system.csv' }).first();
-  await listed.getByRole('link', { name: 'Review the rows of dealer-system.csv' }).click();
+  await listed.getByRole('link', { name: 'Review rows of dealer-system.csv' }).click();
   await page.waitForURL(/\/import\/review\?upload=/);
   const status = page.getByText(/rows? (has|have) a problem/);
   await expect.poll(() => status.textContent()).toContain('3 rows have a problem, 0 removed, of 4 in the file.');

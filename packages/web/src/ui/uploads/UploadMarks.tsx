@@ -29,7 +29,7 @@ export function UploadMarks({ upload }: { upload: MarkedUpload }) {
       {upload.status === 'invalid' && (
         <Link
           to={`/import/review?upload=${encodeURIComponent(upload._id)}`}
-          aria-label={`Review the rows of ${upload.originalFilename ?? upload._id}`}
+          aria-label={`Review rows of ${upload.originalFilename ?? upload._id}`}
         >
           Review rows
         </Link>
