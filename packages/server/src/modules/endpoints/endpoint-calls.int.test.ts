@@ -1,43 +1,27 @@
 import * as XLSX from '@e965/xlsx';
 import { ENDPOINT_MESSAGES } from '@gdb/shared/endpoints/endpoint.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDataModel, buildImport } from '../../../test/factories.ts';
-import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { endpointKit } from '../../../test/endpoints-kit.ts';
+import { buildImport } from '../../../test/factories.ts';
+import { csvSource, sink } from '../../../test/imports-kit.ts';
+import type { TestApp } from '../../../test/test-app.ts';
 
 // Calls of a published endpoint: its key, its size limit, its data model, its calls a minute; a
 // valid body becomes an upload of the endpoint source and an immediate import of the pipeline.
 
 let t: TestApp;
-let kit: Awaited<ReturnType<typeof importKit>>;
+let kit: Awaited<ReturnType<typeof endpointKit>>['kit'];
 let manager: string;
 let dataModel: string;
+let published: Awaited<ReturnType<typeof endpointKit>>['published'];
 beforeAll(async () => {
-  t = await createTestApp();
-  kit = await importKit(t);
-  manager = (await t.signedIn(['manager'])).token;
-  dataModel = await buildDataModel(t, 'price rows', {
-    type: 'object',
-    properties: { code: { type: 'string', minLength: 1 }, price: { type: 'number' } },
-    required: ['code', 'price'],
-  });
-  await t.services.imports.startWorking({ concurrency: 2 });
+  ({ t, kit, manager, dataModel, published } = await endpointKit());
 });
 afterAll(async () => {
   await t.close();
 });
 
 const DOUBLE = 'ctx.output.out = ctx.input.prices.map((r) => ({ code: r.code, price: r.price * 2 }));';
-
-/** A runnable pipeline fed by an endpoint source, published at `path`; answers its id and key. */
-async function published(path: string, callsPerMinute?: number) {
-  const component = await kit.component(DOUBLE, ['prices'], ['out']);
-  const source = csvSource('prices', { connectorType: 'endpoint', contentType: 'json', dataModel });
-  const id = await kit.pipeline({ name: path, component, sources: [source], sinks: [sink('out', 'JSON')] });
-  const res = await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path, callsPerMinute } });
-  expect(res.status).toBe(200);
-  return { id, key: res.body.data.apiKey as string };
-}
 
 const call = (path: string, body: string | Buffer, headers: Record<string, string> = {}, query = '') =>
   t.app.inject({
@@ -49,7 +33,7 @@ const call = (path: string, body: string | Buffer, headers: Record<string, strin
 
 describe('POST /gdb-runtime/v1/{path}', () => {
   it('stores a valid body as an upload of the endpoint source and runs the pipeline (202 with the import id)', async () => {
-    const { id, key } = await published('calls/ok');
+    const { id, key } = await published('calls/ok', DOUBLE);
     const res = await call('calls/ok', JSON.stringify([{ code: 'A', price: 2 }]), { 'x-api-key': key });
     expect(res.statusCode).toBe(202);
     const { importId, uploadId } = res.json().data;
@@ -62,7 +46,7 @@ describe('POST /gdb-runtime/v1/{path}', () => {
   });
 
   it('acts for the last publisher, refuses a replaced key, and runs nothing once the pipeline lost its endpoint source', async () => {
-    const { id, key } = await published('calls/owner');
+    const { id, key } = await published('calls/owner', DOUBLE);
     const other = await t.signedIn(['manager']);
     const again = await t.call('POST', '/pipelines/publish-endpoint', { token: other.token, body: { id } });
     const body = JSON.stringify([{ code: 'A', price: 1 }]);
@@ -91,7 +75,7 @@ describe('POST /gdb-runtime/v1/{path}', () => {
   });
 
   it('joins the import that waits to run: 202 with its id, queued, the rows switched on for it', async () => {
-    const { id, key } = await published('calls/busy');
+    const { id, key } = await published('calls/busy', DOUBLE);
     const waiting = await buildImport(t, id);
     const res = await call('calls/busy', JSON.stringify([{ code: 'A', price: 1 }]), { 'x-api-key': key });
     expect(res.statusCode).toBe(202);
@@ -102,7 +86,7 @@ describe('POST /gdb-runtime/v1/{path}', () => {
   });
 
   it('answers the outputs when the run ends within ?wait=', async () => {
-    const { key } = await published('calls/wait');
+    const { key } = await published('calls/wait', DOUBLE);
     const res = await call('calls/wait', JSON.stringify([{ code: 'B', price: 5 }]), { 'x-api-key': key }, '?wait=20');
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ state: 'done', outputs: [expect.objectContaining({ dataSubKind: 'out' })] });
@@ -110,8 +94,8 @@ describe('POST /gdb-runtime/v1/{path}', () => {
   });
 
   it('answers 401 for a missing, wrong or other endpoint key, and for an unknown path alike', async () => {
-    const { key } = await published('calls/guarded');
-    const other = await published('calls/other');
+    const { key } = await published('calls/guarded', DOUBLE);
+    const other = await published('calls/other', DOUBLE);
     const body = JSON.stringify([{ code: 'A', price: 1 }]);
     const keys: Record<string, string>[] = [{}, { 'x-api-key': 'wrong' }, { 'x-api-key': other.key }, { 'x-api-key': `${key}x` }];
     for (const headers of keys) {
@@ -125,7 +109,7 @@ describe('POST /gdb-runtime/v1/{path}', () => {
   });
 
   it('answers 422 with the row problems for a body the data model refuses, storing nothing', async () => {
-    const { id, key } = await published('calls/strict');
+    const { id, key } = await published('calls/strict', DOUBLE);
     const res = await call(
       'calls/strict',
       JSON.stringify([
@@ -187,7 +171,7 @@ describe('POST /gdb-runtime/v1/{path}', () => {
   });
 
   it('answers 413 for a body over 20 MiB', async () => {
-    const { key } = await published('calls/big');
+    const { key } = await published('calls/big', DOUBLE);
     const res = await call('calls/big', Buffer.alloc(20 * 1024 * 1024 + 1, 32), { 'x-api-key': key });
     expect(res.statusCode).toBe(413);
   });
@@ -213,13 +197,13 @@ describe('POST /gdb-runtime/v1/{path}', () => {
   });
 
   it('refuses a body of a caller without the key before reading it: 401, not 413', async () => {
-    await published('calls/big-stranger');
+    await published('calls/big-stranger', DOUBLE);
     const res = await call('calls/big-stranger', Buffer.alloc(20 * 1024 * 1024 + 1, 32), { 'x-api-key': 'wrong' });
     expect(res.statusCode).toBe(401);
   });
 
   it('answers 429 beyond the calls a minute of its key, with Retry-After', async () => {
-    const { key } = await published('calls/limited', 2);
+    const { key } = await published('calls/limited', DOUBLE, 2);
     const answers = [];
     for (let i = 0; i < 3; i += 1) answers.push(await call('calls/limited', '', { 'x-api-key': key }));
     expect(answers.map((a) => a.statusCode)).toEqual([422, 422, 429]);
@@ -229,7 +213,7 @@ describe('POST /gdb-runtime/v1/{path}', () => {
 
 describe('the OpenAPI document of an endpoint', () => {
   it('describes its path, key, body rows from the data model and answers, for the holder of its key', async () => {
-    const { id, key } = await published('docs/prices');
+    const { id, key } = await published('docs/prices', DOUBLE);
     const read = (headers: Record<string, string>) =>
       t.app.inject({ method: 'GET', url: '/gdb-runtime/v1/docs/prices/openapi.json', headers });
     expect((await read({})).statusCode).toBe(401);

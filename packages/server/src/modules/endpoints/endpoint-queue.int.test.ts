@@ -1,25 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDataModel } from '../../../test/factories.ts';
-import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { endpointKit } from '../../../test/endpoints-kit.ts';
+import type { TestApp } from '../../../test/test-app.ts';
 
 // Calls of an endpoint while its pipeline is busy: every valid call is taken (202), its upload
 // waits switched on for the next run, which every call meanwhile shares; none is lost or imported twice.
 
 let t: TestApp;
-let kit: Awaited<ReturnType<typeof importKit>>;
-let manager: string;
-let dataModel: string;
+let kit: Awaited<ReturnType<typeof endpointKit>>['kit'];
+let published: Awaited<ReturnType<typeof endpointKit>>['published'];
 beforeAll(async () => {
-  t = await createTestApp();
-  kit = await importKit(t);
-  manager = (await t.signedIn(['manager'])).token;
-  dataModel = await buildDataModel(t, 'price rows', {
-    type: 'object',
-    properties: { code: { type: 'string', minLength: 1 }, price: { type: 'number' } },
-    required: ['code', 'price'],
-  });
-  await t.services.imports.startWorking({ concurrency: 2 });
+  ({ t, kit, published } = await endpointKit());
 });
 afterAll(async () => {
   await t.close();
@@ -28,15 +18,6 @@ afterAll(async () => {
 const COPY = 'ctx.output.out = ctx.input.prices;';
 /** The sandbox has no timers: the run keeps its isolate busy for a while. */
 const SLOW = 'const end = Date.now() + 2500; while (Date.now() < end) {} ctx.output.out = ctx.input.prices;';
-
-async function published(path: string, code: string) {
-  const component = await kit.component(code, ['prices'], ['out']);
-  const source = csvSource('prices', { connectorType: 'endpoint', contentType: 'json', dataModel });
-  const id = await kit.pipeline({ name: path, component, sources: [source], sinks: [sink('out', 'JSON')] });
-  const res = await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path, callsPerMinute: 6000 } });
-  expect(res.status).toBe(200);
-  return { id, key: res.body.data.apiKey as string };
-}
 
 const call = (path: string, key: string, rows: unknown[], query = '') =>
   t.app.inject({
