@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENDPOINT_MESSAGES } from '../endpoints/endpoint.schemas.ts';
 
 /** The brokers a listener consumes from: RabbitMQ (AMQP 0-9-1), an MQTT broker, NATS. */
 export const LISTENER_KINDS = ['amqp', 'mqtt', 'nats'] as const;
@@ -97,7 +98,8 @@ export const listenerViewSchema = z.object({
 export type ListenerView = z.infer<typeof listenerViewSchema>;
 
 export const LISTENER_MESSAGES = {
-  published: 'Pipeline is successfully published',
+  /** The spec's toast of a publish, whether endpoint or listener. */
+  published: ENDPOINT_MESSAGES.published,
   unpublished: 'Listener un-published',
   notListener: 'This pipeline has no listener data source.',
   notFound: 'Listener not found.',
