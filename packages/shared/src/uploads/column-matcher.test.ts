@@ -7,6 +7,7 @@ import {
   mappingLine,
   matchColumns,
   matchFieldsOf,
+  missingRequiredOf,
   normaliseName,
   targetsOf,
 } from './column-matcher.ts';
@@ -106,7 +107,7 @@ describe('columns matched to fields', () => {
 });
 
 describe('a mapping checked and applied', () => {
-  it('refuses a field not in the data model and a field given to two columns', () => {
+  it('refuses a field not in the data model, a field given to two columns, and a required field left unmapped', () => {
     expect(mappingIssue([{ column: 'A', field: 'nope' }], fields)).toBe(MAPPING_MESSAGES.notAField('nope'));
     expect(
       mappingIssue(
@@ -117,15 +118,16 @@ describe('a mapping checked and applied', () => {
         fields,
       ),
     ).toBe('The mapping maps both "A" and "B" to the field "city".');
-    expect(
-      mappingIssue(
-        [
-          { column: 'Dealer Code', field: 'dealerCode' },
-          { column: 'Notes', field: null },
-        ],
-        fields,
-      ),
-    ).toBeNull();
+    const dealerOnly = [
+      { column: 'Dealer Code', field: 'dealerCode' },
+      { column: 'Notes', field: null },
+    ];
+    expect(mappingIssue(dealerOnly, fields)).toBe(MAPPING_MESSAGES.missing(missingRequiredOf(dealerOnly, fields)));
+    const whole = [
+      ...dealerOnly,
+      ...fields.filter((f) => f.required && f.name !== 'dealerCode').map((f) => ({ column: f.name, field: f.name })),
+    ];
+    expect(mappingIssue(whole, fields)).toBeNull();
   });
 
   it('words the log line of the mapping used', () => {

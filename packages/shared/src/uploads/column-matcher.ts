@@ -127,9 +127,13 @@ export const MAPPING_MESSAGES = {
   twice: (field: string, a: string, b: string) => `The mapping maps both "${a}" and "${b}" to the field "${field}".`,
   columnTwice: (column: string) => `The mapping lists the column "${column}" twice.`,
   noModel: 'This data source has no data model to map columns to.',
+  missing: (fields: readonly string[]) => `Required fields not mapped: ${fields.join(', ')}.`,
 } as const;
 
-/** Why a mapping cannot be applied to the fields (a field not in the model, one field for two columns), or null. */
+/**
+ * Why a mapping cannot be applied to the fields (a field not in the model, one field for two
+ * columns, a required field no column is mapped to), or null.
+ */
 export function mappingIssue(choices: readonly ColumnChoice[], fields: readonly MatchField[]): string | null {
   const names = new Set(fields.map((f) => f.name));
   const byField = new Map<string, string>();
@@ -143,7 +147,8 @@ export function mappingIssue(choices: readonly ColumnChoice[], fields: readonly 
     if (other !== undefined) return MAPPING_MESSAGES.twice(field, other, column);
     byField.set(field, column);
   }
-  return null;
+  const missing = missingRequiredOf(choices, fields);
+  return missing.length > 0 ? MAPPING_MESSAGES.missing(missing) : null;
 }
 
 /** The log line of a mapping used: "Columns mapped: Dealer Code → dealerCode, E-Mail → email; ignored: Notes". */

@@ -172,7 +172,7 @@ describe('column mappings', () => {
     expect((await kit.waitFor(importId, ['done', 'failed'])).state).toBe('done');
   });
 
-  it('refuses a mapping naming a field not in the data model, or two columns for one field, with 400', async () => {
+  it('refuses a mapping naming a field not in the data model, two columns for one field, or leaving a required field unmapped, with 400', async () => {
     const notAField = await saveMapping(user.token, [{ column: 'Dealer Code', field: 'code' }]);
     expect(notAField.status).toBe(400);
     expect(notAField.body.message).toBe(MAPPING_MESSAGES.notAField('code'));
@@ -182,6 +182,11 @@ describe('column mappings', () => {
     ]);
     expect(twice.status).toBe(400);
     expect(twice.body.message).toBe('The mapping maps both "City" and "Ville" to the field "city".');
+    // A required field left unmapped is refused by the server too, in the dialog's words.
+    const city = MAPPING.map((c) => (c.column === 'City' ? { column: 'City', field: null } : c));
+    const missing = await saveMapping(user.token, city);
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe('Required fields not mapped: city.');
   });
 
   it('refuses a user a mapping of a pipeline not assigned to them, and its list', async () => {

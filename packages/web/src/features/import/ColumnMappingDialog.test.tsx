@@ -1,5 +1,5 @@
 import '../../../test/dom.ts';
-import { matchFieldsOf } from '@gdb/shared/uploads/column-matcher';
+import { MAPPING_MESSAGES, matchFieldsOf } from '@gdb/shared/uploads/column-matcher';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../../test/render-widget.tsx';
@@ -37,13 +37,13 @@ describe('the column mapping dialog', () => {
     expect(within(dialog).getByText(MAPPING_TEXTS.title('dealers'))).toBeTruthy();
     expect(within(dialog).getByText('FR001, FR002')).toBeTruthy();
     expect(within(dialog).getByRole('combobox', { name: MAPPING_TEXTS.fieldOf('Town') })).toBeTruthy();
-    expect(within(dialog).getByText(MAPPING_TEXTS.missing(['city']))).toBeTruthy();
+    expect(within(dialog).getByText(MAPPING_MESSAGES.missing(['city']))).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: MAPPING_TEXTS.confirm })).toHaveProperty('disabled', true);
 
     // Town → city: nothing required is left, and Confirm stores the choices.
     fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: MAPPING_TEXTS.fieldOf('Town') }));
     fireEvent.click(await screen.findByTitle('city *'));
-    await waitFor(() => expect(within(dialog).queryByText(MAPPING_TEXTS.missing(['city']))).toBeNull());
+    await waitFor(() => expect(within(dialog).queryByText(MAPPING_MESSAGES.missing(['city']))).toBeNull());
     fireEvent.click(within(dialog).getByRole('button', { name: MAPPING_TEXTS.confirm }));
     await waitFor(() =>
       expect(onConfirm).toHaveBeenCalledWith([

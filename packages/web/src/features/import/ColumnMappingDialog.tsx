@@ -1,4 +1,4 @@
-import { type ColumnChoice, type MatchField, missingRequiredOf } from '@gdb/shared/uploads/column-matcher';
+import { type ColumnChoice, MAPPING_MESSAGES, type MatchField, missingRequiredOf } from '@gdb/shared/uploads/column-matcher';
 import { Alert, Button, Select, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { errorText } from '../../ground/request/failure.ts';
@@ -15,7 +15,6 @@ export const MAPPING_TEXTS = {
   field: 'Field',
   ignore: 'Ignore',
   fieldOf: (column: string) => `Field for column ${column}`,
-  missing: (fields: readonly string[]) => `Required fields not mapped: ${fields.join(', ')}.`,
   contested: (column: string, field: string) =>
     `${column} also matches ${field}, which another column matches better: left unmapped.`,
   confirm: 'Confirm',
@@ -84,7 +83,7 @@ export function ColumnMappingDialog(props: ColumnMappingDialogProps) {
             {MAPPING_TEXTS.contested(c.column, c.field)}
           </Typography.Text>
         ))}
-        {missing.length > 0 && <Alert type="warning" showIcon title={MAPPING_TEXTS.missing(missing)} />}
+        {missing.length > 0 && <Alert type="warning" showIcon title={MAPPING_MESSAGES.missing(missing)} />}
         {error && <Alert type="error" showIcon title={error} />}
         <Typography.Text type="secondary">{MAPPING_TEXTS.remembered}</Typography.Text>
       </Space>
