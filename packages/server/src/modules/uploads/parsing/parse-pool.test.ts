@@ -101,11 +101,22 @@ describe('parse pool', () => {
   });
 
   it('ends a worker after it has parsed its share of files', async () => {
-    const pool = createParsePool({ concurrency: 1, csvSlices: 1, spareDelayMs: 60_000 });
+    const pool = createParsePool({ concurrency: 1, csvSlices: 1, spareDelayMs: 60_000, workerShare: { files: 50, bytes: 1e9 } });
     for (let i = 0; i < 51; i++) {
       expect((await pool.parse({ bytes: enc('a\n1\n'), group: 'csv', dataModel: null })).status).toBe('valid');
     }
     expect(pool.counts()).toEqual({ files: 51, sliced: 0, workers: 2, compiles: 0 });
+  });
+
+  it('ends a worker after it has read its share of bytes, and not before for small files', async () => {
+    const pool = createParsePool({ concurrency: 1, csvSlices: 1, spareDelayMs: 60_000, workerShare: { files: 1000, bytes: 1000 } });
+    const small = enc('a\n1\n');
+    for (let i = 0; i < 100; i++) expect((await pool.parse({ bytes: small, group: 'csv', dataModel: null })).status).toBe('valid');
+    expect(pool.counts().workers).toBe(1);
+    const row = enc(`a\n${'1'.repeat(998)}\n`);
+    expect((await pool.parse({ bytes: row, group: 'csv', dataModel: null })).status).toBe('valid');
+    expect((await pool.parse({ bytes: small, group: 'csv', dataModel: null })).status).toBe('valid');
+    expect(pool.counts()).toEqual({ files: 102, sliced: 0, workers: 2, compiles: 0 });
   });
 
   it('ends a worker that read a large file once it answers, and gives small files to the same worker', async () => {

@@ -18,6 +18,8 @@ export interface PoolOptions {
   sliceFromBytes?: number;
   /** How long the pool stays idle before it boots the workers for the next file, in milliseconds. */
   spareDelayMs?: number;
+  /** A worker's share of files and bytes before it is ended (see parse-workers.ts). */
+  workerShare?: { files: number; bytes: number };
 }
 
 /**
@@ -43,7 +45,7 @@ export type PoolRequest = Omit<ParseRequest, 'bytes'> & { bytes: Uint8Array | ((
  * parsed whole when the slices disagree). Booting a worker
  * (its bundled code, parsers) costs about a fifth of a second, and a new worker's heap is new
  * memory, which costs as much again to fill as to use on some machines, so a worker that answered
- * goes back to the pool for the next file, up to FILES_PER_WORKER files (see parse-workers.ts); one
+ * goes back to the pool for the next file, up to FILES_PER_WORKER files or BYTES_PER_WORKER bytes (see parse-workers.ts); one
  * that failed, hit a limit or ran out of time is ended. Once the pool has been idle a while it boots
  * what the next file needs.
  */
@@ -63,6 +65,7 @@ export function createParsePool(options: PoolOptions = {}) {
       spareCount: Math.max(1, csvSlices),
       spareDelayMs: options.spareDelayMs ?? SPARE_DELAY_MS,
       idle: () => running === 0,
+      share: options.workerShare,
     },
     counts,
   );

@@ -4,8 +4,14 @@ import type { CsvPartRequest, PartOutcome } from './csv-parts.ts';
 import { invalid, type ParseRequest, type PooledOutcome, pooled } from './parse-file.ts';
 import { parseWorkerCode } from './parse-worker-code.ts';
 
-/** Files a worker parses before it is ended (a new one starts with a clean heap). */
-const FILES_PER_WORKER = 50;
+/**
+ * A worker is ended once it has read this many bytes in all, or this many files (a new one starts
+ * with a clean heap, and its kept data model checks anew). Counted in bytes, not only files: an
+ * endpoint's calls and a listener's batches are small files by the hundred a second, and booting a
+ * worker costs about a fifth of a second of CPU.
+ */
+const BYTES_PER_WORKER = 64 * 1024 * 1024;
+const FILES_PER_WORKER = 2000;
 /**
  * A worker that read this many bytes or more in one file is ended once it answers: its heap grew
  * with the file and a worker's heap is not given back while it lives (two slices of a 20 MiB file
@@ -25,6 +31,8 @@ interface Started {
   ended?: Ended;
   onEnd?: (ended: Ended) => void;
   files: number;
+  /** The bytes of the files it was given. */
+  bytes: number;
   /** It read a large file (LARGE_FILE_BYTES): ended once it answers. */
   large?: boolean;
 }
@@ -49,7 +57,7 @@ function start(maxMemoryMb: number, code: string): Started {
     execArgv: [],
     resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
   });
-  const started: Started = { worker, files: 0 };
+  const started: Started = { worker, files: 0, bytes: 0 };
   const end = (ended: Ended) => {
     if (started.ended) return;
     started.ended = ended;
@@ -71,14 +79,17 @@ export interface WorkerOptions {
   spareDelayMs: number;
   /** Whether no file is being parsed (spares boot only then). */
   idle: () => boolean;
+  /** A worker's share before it is ended: files and bytes (FILES_PER_WORKER, BYTES_PER_WORKER by default). */
+  share?: { files: number; bytes: number };
 }
 
 /**
  * The workers of a parse pool: a worker that answered goes back to the pool for the next file, up
- * to {@link FILES_PER_WORKER} files; one that failed, hit a limit or ran out of time is ended.
+ * to its share of files and bytes; one that failed, hit a limit or ran out of time is ended.
  * `counts.workers` counts the workers started, `counts.compiles` the data model checks they compiled.
  */
 export function parseWorkers(options: WorkerOptions, counts: { workers: number; compiles: number }) {
+  const share = options.share ?? { files: FILES_PER_WORKER, bytes: BYTES_PER_WORKER };
   const spares: Started[] = [];
   let spareTimer: NodeJS.Timeout | undefined;
   /** The workers' code, once built (at the first file or the first spares). */
@@ -104,7 +115,8 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number; 
   /** Gives a worker that answered back to the pool for the next file, or ends it. */
   function giveBack(started: Started): void {
     started.onEnd = undefined;
-    if (started.ended || started.large || started.files >= FILES_PER_WORKER || spares.length >= options.spareCount) {
+    const worn = started.files >= share.files || started.bytes >= share.bytes;
+    if (started.ended || started.large || worn || spares.length >= options.spareCount) {
       void started.worker.terminate();
       return;
     }
@@ -144,6 +156,7 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number; 
       const started = take();
       const { worker } = started;
       started.files++;
+      started.bytes += request.bytes.length;
       started.large = request.bytes.length >= LARGE_FILE_BYTES;
       let settled = false;
       const finish = (outcome: PartOutcome | PooledOutcome, reusable: boolean) => {
