@@ -42,14 +42,17 @@ function partsOf(pieces: readonly Uint8Array[]): Buffer[] {
   return parts.length > 0 ? parts : [Buffer.alloc(0)];
 }
 
+/** A file this small goes to a PostgreSQL server as one insert (its bytes a binary parameter): one round trip, where a COPY takes two. */
+const SMALL_FILE_BYTES = 64 * 1024;
+
 /**
  * Writes parts of a file as rows of `file_blobs`, numbered from `first`, all or none: to a
- * PostgreSQL server as one binary COPY (the bytes written as they are, see `copyInBinary`), on the
- * embedded database as an insert each, in one transaction when there are several. The parts are
+ * PostgreSQL server as one binary COPY (the bytes written as they are, see `copyInBinary`) unless
+ * the file is small, on the embedded database as an insert each, in one transaction when there are several. The parts are
  * the caller's bytes, unchanged until this answers.
  */
 async function writeParts(db: Db, key: string, size: number, parts: readonly Buffer[], first = 0): Promise<void> {
-  if (db.pgPool) {
+  if (db.pgPool && !(parts.length === 1 && size <= SMALL_FILE_BYTES)) {
     const rows = parts.map((bytes, i) => [copyText(key), int4(first + i), bytes, int4(size)]);
     await copyInBinary(db.pgPool, 'file_blobs (key, part, bytes, size)', rows);
     return;
