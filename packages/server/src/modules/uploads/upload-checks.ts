@@ -58,6 +58,32 @@ export async function checkFile(
   return { lines, outcome: await deps.parser.parse(request) };
 }
 
+/** What a finished check records of its upload: the row's fields and the log lines, in order. */
+export interface OutcomeRecord {
+  fields: { status: 'valid' | 'invalid'; row_count?: number | null; rows_key?: string };
+  lines: CheckLine[];
+}
+
+/**
+ * What a finished check records: invalid when the data source could not check the file, else
+ * valid with its rows stored as a file of their own (`rows_key`), or invalid with the problems;
+ * the check's lines, notes and problems, then its summary.
+ */
+export async function outcomeRecord(deps: Pick<UploadsDeps, 'files'>, checked: CheckOutcome): Promise<OutcomeRecord> {
+  const lines: CheckLine[] = [...checked.lines];
+  const { outcome } = checked;
+  if (outcome === null) return { fields: { status: 'invalid' }, lines };
+  for (const note of outcome.notes) lines.push([note.level, note.message]);
+  for (const p of outcome.problems) lines.push(['error', p.message]);
+  if (outcome.status === 'valid' && outcome.rowsBytes !== null) {
+    const rowsKey = await deps.files.put(outcome.rowsBytes);
+    lines.push(['success', outcome.summary]);
+    return { fields: { status: 'valid', row_count: outcome.rowCount, rows_key: rowsKey }, lines };
+  }
+  if (outcome.problems.length !== 1 || outcome.problems[0]?.message !== outcome.summary) lines.push(['error', outcome.summary]);
+  return { fields: { status: 'invalid', row_count: outcome.rowCount }, lines };
+}
+
 /** A pipeline's data source as it is now, or undefined when the pipeline or the source is gone. */
 async function sourceOf(deps: UploadsDeps, pipelineId: string, dataSubKind: string): Promise<DataSource | undefined> {
   return (await deps.pipelines.stored(pipelineId))?.dataSources.find((s) => s.dataSubKind === dataSubKind);
@@ -88,22 +114,9 @@ async function parseOne(ctx: AppContext, deps: UploadsDeps, id: string, started?
   heartbeat.unref();
   try {
     const checked = await (started ?? checkStored(ctx, deps, row, fileKey));
-    for (const [level, message] of checked.lines) say(level, message);
-    const { outcome } = checked;
-    if (outcome === null) {
-      await repo.update(id, { status: 'invalid' });
-      return;
-    }
-    for (const note of outcome.notes) say(note.level, note.message);
-    for (const p of outcome.problems) say('error', p.message);
-    if (outcome.status === 'valid' && outcome.rowsBytes !== null) {
-      const rowsKey = await deps.files.put(outcome.rowsBytes);
-      await repo.update(id, { status: 'valid', row_count: outcome.rowCount, rows_key: rowsKey });
-      say('success', outcome.summary);
-    } else {
-      await repo.update(id, { status: 'invalid', row_count: outcome.rowCount });
-      if (outcome.problems.length !== 1 || outcome.problems[0]?.message !== outcome.summary) say('error', outcome.summary);
-    }
+    const recorded = await outcomeRecord(deps, checked);
+    await repo.update(id, recorded.fields);
+    for (const [level, message] of recorded.lines) say(level, message);
   } catch (error) {
     ctx.log.error({ err: error, uploadId: id }, 'upload processing failed');
     await repo.release(id);

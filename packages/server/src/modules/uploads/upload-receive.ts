@@ -7,7 +7,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { fetchRealtimeSource, type RealtimeSourcePolicy } from './realtime-fetch.ts';
-import { type CheckOutcome, checkFile, type UploadChecks } from './upload-checks.ts';
+import { type CheckOutcome, checkFile, outcomeRecord, type UploadChecks } from './upload-checks.ts';
 import type { UploadsDeps } from './upload-deps.ts';
 import { uploadsRepo } from './uploads.repo.ts';
 
@@ -46,20 +46,78 @@ async function dropStored(r: Receiver, keys: readonly string[], error: unknown):
   throw error;
 }
 
+/** An upload's row as its file is stored, its check to come. */
+function uploadRow(pipeline: PipelineView, auth: AuthContext, f: IncomingFile | StoredFile, key: string, sentFrom: SentFrom) {
+  return {
+    id: newId(),
+    pipeline_id: pipeline._id,
+    data_sub_kind: f.dataSubKind,
+    from: 'source' as const,
+    status: 'pending' as const,
+    original_filename: f.filename.slice(0, 255),
+    content_type: f.mimetype.slice(0, 255),
+    size: sizeOf(f),
+    file_key: key,
+    row_count: null,
+    import_id: null,
+    created_by: auth.userId,
+    rows_key: null,
+    claimed_at: null,
+    sent_from: sentFrom,
+  };
+}
+
+/** The first line of an upload's log. */
+function receivedLine(row: { id: string; original_filename: string | null; size: number; data_sub_kind: string }) {
+  return {
+    level: 'info' as const,
+    message: `File ${row.original_filename ?? ''} received (${row.size} bytes).`,
+    dataSubKind: row.data_sub_kind,
+    uploadId: row.id,
+  };
+}
+
+/**
+ * Stores a file whose check has already ended (an endpoint's call, a listener's batch) as an
+ * upload in its final state: the file and its checked rows stored side by side, the row written
+ * once with its outcome, its log lines at once. Nothing is left to check in the background.
+ */
+async function storeChecked(
+  r: Receiver,
+  pipeline: PipelineView,
+  auth: AuthContext,
+  file: IncomingFile,
+  checked: CheckOutcome,
+): Promise<string> {
+  const [stored, recorded] = await Promise.allSettled([r.deps.files.put(file.bytes), outcomeRecord(r.deps, checked)]);
+  const keys = [stored, recorded].flatMap((s) => {
+    if (s.status !== 'fulfilled') return [];
+    return typeof s.value === 'string' ? [s.value] : s.value.fields.rows_key ? [s.value.fields.rows_key] : [];
+  });
+  if (stored.status === 'rejected') return dropStored(r, keys, stored.reason);
+  if (recorded.status === 'rejected') return dropStored(r, keys, recorded.reason);
+  const row = { ...uploadRow(pipeline, auth, file, stored.value, 'wizard'), ...recorded.value.fields };
+  const [inserted] = await uploadsRepo(r.ctx.db.kysely)
+    .insert([row])
+    .catch((error) => dropStored(r, keys, error));
+  if (!inserted) throw new Error('upload not stored');
+  const lines = recorded.value.lines.map(([level, message]) => ({ level, message, dataSubKind: row.data_sub_kind, uploadId: row.id }));
+  await r.deps.log([receivedLine(inserted), ...lines]);
+  return inserted.id;
+}
+
 async function store(
   r: Receiver,
   pipeline: PipelineView,
   auth: AuthContext,
   files: Array<IncomingFile | StoredFile>,
   sentFrom: SentFrom,
-  done?: ReadonlyArray<Promise<CheckOutcome>>,
 ): Promise<string[]> {
   const rows = [];
   // Each file's check starts now, against the pipeline in hand, while the files are being
   // stored: its outcome is recorded only once the upload is (see parseOne). A check left behind
   // by a failed store ends unread. A file stored as it arrived is read back once its upload is.
-  const checks = files.map((f, i) => {
-    if (done?.[i]) return done[i];
+  const checks = files.map((f) => {
     if ('key' in f) return undefined;
     const source = pipeline.dataSources.find((s) => s.dataSubKind === f.dataSubKind);
     const file = { pipelineId: pipeline._id, source, dataSubKind: f.dataSubKind, filename: f.filename };
@@ -71,35 +129,12 @@ async function store(
   for (const f of files) {
     const key = 'key' in f ? f.key : await r.deps.files.put(f.bytes).catch((error) => dropStored(r, keys, error));
     if (!('key' in f)) keys.push(key);
-    rows.push({
-      id: newId(),
-      pipeline_id: pipeline._id,
-      data_sub_kind: f.dataSubKind,
-      from: 'source' as const,
-      status: 'pending' as const,
-      original_filename: f.filename.slice(0, 255),
-      content_type: f.mimetype.slice(0, 255),
-      size: sizeOf(f),
-      file_key: key,
-      row_count: null,
-      import_id: null,
-      created_by: auth.userId,
-      rows_key: null,
-      claimed_at: null,
-      sent_from: sentFrom,
-    });
+    rows.push(uploadRow(pipeline, auth, f, key, sentFrom));
   }
   const inserted = await uploadsRepo(r.ctx.db.kysely)
     .insert(rows)
     .catch((error) => dropStored(r, keys, error));
-  await r.deps.log(
-    inserted.map((row) => ({
-      level: 'info' as const,
-      message: `File ${row.original_filename ?? ''} received (${row.size} bytes).`,
-      dataSubKind: row.data_sub_kind,
-      uploadId: row.id,
-    })),
-  );
+  await r.deps.log(inserted.map(receivedLine));
   const checkOf = new Map(rows.map((row, i) => [row.id, checks[i]]));
   for (const row of inserted) r.checks.schedule(row.id, checkOf.get(row.id));
   return inserted.map((row) => row.id);
@@ -172,9 +207,7 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
         const problems = outcome?.problems.map((p) => ({ path: p.row === null ? 'body' : `rows.${p.row}`, message: p.message }));
         throw invalid(outcome?.summary ?? checked.lines.map(([, m]) => m).join(' '), problems ?? []);
       }
-      const file = { ...call, dataSubKind: source.dataSubKind };
-      const [id] = await store(receiver, pipeline, auth, [file], 'wizard', [Promise.resolve(checked)]);
-      return id as string;
+      return storeChecked(receiver, pipeline, auth, { ...call, dataSubKind: source.dataSubKind }, checked);
     },
 
     /**
@@ -195,9 +228,8 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
       const rows = checked.outcome?.problems.map((p) => p.row) ?? [null];
       const problemRows = valid || rows.includes(null) ? null : (rows as number[]);
       if (!valid && !batch.keepInvalid) return { uploadId: undefined, valid, problemRows };
-      const file = { ...call, dataSubKind: source.dataSubKind };
-      const [id] = await store(receiver, pipeline, auth, [file], 'wizard', [Promise.resolve(checked)]);
-      return { uploadId: id, valid, problemRows };
+      const uploadId = await storeChecked(receiver, pipeline, auth, { ...call, dataSubKind: source.dataSubKind }, checked);
+      return { uploadId, valid, problemRows };
     },
 
     /** Fetches the pipeline's real-time sources now and stores what they answer as uploads. */
