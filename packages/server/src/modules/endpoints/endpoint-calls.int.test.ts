@@ -1,6 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import { ENDPOINT_MESSAGES } from '@gdb/shared/endpoints/endpoint.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALL_RIGHTS_TTL_MS } from './endpoint-calls.ts';
 import { endpointKit } from '../../../test/endpoints-kit.ts';
 import { buildImport } from '../../../test/factories.ts';
 import { csvSource, sink } from '../../../test/imports-kit.ts';
@@ -31,6 +32,16 @@ const call = (path: string, body: string | Buffer, headers: Record<string, strin
     payload: body,
   });
 
+/** The status `send` answers once it is `status` (asked again every 100 ms), or the last one after `ms` and a little more. */
+async function statusWithin(ms: number, status: number, send: () => Promise<{ statusCode: number }>): Promise<number> {
+  const until = Date.now() + ms + 250;
+  for (;;) {
+    const { statusCode } = await send();
+    if (statusCode === status || Date.now() > until) return statusCode;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('POST /gdb-runtime/v1/{path}', () => {
   it('stores a valid body as an upload of the endpoint source and runs the pipeline (202 with the import id)', async () => {
     const { id, key } = await published('calls/ok', DOUBLE);
@@ -38,7 +49,12 @@ describe('POST /gdb-runtime/v1/{path}', () => {
     expect(res.statusCode).toBe(202);
     const { importId, uploadId } = res.json().data;
     const upload = await t.ctx.db.kysely.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirstOrThrow();
-    expect(upload).toMatchObject({ pipeline_id: id, data_sub_kind: 'prices', from: 'source' });
+    // Checked before the answer, the upload is stored in its final state, its log written with it.
+    expect(upload).toMatchObject({ pipeline_id: id, data_sub_kind: 'prices', from: 'source', status: 'valid', row_count: 1 });
+    expect(upload.rows_key).toEqual(expect.any(String));
+    const lines = await t.ctx.db.kysely.selectFrom('logs').select(['level', 'message']).where('upload_id', '=', uploadId).orderBy('id').execute();
+    expect(lines[0]).toEqual({ level: 'info', message: expect.stringMatching(/^File prices\.json received \(\d+ bytes\)\.$/) });
+    expect(lines.at(-1)?.level).toBe('success');
     const ended = await kit.waitFor(importId, ['done', 'failed']);
     expect(ended.state).toBe('done');
     const listed = await t.call('GET', `/pipelines/deployed-endpoint/${id}`, { token: manager });
@@ -71,7 +87,8 @@ describe('POST /gdb-runtime/v1/{path}', () => {
       .set({ data_sources: JSON.stringify([csvSource('prices')]) })
       .where('id', '=', id)
       .execute();
-    expect((await call('calls/owner', body, { 'x-api-key': again.body.data.apiKey })).statusCode).toBe(404);
+    // What a call read of its pipeline is trusted for CALL_RIGHTS_TTL_MS, no longer.
+    expect(await statusWithin(CALL_RIGHTS_TTL_MS, 404, () => call('calls/owner', body, { 'x-api-key': again.body.data.apiKey }))).toBe(404);
   });
 
   it('joins the import that waits to run: 202 with its id, queued, the rows switched on for it', async () => {
@@ -185,10 +202,15 @@ describe('POST /gdb-runtime/v1/{path}', () => {
       t.call('POST', '/pipelines/publish-endpoint', { token, body: { id, path: 'calls/publisher' } });
     const first = await publish(publisher.token);
     expect(first.status).toBe(200);
-    await t.ctx.db.kysely.updateTable('users').set({ is_active: false }).where('id', '=', publisher.user.id).execute();
     const body = JSON.stringify([{ code: 'A', price: 1 }]);
-    const refused = await call('calls/publisher', body, { 'x-api-key': first.body.data.apiKey });
-    expect(refused.statusCode).toBe(403);
+    const before = await call('calls/publisher', body, { 'x-api-key': first.body.data.apiKey });
+    expect(before.statusCode).toBe(202);
+    await kit.waitFor(before.json().data.importId, ['done', 'failed']);
+    await t.ctx.db.kysely.updateTable('users').set({ is_active: false }).where('id', '=', publisher.user.id).execute();
+    // The publisher's rights a call read are trusted for CALL_RIGHTS_TTL_MS, no longer.
+    const refusedCall = () => call('calls/publisher', body, { 'x-api-key': first.body.data.apiKey });
+    expect(await statusWithin(CALL_RIGHTS_TTL_MS, 403, refusedCall)).toBe(403);
+    const refused = await refusedCall();
     expect(refused.json().message).toBe(ENDPOINT_MESSAGES.publisherGone);
     const again = await publish(manager);
     const accepted = await call('calls/publisher', body, { 'x-api-key': again.body.data.apiKey });

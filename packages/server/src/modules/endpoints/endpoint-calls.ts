@@ -1,11 +1,12 @@
 import { CODES } from '@gdb/shared/api/envelope';
 import { ENDPOINT_MESSAGES, ENDPOINT_PATH, MAX_WAIT_SECONDS } from '@gdb/shared/endpoints/endpoint.schemas';
 import type { ImportRecord } from '@gdb/shared/imports/import.schemas';
-import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import type { DataSource, PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { UploadView } from '@gdb/shared/uploads/upload.schemas';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import { AppError, forbidden, notFound, tooMany, unauthorized } from '../../platform/http/errors.ts';
 import { callLimits } from './call-limits.ts';
+import type { EndpointRow } from './endpoints.repo.ts';
 import type { EndpointsService } from './endpoints.service.ts';
 import { endpointSource } from './endpoints.service.ts';
 
@@ -50,6 +51,23 @@ export interface CallAnswer {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * How long an instance trusts what it read of an endpoint's pipeline and of its publisher's
+ * rights before reading them again: a de-activated publisher, a badge taken away or a changed
+ * pipeline reaches the calls within this time. The endpoint itself (its key, whether it is
+ * published) is read at every call.
+ */
+export const CALL_RIGHTS_TTL_MS = 2000;
+
+/** What the calls of an endpoint run with, until `until`: its pipeline, its data source, whom they act for. */
+interface CallRunner {
+  stamp: string;
+  until: number;
+  pipeline: PipelineView;
+  source: DataSource;
+  auth: AuthContext;
+}
+
+/**
  * A call of a published endpoint: its key (401 when wrong or missing, alike for an unknown path),
  * its calls a minute (429), the body checked against the endpoint data source's data model (422
  * with the row problems), stored as an upload of that source (switched on), and a run of the
@@ -78,34 +96,49 @@ export function endpointCalls(deps: EndpointCallDeps) {
     }
   };
 
+  /** Per endpoint, what its calls ran with lately (see CALL_RIGHTS_TTL_MS); dropped when re-published or stale. */
+  const runners = new Map<string, CallRunner>();
+  /** The pipeline, data source and acting user of an endpoint's call, read again when stale or re-published. */
+  const runnerOf = async (endpoint: EndpointRow): Promise<CallRunner> => {
+    const stamp = `${endpoint.key_hash}:${endpoint.updated_by ?? ''}:${new Date(endpoint.updated_at).getTime()}`;
+    const known = runners.get(endpoint.id);
+    if (known && known.stamp === stamp && known.until > Date.now()) return known;
+    runners.delete(endpoint.id);
+    const pipeline = await deps.pipelines.stored(endpoint.pipeline_id);
+    const source = endpointSource(pipeline);
+    if (!pipeline || !source) throw notFound('This endpoint has no pipeline to run.');
+    // The call acts for its publisher: only while they may still change the pipeline themselves.
+    const publisher = endpoint.updated_by ? await deps.publisher(endpoint.updated_by) : undefined;
+    if (!publisher || !(await deps.endpoints.mayRun(publisher, pipeline))) throw forbidden(ENDPOINT_MESSAGES.publisherGone);
+    const auth: AuthContext = {
+      userId: endpoint.updated_by ?? NIL_USER,
+      sessionId: 'endpoint-call',
+      userName: `endpoint ${endpoint.path}`,
+      roles: ['super-admin'],
+    };
+    const runner = { stamp, until: Date.now() + CALL_RIGHTS_TTL_MS, pipeline, source, auth };
+    runners.set(endpoint.id, runner);
+    return runner;
+  };
+
   return {
-    /** Refuses a call without the key of the endpoint at this path (401), before its body is read. */
-    checkKey: async (path: string, apiKey: string | undefined): Promise<void> => {
-      await readable(path, apiKey);
-    },
+    /**
+     * The endpoint at this path whose key this is (401 otherwise), checked before a call's body is
+     * read; the call is then made with it.
+     */
+    checkKey: (path: string, apiKey: string | undefined): Promise<EndpointRow> => readable(path, apiKey),
     /** The OpenAPI document of the endpoint at this path, for the holder of its key. */
     openApi: async (path: string, apiKey: string | undefined) => deps.endpoints.openApiOfKey(await readable(path, apiKey)),
-    async call(path: string, apiKey: string | undefined, body: Uint8Array, mimetype: string, wait = 0): Promise<CallAnswer> {
-      const endpoint = await readable(path, apiKey);
+    /** A call of an endpoint whose key `checkKey` accepted. */
+    async call(endpoint: EndpointRow, body: Uint8Array, mimetype: string, wait = 0): Promise<CallAnswer> {
       const retryAfter = limited(endpoint.id, endpoint.calls_per_minute);
       if (retryAfter !== undefined) {
         const error = tooMany('Too many calls of this endpoint: try again later.');
         error.retryAfterSeconds = retryAfter;
         throw error;
       }
-      const pipeline = await deps.pipelines.stored(endpoint.pipeline_id);
-      const source = endpointSource(pipeline);
-      if (!pipeline || !source) throw notFound('This endpoint has no pipeline to run.');
-      // The call acts for its publisher: only while they may still change the pipeline themselves.
-      const publisher = endpoint.updated_by ? await deps.publisher(endpoint.updated_by) : undefined;
-      if (!publisher || !(await deps.endpoints.mayRun(publisher, pipeline))) throw forbidden(ENDPOINT_MESSAGES.publisherGone);
+      const { pipeline, source, auth } = await runnerOf(endpoint);
       if (body.length === 0) throw new AppError(422, CODES.invalid, 'The body is empty.');
-      const auth: AuthContext = {
-        userId: endpoint.updated_by ?? NIL_USER,
-        sessionId: 'endpoint-call',
-        userName: `endpoint ${endpoint.path}`,
-        roles: ['super-admin'],
-      };
       const filename = `${source.dataSubKind}.${EXTENSION[source.contentType] ?? 'data'}`;
       const uploadId = await deps.uploads.receiveCall(auth, pipeline, { filename, mimetype, bytes: body });
       const { importId, queued } = await deps.imports.runWhenFree(auth, pipeline._id);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ok } from '../../platform/http/envelope.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
 import type { EndpointCalls } from './endpoint-calls.ts';
+import type { EndpointRow } from './endpoints.repo.ts';
 import { RUNTIME_PREFIX } from './endpoints.service.ts';
 
 const OPENAPI = '/openapi.json';
@@ -32,16 +33,19 @@ export function runtimeRoutes(calls: EndpointCalls) {
       return typeof key === 'string' ? key : undefined;
     };
     // The key is checked as the request arrives: a caller without it never has a body read, let
-    // alone 20 MiB of one.
-    const onRequest = async (req: FastifyRequest) => calls.checkKey(pathOf(req), keyOf(req));
+    // alone 20 MiB of one. The endpoint found is the one the call then runs.
+    const checked = new WeakMap<FastifyRequest, EndpointRow>();
+    const onRequest = async (req: FastifyRequest) => {
+      checked.set(req, await calls.checkKey(pathOf(req), keyOf(req)));
+    };
     app.post(`${RUNTIME_PREFIX}/*`, { bodyLimit: MAX_FILE_BYTES, onRequest, schema: { hide: true } }, async (req, reply) => {
       const query = waitQuery.safeParse(req.query);
       if (!query.success) throw invalid(`wait: at most ${MAX_WAIT_SECONDS} seconds`, [{ path: 'wait', message: 'out of range' }]);
-      const path = pathOf(req);
-      const key = keyOf(req);
+      const endpoint = checked.get(req);
+      if (!endpoint) throw notFound();
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const mimetype = req.headers['content-type'] ?? 'application/octet-stream';
-      const answer = await calls.call(path, key, body, mimetype, query.data.wait);
+      const answer = await calls.call(endpoint, body, mimetype, query.data.wait);
       return reply.status(answer.outputs ? 200 : 202).send(ok(answer, answer.outputs ? 'Import ended' : 'Import started'));
     });
   };
