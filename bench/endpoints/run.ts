@@ -1,6 +1,6 @@
 // Endpoint calls benchmark: a published endpoint called over HTTP on loopback with one JSON row a
 // call by a number of callers, each sending its next call once the last answered, at most `rate`
-// calls a second between them, for a while; the server in this process, its import workers running. Reports the calls accepted
+// calls a second between them, for a while (callers.mjs, in a thread of its own); the server in this process, its import workers running. Reports the calls accepted
 // (202, an upload stored and a run to take it started or queued) per second, the answers by status,
 // the latency of the answers, accepted and all, and how long the runs took to import every
 // accepted call's upload after the last call (each once), in how many imports.
@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { buildApp } from '../../packages/server/src/app.ts';
 import type { AuthContext } from '../../packages/server/src/platform/auth/access-control.ts';
 import { loadConfig } from '../../packages/server/src/platform/config.ts';
@@ -74,55 +75,16 @@ for (let i = 0; i < endpointCount; i++) {
 }
 await services.imports.startWorking({ concurrency });
 
-interface Answer {
-  status: number;
-  ms: number;
-}
-
-/** Why calls got no answer, once each. */
-const failures = new Set<string>();
-
-async function callOnce(i: number): Promise<Answer> {
-  const target = endpoints[((i % endpoints.length) + endpoints.length) % endpoints.length];
-  if (!target) throw new Error('no endpoint');
-  const started = performance.now();
-  try {
-    const res = await fetch(`${base}/${target.path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': target.key },
-      body: JSON.stringify([{ code: `C${i}`, price: i }]),
-    });
-    await res.arrayBuffer();
-    return { status: res.status, ms: performance.now() - started };
-  } catch (error) {
-    failures.add(error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error));
-    return { status: 0, ms: performance.now() - started };
-  }
-}
-
-// A warm-up, not counted, then the measured loop: `clients` callers, each sending its next call
-// when the last one answered, at most `rate` calls a second between them all.
-await Promise.all(Array.from({ length: 5 }, (_, i) => callOnce(-1 - i)));
-await new Promise((r) => setTimeout(r, 2000));
-
-const answers: Answer[] = [];
-const loopStarted = performance.now();
-const until = loopStarted + seconds * 1000;
+// The callers in a thread of their own (callers.mjs), while the load is sampled here.
 const loadSamples: number[] = [os.loadavg()[0] ?? 0];
 const loadTimer = setInterval(() => loadSamples.push(os.loadavg()[0] ?? 0), 1000);
-let sent = 0;
-async function client(): Promise<void> {
-  while (performance.now() < until) {
-    const i = sent++;
-    const due = loopStarted + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    if (performance.now() >= until) return;
-    answers.push(await callOnce(i));
-  }
-}
-await Promise.all(Array.from({ length: clients }, () => client()));
-const elapsedMs = performance.now() - loopStarted;
+const job = { base, endpoints, rate, clients, seconds };
+const callers = new Worker(new URL('./callers.mjs', import.meta.url), { workerData: job });
+const { answers, elapsedMs, failures } = await new Promise<{ answers: { status: number; ms: number }[]; elapsedMs: number; failures: string[] }>((resolve, reject) => {
+  callers.once('message', resolve);
+  callers.once('error', reject);
+});
+await callers.terminate();
 clearInterval(loadTimer);
 
 const byStatus = new Map<number, number>();
@@ -185,7 +147,7 @@ const report = {
   importsThatTookUploads: Number(takenBy.n),
   uploadsNotImported: notImported,
   drainSeconds,
-  failures: [...failures].slice(0, 5),
+  failures: failures.slice(0, 5),
   target: TARGET,
 };
 console.log(JSON.stringify(report, null, 2));
