@@ -80,7 +80,11 @@ const loadSamples: number[] = [os.loadavg()[0] ?? 0];
 const loadTimer = setInterval(() => loadSamples.push(os.loadavg()[0] ?? 0), 1000);
 const job = { base, endpoints, rate, clients, seconds };
 const callers = new Worker(new URL('./callers.mjs', import.meta.url), { workerData: job });
-const { answers, elapsedMs, failures } = await new Promise<{ answers: { status: number; ms: number }[]; elapsedMs: number; failures: string[] }>((resolve, reject) => {
+const { answers, elapsedMs, failures } = await new Promise<{
+  answers: { status: number; ms: number }[];
+  elapsedMs: number;
+  failures: string[];
+}>((resolve, reject) => {
   callers.once('message', resolve);
   callers.once('error', reject);
 });

@@ -1,11 +1,11 @@
 import * as XLSX from '@e965/xlsx';
 import { ENDPOINT_MESSAGES } from '@gdb/shared/endpoints/endpoint.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALL_RIGHTS_TTL_MS } from './endpoint-calls.ts';
 import { endpointKit } from '../../../test/endpoints-kit.ts';
 import { buildImport } from '../../../test/factories.ts';
 import { csvSource, sink } from '../../../test/imports-kit.ts';
 import type { TestApp } from '../../../test/test-app.ts';
+import { CALL_RIGHTS_TTL_MS } from './endpoint-calls.ts';
 
 // Calls of a published endpoint: its key, its size limit, its data model, its calls a minute; a
 // valid body becomes an upload of the endpoint source and an immediate import of the pipeline.
@@ -52,7 +52,12 @@ describe('POST /gdb-runtime/v1/{path}', () => {
     // Checked before the answer, the upload is stored in its final state, its log written with it.
     expect(upload).toMatchObject({ pipeline_id: id, data_sub_kind: 'prices', from: 'source', status: 'valid', row_count: 1 });
     expect(upload.rows_key).toEqual(expect.any(String));
-    const lines = await t.ctx.db.kysely.selectFrom('logs').select(['level', 'message']).where('upload_id', '=', uploadId).orderBy('id').execute();
+    const lines = await t.ctx.db.kysely
+      .selectFrom('logs')
+      .select(['level', 'message'])
+      .where('upload_id', '=', uploadId)
+      .orderBy('id')
+      .execute();
     expect(lines[0]).toEqual({ level: 'info', message: expect.stringMatching(/^File prices\.json received \(\d+ bytes\)\.$/) });
     expect(lines.at(-1)?.level).toBe('success');
     const ended = await kit.waitFor(importId, ['done', 'failed']);
@@ -88,7 +93,9 @@ describe('POST /gdb-runtime/v1/{path}', () => {
       .where('id', '=', id)
       .execute();
     // What a call read of its pipeline is trusted for CALL_RIGHTS_TTL_MS, no longer.
-    expect(await statusWithin(CALL_RIGHTS_TTL_MS, 404, () => call('calls/owner', body, { 'x-api-key': again.body.data.apiKey }))).toBe(404);
+    expect(
+      await statusWithin(CALL_RIGHTS_TTL_MS, 404, () => call('calls/owner', body, { 'x-api-key': again.body.data.apiKey })),
+    ).toBe(404);
   });
 
   it('joins the import that waits to run: 202 with its id, queued, the rows switched on for it', async () => {

@@ -101,7 +101,12 @@ async function storeChecked(
     .insert([row])
     .catch((error) => dropStored(r, keys, error));
   if (!inserted) throw new Error('upload not stored');
-  const lines = recorded.value.lines.map(([level, message]) => ({ level, message, dataSubKind: row.data_sub_kind, uploadId: row.id }));
+  const lines = recorded.value.lines.map(([level, message]) => ({
+    level,
+    message,
+    dataSubKind: row.data_sub_kind,
+    uploadId: row.id,
+  }));
   await r.deps.log([receivedLine(inserted), ...lines]);
   return inserted.id;
 }

@@ -109,9 +109,15 @@ describe('parse pool', () => {
   });
 
   it('ends a worker after it has read its share of bytes, and not before for small files', async () => {
-    const pool = createParsePool({ concurrency: 1, csvSlices: 1, spareDelayMs: 60_000, workerShare: { files: 1000, bytes: 1000 } });
+    const pool = createParsePool({
+      concurrency: 1,
+      csvSlices: 1,
+      spareDelayMs: 60_000,
+      workerShare: { files: 1000, bytes: 1000 },
+    });
     const small = enc('a\n1\n');
-    for (let i = 0; i < 100; i++) expect((await pool.parse({ bytes: small, group: 'csv', dataModel: null })).status).toBe('valid');
+    for (let i = 0; i < 100; i++)
+      expect((await pool.parse({ bytes: small, group: 'csv', dataModel: null })).status).toBe('valid');
     expect(pool.counts().workers).toBe(1);
     const row = enc(`a\n${'1'.repeat(998)}\n`);
     expect((await pool.parse({ bytes: row, group: 'csv', dataModel: null })).status).toBe('valid');
