@@ -27,7 +27,7 @@ import { type FoldersService, foldersService } from './modules/folders/folders.s
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { importsLiveCollection, pipelinesOfImports } from './modules/imports/imports.live.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
-import { type ImportsService, importsService } from './modules/imports/imports.service.ts';
+import { type FeedRunner, type ImportsService, importsService } from './modules/imports/imports.service.ts';
 import { type ListenerRuntime, listenerRuntime } from './modules/listeners/listener-runtime.ts';
 import { listenersRoutes } from './modules/listeners/listeners.routes.ts';
 import { listenersService } from './modules/listeners/listeners.service.ts';
@@ -134,19 +134,18 @@ function publisherOf(users: UsersService) {
 /** Published endpoints and their calls, which store uploads and start imports. */
 function endpointServices(
   ctx: AppContext,
-  deps: Omit<EndpointCallDeps, 'endpoints' | 'publisher'> & {
+  deps: Omit<EndpointCallDeps, 'endpoints' | 'runner'> & {
     access: DocumentAccess;
+    feedRunner: FeedRunner;
     schemas: SchemasService;
     components: ComponentsService;
-    users: UsersService;
   },
 ) {
   const dataModel = async (id: string) => (await deps.schemas.byIds([id]))[0]?.jsonSchema;
-  const publisher = publisherOf(deps.users);
   const componentNames = async (ids: readonly string[]) =>
     new Map((await deps.components.byIds(ids)).map((c) => [c._id, { name: c.name, version: c.version }]));
   const endpoints = endpointsService(ctx, { pipelines: deps.pipelines, access: deps.access, dataModel, componentNames });
-  return { endpoints, endpointCalls: endpointCalls({ ...deps, endpoints, publisher }) };
+  return { endpoints, endpointCalls: endpointCalls({ ...deps, endpoints, runner: deps.feedRunner }) };
 }
 
 /**
@@ -157,33 +156,49 @@ function listenerServices(
   ctx: AppContext,
   deps: Pick<EndpointCallDeps, 'pipelines' | 'uploads' | 'imports'> & {
     access: DocumentAccess;
-    users: UsersService;
-    mayRun: (auth: AuthContext, pipeline: PipelineView) => Promise<boolean>;
+    feedRunner: FeedRunner;
     uploads: Pick<UploadsService, 'receiveBatch'>;
   },
 ) {
   let runtime: ListenerRuntime | undefined;
   const listeners = listenersService(ctx, { pipelines: deps.pipelines, access: deps.access, changed: () => runtime?.changed() });
-  const publisher = publisherOf(deps.users);
   runtime = listenerRuntime(ctx, {
     pipelines: deps.pipelines,
     uploads: deps.uploads,
     imports: deps.imports,
     password: listeners.passwordOf,
     runner: async (userId, pipeline) => {
-      const auth = userId ? await publisher(userId) : undefined;
-      if (!auth || !(await deps.mayRun(auth, pipeline))) return undefined;
-      return { userId: auth.userId, sessionId: 'listener', userName: `listener ${pipeline.name}`, roles: ['super-admin'] };
+      const auth = userId ? await deps.feedRunner(userId, pipeline) : undefined;
+      return auth && { ...auth, sessionId: 'listener', userName: `listener ${pipeline.name}` };
     },
   });
   return { listeners, listenerRuntime: runtime };
 }
 
 /** Pipelines published as endpoints and as listeners: both act for their publisher while they may still change the pipeline. */
-function publishedPipelines(ctx: AppContext, deps: Parameters<typeof endpointServices>[1] & { uploads: UploadsService }) {
-  const published = endpointServices(ctx, deps);
-  const { mayRun } = published.endpoints;
-  return { ...published, ...listenerServices(ctx, { ...deps, mayRun }) };
+function publishedPipelines(
+  ctx: AppContext,
+  deps: Parameters<typeof endpointServices>[1] & { uploads: UploadsService; feedRunner: FeedRunner },
+) {
+  return { ...endpointServices(ctx, deps), ...listenerServices(ctx, deps) };
+}
+
+/**
+ * Whom the runs of a feed's uploads (a listener's batches, the uploads an endpoint or listener left
+ * waiting at a restart) act for: their publisher while active and still allowed to change the
+ * pipeline (a manager or super-admin whose badges open it for writing), with a run's rights.
+ */
+function feedRunnerOf(users: UsersService, access: DocumentAccess): FeedRunner {
+  const mayChangePipeline = async (auth: AuthContext, pipeline: PipelineView) => {
+    if (!auth.roles.includes('manager') && !auth.roles.includes('super-admin')) return false;
+    return (await access(auth)).may('write', 'pipeline', { folder: pipeline.folder, tags: pipeline.tags });
+  };
+  const publisher = publisherOf(users);
+  return async (userId, pipeline) => {
+    const auth = await publisher(userId);
+    if (!auth || !(await mayChangePipeline(auth, pipeline))) return undefined;
+    return { userId: auth.userId, sessionId: 'feed', userName: auth.userName, roles: ['super-admin'] };
+  };
 }
 
 /** What user administration does to accounts: end a user's sessions, mail a password link. */
@@ -264,10 +279,12 @@ export function buildServices(ctx: AppContext) {
   const files = openFileStore(ctx.config.fileStore, ctx.db, ctx.config.dataDir, ctx.config.fileCacheBytes);
   const { uploads, review } = uploadServices(ctx, { pipelines, files, schemas, logs, record });
   const datastore = datastoreService(ctx);
+  const feedRunner = feedRunnerOf(users, documentAccess);
   const imports = importsService({
     ctx,
     pipelines,
     users,
+    feedRunner,
     uploads,
     logs,
     datastore,
@@ -276,7 +293,7 @@ export function buildServices(ctx: AppContext) {
     components: () => runtime,
   });
   return {
-    ...publishedPipelines(ctx, { pipelines, uploads, imports, schemas, components, users, access: documentAccess }),
+    ...publishedPipelines(ctx, { pipelines, uploads, imports, schemas, components, feedRunner, access: documentAccess }),
     files,
     uploads,
     review,

@@ -18,12 +18,12 @@ export async function endpointKit() {
   });
   await t.services.imports.startWorking({ concurrency: 2 });
 
-  /** A pipeline running `code` on the endpoint's rows, published at `path`; answers its id and key. */
-  async function published(path: string, code: string, callsPerMinute?: number) {
+  /** A pipeline running `code` on the endpoint's rows, published at `path` (by `token`'s user); answers its id and key. */
+  async function published(path: string, code: string, callsPerMinute?: number, token = manager) {
     const component = await kit.component(code, ['prices'], ['out']);
     const source = csvSource('prices', { connectorType: 'endpoint', contentType: 'json', dataModel });
     const id = await kit.pipeline({ name: path, component, sources: [source], sinks: [sink('out', 'JSON')] });
-    const res = await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path, callsPerMinute } });
+    const res = await t.call('POST', '/pipelines/publish-endpoint', { token, body: { id, path, callsPerMinute } });
     expect(res.status).toBe(200);
     return { id, key: res.body.data.apiKey as string };
   }

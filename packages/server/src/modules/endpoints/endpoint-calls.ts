@@ -10,15 +10,17 @@ import type { EndpointRow } from './endpoints.repo.ts';
 import type { EndpointsService } from './endpoints.service.ts';
 import { endpointSource } from './endpoints.service.ts';
 
-const NIL_USER = '00000000-0000-0000-0000-000000000000';
 const ENDED = new Set(['done', 'failed', 'aborted']);
 const EXTENSION: Record<string, string> = { json: 'json', csv: 'csv', excel: 'xlsx', xml: 'xml' };
 
 /** What a call reaches in other modules (wired at start-up). */
 export interface EndpointCallDeps {
-  endpoints: Pick<EndpointsService, 'byKey' | 'openApiOfKey' | 'mayRun'>;
-  /** The endpoint's publisher as they are now (roles, active), or undefined when gone or de-activated. */
-  publisher(userId: string): Promise<AuthContext | undefined>;
+  endpoints: Pick<EndpointsService, 'byKey' | 'openApiOfKey'>;
+  /**
+   * Whom a call acts for: the endpoint's publisher while active and still allowed to change the
+   * pipeline, with a run's rights; undefined otherwise (required: every call is checked).
+   */
+  runner(userId: string, pipeline: PipelineView): Promise<AuthContext | undefined>;
   pipelines: { stored(id: string): Promise<PipelineView | undefined> };
   uploads: {
     receiveCall(
@@ -108,14 +110,9 @@ export function endpointCalls(deps: EndpointCallDeps) {
     const source = endpointSource(pipeline);
     if (!pipeline || !source) throw notFound('This endpoint has no pipeline to run.');
     // The call acts for its publisher: only while they may still change the pipeline themselves.
-    const publisher = endpoint.updated_by ? await deps.publisher(endpoint.updated_by) : undefined;
-    if (!publisher || !(await deps.endpoints.mayRun(publisher, pipeline))) throw forbidden(ENDPOINT_MESSAGES.publisherGone);
-    const auth: AuthContext = {
-      userId: endpoint.updated_by ?? NIL_USER,
-      sessionId: 'endpoint-call',
-      userName: `endpoint ${endpoint.path}`,
-      roles: ['super-admin'],
-    };
+    const publisher = endpoint.updated_by ? await deps.runner(endpoint.updated_by, pipeline) : undefined;
+    if (!publisher) throw forbidden(ENDPOINT_MESSAGES.publisherGone);
+    const auth: AuthContext = { ...publisher, sessionId: 'endpoint-call', userName: `endpoint ${endpoint.path}` };
     const runner = { stamp, until: Date.now() + CALL_RIGHTS_TTL_MS, pipeline, source, auth };
     runners.set(endpoint.id, runner);
     return runner;

@@ -108,4 +108,28 @@ describe('calls while the pipeline is busy', () => {
     const [upload] = await allImported(id, 1);
     expect(upload?.imported_by).not.toBe(done.importId);
   });
+
+  it('gives no run at start to waiting uploads whose publisher may no longer change the pipeline', async () => {
+    const publisher = await t.signedIn(['manager']);
+    const { id, key } = await published('queue/resume-gone', COPY, undefined, publisher.token);
+    const done = (await call('queue/resume-gone', key, [{ code: 'G', price: 1 }], '?wait=30')).json().data;
+    expect(done.state).toBe('done');
+    await t.ctx.db.kysely
+      .updateTable('uploads')
+      .set({ enabled: true, imported_at: null, imported_by: null })
+      .where('id', '=', done.uploadId)
+      .execute();
+    // The publisher is no longer a manager: the upload waits, no run acts for them.
+    await t.ctx.db.kysely
+      .updateTable('users')
+      .set({ roles: ['user'] })
+      .where('id', '=', publisher.user.id)
+      .execute();
+    const before = await t.ctx.db.kysely.selectFrom('imports').select('id').where('pipeline_id', '=', id).execute();
+    await t.services.imports.resumeWaitingFeeds();
+    const after = await t.ctx.db.kysely.selectFrom('imports').select('id').where('pipeline_id', '=', id).execute();
+    expect(after.length).toBe(before.length);
+    const [upload] = await uploadsOf(id);
+    expect(upload).toMatchObject({ imported_by: null });
+  });
 });

@@ -131,12 +131,6 @@ export function endpointsService(
       return (await views([{ row, pipeline }]))[0] as EndpointView;
     },
     /** Publishes (or re-publishes) a pipeline; answers the endpoint and its new key, shown this once. */
-    /** Whether `auth` may still change the pipeline an endpoint runs (its calls act for its publisher). */
-    async mayRun(auth: AuthContext, pipeline: PipelineView): Promise<boolean> {
-      const { roles } = auth;
-      if (!roles.includes('manager') && !roles.includes('super-admin')) return false;
-      return (await access(auth)).may('write', 'pipeline', { folder: pipeline.folder, tags: pipeline.tags });
-    },
     async publish(auth: AuthContext, body: PublishEndpointBody): Promise<EndpointView & { apiKey: string }> {
       const pipeline = isUuid(body.id) ? await pipelines.stored(body.id) : undefined;
       if (!pipeline) throw notFound('Pipeline not found.');

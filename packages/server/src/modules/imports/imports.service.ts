@@ -14,9 +14,16 @@ import { createJob, editJob } from './job-writes.ts';
 import { leaseKeeper } from './lease-keeper.ts';
 import { pipelineRemoval } from './pipeline-removal.ts';
 import type { RunnerDeps } from './run-context.ts';
-import { type FreeRun, resumeWaitingFeeds, runWhenFree } from './run-when-free.ts';
+import { type FeedRunner, type FreeRun, resumeWaitingFeeds, runWhenFree } from './run-when-free.ts';
 
-export type ImportsDeps = Omit<RunnerDeps, 'queue'> & { reference: ReferenceService; users: UsersService };
+export type { FeedRunner };
+
+export type ImportsDeps = Omit<RunnerDeps, 'queue'> & {
+  reference: ReferenceService;
+  users: UsersService;
+  /** Whom a resumed run of a feed's waiting uploads acts for (run-when-free.ts), checked as a call is. */
+  feedRunner: FeedRunner;
+};
 
 /** This process's part in the work: the run queue's handler, the clock and the leases, started and stopped. */
 function working(deps: ImportsDeps, queue: JobQueue, runner: ReturnType<typeof importRunner>, resume: () => Promise<number>) {
@@ -85,7 +92,7 @@ export function importsService(deps: ImportsDeps) {
   const create = (auth: AuthContext, body: CreateImportBody): Promise<JobCreated> => createJob(scope, auth, body);
   const resume = () =>
     resumeWaitingFeeds(scope, {
-      users: deps.users,
+      runner: deps.feedRunner,
       feeds: () => deps.uploads.waitingSources(),
       warn: (err, pipelineId) => ctx.log.warn({ err, pipelineId }, 'imports: a run of waiting uploads could not be asked for'),
     });

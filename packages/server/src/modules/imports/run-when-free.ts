@@ -1,9 +1,9 @@
 import { resolveSchedule } from '@gdb/shared/imports/import-rules';
+import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import type { Kysely } from 'kysely';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { Database } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
-import type { UsersService } from '../users/users.service.ts';
 import { importsRepo, jobsRepo } from './imports.repo.ts';
 import { checkRunnable, type JobsScope, jobFields, scheduleImport, writeJob } from './job-writes.ts';
 
@@ -76,13 +76,20 @@ export interface WaitingFeed {
 }
 
 /**
+ * Whom a run of a feed's waiting uploads acts for: the one who stored them (an endpoint's or a
+ * listener's publisher) while they are active and may still change the pipeline through their
+ * badges, with a run's rights; undefined otherwise. Required: a resumed run asks it as a call would.
+ */
+export type FeedRunner = (userId: string, pipeline: PipelineView) => Promise<AuthContext | undefined>;
+
+/**
  * After a restart: every pipeline whose endpoint or listener source has uploads switched on and not
- * yet imported gets its run (`runWhenFree`), acting for the last who stored one while they are
- * active. Answers the number of pipelines asked for.
+ * yet imported gets its run (`runWhenFree`), acting for the last who stored one while `runner`
+ * lets them. Answers the number of pipelines asked for.
  */
 export async function resumeWaitingFeeds(
   s: JobsScope,
-  deps: { users: Pick<UsersService, 'byId'>; feeds(): Promise<WaitingFeed[]>; warn(err: unknown, pipelineId: string): void },
+  deps: { runner: FeedRunner; feeds(): Promise<WaitingFeed[]>; warn(err: unknown, pipelineId: string): void },
 ): Promise<number> {
   const byPipeline = new Map<string, WaitingFeed>();
   for (const feed of await deps.feeds()) byPipeline.set(feed.pipelineId, feed);
@@ -90,10 +97,9 @@ export async function resumeWaitingFeeds(
   for (const feed of byPipeline.values()) {
     const pipeline = await s.pipelines.stored(feed.pipelineId);
     const source = pipeline?.dataSources.find((d) => d.dataSubKind === feed.dataSubKind);
-    if (source?.connectorType !== 'endpoint' && source?.connectorType !== 'listener') continue;
-    const user = feed.createdBy ? await deps.users.byId(feed.createdBy) : undefined;
-    if (!user?.is_active) continue;
-    const auth: AuthContext = { userId: user.id, sessionId: 'resume', userName: user.user_name, roles: ['super-admin'] };
+    if (!pipeline || (source?.connectorType !== 'endpoint' && source?.connectorType !== 'listener')) continue;
+    const auth = feed.createdBy ? await deps.runner(feed.createdBy, pipeline) : undefined;
+    if (!auth) continue;
     try {
       await runWhenFree(s, auth, feed.pipelineId);
       asked += 1;
