@@ -18,10 +18,18 @@ export async function endpointKit() {
   });
   await t.services.imports.startWorking({ concurrency: 2 });
 
-  /** A pipeline running `code` on the endpoint's rows, published at `path` (by `token`'s user); answers its id and key. */
-  async function published(path: string, code: string, callsPerMinute?: number, token = manager) {
+  /**
+   * A pipeline running `code` on the rows of an endpoint source taking `contentType` (JSON unless
+   * said), published at `path` by `token`'s user (the kit's manager unless said); answers its id and key.
+   */
+  async function published(
+    path: string,
+    code: string,
+    options: { callsPerMinute?: number; token?: string; contentType?: 'json' | 'csv' | 'xml' | 'excel' } = {},
+  ) {
+    const { callsPerMinute, token = manager, contentType = 'json' } = options;
     const component = await kit.component(code, ['prices'], ['out']);
-    const source = csvSource('prices', { connectorType: 'endpoint', contentType: 'json', dataModel });
+    const source = csvSource('prices', { connectorType: 'endpoint', contentType, dataModel });
     const id = await kit.pipeline({ name: path, component, sources: [source], sinks: [sink('out', 'JSON')] });
     const res = await t.call('POST', '/pipelines/publish-endpoint', { token, body: { id, path, callsPerMinute } });
     expect(res.status).toBe(200);

@@ -161,12 +161,9 @@ describe('POST /gdb-runtime/v1/{path}', () => {
   } as const;
   for (const [contentType, file] of Object.entries(FILES)) {
     it(`reads a ${contentType} body for a ${contentType} endpoint source, checked against the same data model`, async () => {
-      const component = await kit.component(DOUBLE, ['prices'], ['out']);
-      const source = csvSource('prices', { connectorType: 'endpoint', contentType: contentType as 'csv' | 'xml', dataModel });
-      const id = await kit.pipeline({ name: `${contentType} calls`, component, sources: [source], sinks: [sink('out')] });
       const path = `calls/${contentType}`;
-      const { apiKey } = (await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path } })).body.data;
-      const headers = { 'x-api-key': apiKey, 'content-type': file.type };
+      const { key } = await published(path, DOUBLE, { contentType: contentType as 'csv' | 'xml' });
+      const headers = { 'x-api-key': key, 'content-type': file.type };
       const accepted = await call(path, file.valid, headers);
       expect(accepted.statusCode).toBe(202);
       expect((await kit.waitFor(accepted.json().data.importId, ['done', 'failed'])).state).toBe('done');
@@ -177,11 +174,8 @@ describe('POST /gdb-runtime/v1/{path}', () => {
   }
 
   it('reads an XLSX body for an excel endpoint source', async () => {
-    const component = await kit.component(DOUBLE, ['prices'], ['out']);
-    const source = csvSource('prices', { connectorType: 'endpoint', contentType: 'excel', dataModel });
-    const id = await kit.pipeline({ name: 'excel calls', component, sources: [source], sinks: [sink('out')] });
     const path = 'calls/excel';
-    const { apiKey } = (await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path } })).body.data;
+    const { key: apiKey } = await published(path, DOUBLE, { contentType: 'excel' });
     const book = (rows: Record<string, unknown>[]) => {
       const b = XLSX.utils.book_new();
       XLSX.utils.book_append_sheet(b, XLSX.utils.json_to_sheet(rows), 'Prices');
@@ -202,24 +196,18 @@ describe('POST /gdb-runtime/v1/{path}', () => {
 
   it('stops acting for a publisher who was de-activated (403) until it is published again', async () => {
     const publisher = await t.signedIn(['manager']);
-    const component = await kit.component(DOUBLE, ['prices'], ['out']);
-    const source = csvSource('prices', { connectorType: 'endpoint', contentType: 'json', dataModel });
-    const id = await kit.pipeline({ name: 'calls/publisher', component, sources: [source], sinks: [sink('out', 'JSON')] });
-    const publish = (token: string) =>
-      t.call('POST', '/pipelines/publish-endpoint', { token, body: { id, path: 'calls/publisher' } });
-    const first = await publish(publisher.token);
-    expect(first.status).toBe(200);
+    const { id, key } = await published('calls/publisher', DOUBLE, { token: publisher.token });
     const body = JSON.stringify([{ code: 'A', price: 1 }]);
-    const before = await call('calls/publisher', body, { 'x-api-key': first.body.data.apiKey });
+    const before = await call('calls/publisher', body, { 'x-api-key': key });
     expect(before.statusCode).toBe(202);
     await kit.waitFor(before.json().data.importId, ['done', 'failed']);
     await t.ctx.db.kysely.updateTable('users').set({ is_active: false }).where('id', '=', publisher.user.id).execute();
     // The publisher's rights a call read are trusted for CALL_RIGHTS_TTL_MS, no longer.
-    const refusedCall = () => call('calls/publisher', body, { 'x-api-key': first.body.data.apiKey });
+    const refusedCall = () => call('calls/publisher', body, { 'x-api-key': key });
     expect(await statusWithin(CALL_RIGHTS_TTL_MS, 403, refusedCall)).toBe(403);
     const refused = await refusedCall();
     expect(refused.json().message).toBe(ENDPOINT_MESSAGES.publisherGone);
-    const again = await publish(manager);
+    const again = await t.call('POST', '/pipelines/publish-endpoint', { token: manager, body: { id, path: 'calls/publisher' } });
     const accepted = await call('calls/publisher', body, { 'x-api-key': again.body.data.apiKey });
     expect(accepted.statusCode).toBe(202);
     await kit.waitFor(accepted.json().data.importId, ['done', 'failed']);
@@ -232,7 +220,7 @@ describe('POST /gdb-runtime/v1/{path}', () => {
   });
 
   it('answers 429 beyond the calls a minute of its key, with Retry-After', async () => {
-    const { key } = await published('calls/limited', DOUBLE, 2);
+    const { key } = await published('calls/limited', DOUBLE, { callsPerMinute: 2 });
     const answers = [];
     for (let i = 0; i < 3; i += 1) answers.push(await call('calls/limited', '', { 'x-api-key': key }));
     expect(answers.map((a) => a.statusCode)).toEqual([422, 422, 429]);

@@ -111,7 +111,7 @@ describe('calls while the pipeline is busy', () => {
 
   it('gives no run at start to waiting uploads whose publisher may no longer change the pipeline', async () => {
     const publisher = await t.signedIn(['manager']);
-    const { id, key } = await published('queue/resume-gone', COPY, undefined, publisher.token);
+    const { id, key } = await published('queue/resume-gone', COPY, { token: publisher.token });
     const done = (await call('queue/resume-gone', key, [{ code: 'G', price: 1 }], '?wait=30')).json().data;
     expect(done.state).toBe('done');
     await t.ctx.db.kysely
