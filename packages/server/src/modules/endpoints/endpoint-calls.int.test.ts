@@ -3,7 +3,7 @@ import { ENDPOINT_MESSAGES } from '@gdb/shared/endpoints/endpoint.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointKit } from '../../../test/endpoints-kit.ts';
 import { buildImport } from '../../../test/factories.ts';
-import { csvSource, sink } from '../../../test/imports-kit.ts';
+import { csvSource } from '../../../test/imports-kit.ts';
 import type { TestApp } from '../../../test/test-app.ts';
 import { CALL_RIGHTS_TTL_MS } from './endpoint-calls.ts';
 
@@ -13,10 +13,9 @@ import { CALL_RIGHTS_TTL_MS } from './endpoint-calls.ts';
 let t: TestApp;
 let kit: Awaited<ReturnType<typeof endpointKit>>['kit'];
 let manager: string;
-let dataModel: string;
 let published: Awaited<ReturnType<typeof endpointKit>>['published'];
 beforeAll(async () => {
-  ({ t, kit, manager, dataModel, published } = await endpointKit());
+  ({ t, kit, manager, published } = await endpointKit());
 });
 afterAll(async () => {
   await t.close();
