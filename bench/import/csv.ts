@@ -25,7 +25,7 @@ import {
   storedRowsJson,
   storedTableJson,
 } from '../../packages/server/src/platform/files/row-tables.ts';
-import { COLUMNS, DATA_MODEL, generateCsv, MAPPING } from './dealer-prices.ts';
+import { COLUMNS, DATA_MODEL, dealerPricesPipelines, generateCsv, MAPPING } from './dealer-prices.ts';
 
 const rowCount = Number(process.env.BENCH_ROWS ?? 200_000);
 const runCount = Number(process.env.BENCH_RUNS ?? 3);
@@ -111,32 +111,7 @@ function postFile<T>(url: string, body: Buffer, headers: Record<string, string>)
 const login = await call<{ token: { value: string } }>('POST', '/users/login', { username: admin.user_name, password });
 const token = { 'x-token': login.token.value };
 
-const [brand] = await services.reference.brands();
-const [locale] = await services.reference.locales();
-const [productLine] = await services.reference.productLines();
-const datakinds = await services.reference.datakinds();
-const model = await services.schemas.create({ name: 'Dealer prices', jsonSchema: DATA_MODEL, userId: admin.id });
-const component = await services.components.create({
-  name: 'Map dealer prices',
-  kind: 'instruction',
-  inputs: [{ name: 'prices' }],
-  outputs: [{ name: 'prices' }],
-  jsCode: MAPPING,
-});
-const pipeline = async (name: string) =>
-  services.pipelines.create({
-    name,
-    isMaster: false,
-    component: component._id,
-    dataSources: [
-      { dataSubKind: 'prices', connectorType: 'manual', dataFromMaster: false, contentType: 'csv', dataModel: model._id },
-    ],
-    dataSinks: [{ name: 'prices', format: 'CSV', target: null }],
-    brand: brand?._id ?? null,
-    locale: locale?._id ?? null,
-    productLine: productLine?._id ?? null,
-    datakind: (datakinds.find((d) => d.isDealer) ?? datakinds[0])?._id ?? null,
-  });
+const pipeline = await dealerPricesPipelines(services, admin.id, { name: 'Map dealer prices', jsCode: MAPPING });
 await services.imports.startWorking({ concurrency: 1 });
 
 /** The stages of an import, timed from one mark to the next. */

@@ -1,5 +1,7 @@
 // The dealer price file the import benches read: its columns, the data model it is checked against,
 // the file itself (the same bytes on every run) and the mapping a pipeline runs on it.
+
+import type { Services } from '../../packages/server/src/app.ts';
 import { seededRandom } from '../../packages/server/test/seeded-random.ts';
 
 export const COLUMNS = [
@@ -80,4 +82,37 @@ export function generateCsv(rows: number): string {
     lines.push([dealer, part, description, brand, int(500), price, pick(vat), 'EUR', date, email].join(','));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Makes pipelines that take the dealer price file as CSV into `prices` and write it out as CSV,
+ * with a component running `jsCode`, the data model above (stored now) and the first reference
+ * data: answers a function making one more such pipeline by name.
+ */
+export async function dealerPricesPipelines(services: Services, userId: string, component: { name: string; jsCode: string }) {
+  const [brand] = await services.reference.brands();
+  const [locale] = await services.reference.locales();
+  const [productLine] = await services.reference.productLines();
+  const datakinds = await services.reference.datakinds();
+  const model = await services.schemas.create({ name: 'Dealer prices', jsonSchema: DATA_MODEL, userId });
+  const made = await services.components.create({
+    ...component,
+    kind: 'instruction',
+    inputs: [{ name: 'prices' }],
+    outputs: [{ name: 'prices' }],
+  });
+  return (name: string) =>
+    services.pipelines.create({
+      name,
+      isMaster: false,
+      component: made._id,
+      dataSources: [
+        { dataSubKind: 'prices', connectorType: 'manual', dataFromMaster: false, contentType: 'csv', dataModel: model._id },
+      ],
+      dataSinks: [{ name: 'prices', format: 'CSV', target: null }],
+      brand: brand?._id ?? null,
+      locale: locale?._id ?? null,
+      productLine: productLine?._id ?? null,
+      datakind: (datakinds.find((d) => d.isDealer) ?? datakinds[0])?._id ?? null,
+    });
 }

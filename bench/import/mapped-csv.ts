@@ -12,7 +12,7 @@ import path from 'node:path';
 import { MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
 import { buildApp } from '../../packages/server/src/app.ts';
 import { loadConfig } from '../../packages/server/src/platform/config.ts';
-import { COLUMNS, DATA_MODEL, generateCsv } from './dealer-prices.ts';
+import { COLUMNS, dealerPricesPipelines, generateCsv } from './dealer-prices.ts';
 
 const rowCount = Number(process.env.BENCH_ROWS ?? 200_000);
 const runCount = Number(process.env.BENCH_RUNS ?? 3);
@@ -62,32 +62,7 @@ const admin = await services.users.create({
 });
 const auth = { userId: admin.id, sessionId: 'bench', userName: admin.user_name, roles: ['super-admin'] };
 
-const [brand] = await services.reference.brands();
-const [locale] = await services.reference.locales();
-const [productLine] = await services.reference.productLines();
-const datakinds = await services.reference.datakinds();
-const model = await services.schemas.create({ name: 'Dealer prices', jsonSchema: DATA_MODEL, userId: admin.id });
-const component = await services.components.create({
-  name: 'Copy dealer prices',
-  kind: 'instruction',
-  inputs: [{ name: 'prices' }],
-  outputs: [{ name: 'prices' }],
-  jsCode: COPY,
-});
-const pipeline = async (name: string) =>
-  services.pipelines.create({
-    name,
-    isMaster: false,
-    component: component._id,
-    dataSources: [
-      { dataSubKind: 'prices', connectorType: 'manual', dataFromMaster: false, contentType: 'csv', dataModel: model._id },
-    ],
-    dataSinks: [{ name: 'prices', format: 'CSV', target: null }],
-    brand: brand?._id ?? null,
-    locale: locale?._id ?? null,
-    productLine: productLine?._id ?? null,
-    datakind: (datakinds.find((d) => d.isDealer) ?? datakinds[0])?._id ?? null,
-  });
+const pipeline = await dealerPricesPipelines(services, admin.id, { name: 'Copy dealer prices', jsCode: COPY });
 await services.imports.startWorking({ concurrency: 1 });
 
 /** A pipeline whose source has the mapping of the mapped file's header stored. */
