@@ -60,6 +60,20 @@ describe('useLiveLogs', () => {
     );
     expect(live.hook.result.current.logs.map((l) => l._id)).toEqual(['5', '4', '3', '2', '1']);
     expect(onInsert.mock.calls.map(([l]) => l.message)).toEqual(['line 4', 'line 5']);
+    // A line that comes after a later one takes its place in the order they were written.
+    await serve(
+      live,
+      'change',
+      { operationType: 'insert', documentKey: { _id: '7' }, fullDocument: log(7, 'i1') },
+      { importId: ['i1'] },
+    );
+    await serve(
+      live,
+      'change',
+      { operationType: 'insert', documentKey: { _id: '6' }, fullDocument: log(6, 'i1') },
+      { importId: ['i1'] },
+    );
+    expect(live.hook.result.current.logs.map((l) => l._id)).toEqual(['7', '6', '5', '4', '3', '2', '1']);
     await serve(
       live,
       'change',
@@ -67,7 +81,7 @@ describe('useLiveLogs', () => {
       { importId: ['i1'] },
     );
     await serve(live, 'change', { operationType: 'delete', documentKey: { _id: '3' }, fullDocument: null }, { importId: ['i1'] });
-    expect(live.hook.result.current.logs.map((l) => l.message)).toEqual(['line 5', 'line 4', 'edited', 'line 1']);
+    expect(live.hook.result.current.logs.map((l) => l.message)).toEqual(['line 7', 'line 6', 'line 5', 'line 4', 'edited', 'line 1']);
   });
 
   it('cancels the previous subscription when another import is selected', async () => {

@@ -29,6 +29,19 @@ function filterOf(selection: LogSelection | null | undefined): LiveFilter | null
   return Object.keys(filter).length ? filter : null;
 }
 
+/** A line's place in the order lines were written: its id, a number the database gives in order. */
+const writtenAt = (log: LiveLog) => (/^\d+$/.test(log._id) ? Number(log._id) : Number.NaN);
+
+/**
+ * Lines newest first: the order they came in reversed, then by the order they were written where
+ * their ids tell it (lines of one run written by two writers may arrive out of that order).
+ */
+function newestFirst(docs: readonly LiveLog[]): LiveLog[] {
+  const reversed = [...docs].reverse();
+  if (!reversed.every((l) => Number.isFinite(writtenAt(l)))) return reversed;
+  return reversed.sort((a, b) => writtenAt(b) - writtenAt(a));
+}
+
 /**
  * The live log lines of an upload or an import, newest first (docs/product.md §12.1: the initial set
  * reversed, inserts on top). Selecting another upload or import cancels the previous subscription.
@@ -40,6 +53,6 @@ export function useLiveLogs(
 ): LiveLogs {
   const filter = filterOf(selection);
   const { docs, ...rest } = useLiveDocuments('logs', filter, parseLog, options.onInsert ? { onInsert: options.onInsert } : {});
-  const logs = useMemo(() => [...docs].reverse(), [docs]);
+  const logs = useMemo(() => newestFirst(docs), [docs]);
   return { logs, ...rest };
 }
