@@ -3,6 +3,7 @@ import { CODES } from '@gdb/shared/api/envelope';
 import { columnMappingsQuerySchema } from '@gdb/shared/uploads/column-mapping.schemas';
 import { FILE_SIZE_TIP } from '@gdb/shared/uploads/upload.schemas';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import type { BudgetShare } from './upload-budget.ts';
 
@@ -30,10 +31,9 @@ async function bytesOf(part: MultipartFile, share: BudgetShare): Promise<Uint8Ar
 }
 
 /** What a file-head request names: the pipeline and its data source the file is chosen for. */
-export interface HeadFields {
-  pipelineId: string;
-  dataSubKind: string;
-}
+type HeadFields = z.infer<typeof columnMappingsQuerySchema>;
+
+const FIELDS: readonly string[] = ['pipelineId', 'dataSubKind'];
 
 /**
  * Reads a file-head request: the `pipelineId` and `dataSubKind` fields, then one file part. The
@@ -50,14 +50,18 @@ export async function takeFileHead<T>(
   try {
     for await (const part of req.parts()) {
       if (part.type === 'field') {
-        if (typeof part.value === 'string') values[part.fieldname] = part.value;
+        if (FIELDS.includes(part.fieldname) && typeof part.value === 'string') values[part.fieldname] = part.value;
         continue;
       }
       if (answer) throw invalid('Send one file.');
       const fields = columnMappingsQuerySchema.safeParse(values);
       if (!fields.success) {
         const issues = fields.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-        throw invalid(`Send ${issues.map((i) => i.path).join(' and ')} before the file.`, issues);
+        const missing = FIELDS.filter((f) => values[f] === undefined);
+        const first = issues[0];
+        const message =
+          missing.length > 0 ? `Send ${missing.join(' and ')} before the file.` : `${first?.path}: ${first?.message}`;
+        throw invalid(message, issues);
       }
       answer = { value: await read(fields.data, () => bytesOf(part, share)) };
     }

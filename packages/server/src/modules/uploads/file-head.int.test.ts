@@ -137,6 +137,8 @@ describe('a file head refused', () => {
     const bare = await askHead(token, 'a\n1\n', {});
     expect(bare.status).toBe(422);
     expect(bare.body.message).toBe('Send dataSubKind before the file.');
+    const notAnId = await askHead(token, 'a\n1\n', { dataSubKind: 'prices' }, 'nope');
+    expect(notAnId).toMatchObject({ status: 422, body: { message: 'pipelineId: must be an id' } });
   });
 
   it('beyond 20 MiB, with 413', async () => {
