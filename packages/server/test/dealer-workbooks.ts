@@ -23,23 +23,32 @@ export const DEALER_COLUMNS = ['Dealer Code', 'Name', 'Ville', 'E-Mail', 'Opened
 
 const utc = (y: number, m: number, d: number) => new Date(Date.UTC(y, m - 1, d));
 
+/** An XLSX file of one sheet written by ExcelJS: its rows, and the number formats of some columns (by number, from 1). */
+export async function excelJsWorkbook(rows: unknown[][], formats: Record<number, string> = {}): Promise<Uint8Array> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Dealers');
+  for (const row of rows) sheet.addRow(row);
+  for (const [column, format] of Object.entries(formats)) sheet.getColumn(Number(column)).numFmt = format;
+  return new Uint8Array(await book.xlsx.writeBuffer());
+}
+
 /**
  * An XLSX file written by ExcelJS: a title row and a blank row above the header, an empty header
  * cell over an empty column (C), a date column and a percentage column.
  */
-export async function excelJsDealers(): Promise<Uint8Array> {
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet('Dealers');
-  sheet.addRow(['Dealers of France, December 2026']);
-  sheet.addRow([]);
-  sheet.addRow(['Dealer Code', ' Name ', null, 'Ville', 'E-Mail', 'Opened', 'Share']);
-  sheet.addRow(['FR001', 'Garage du Centre', null, 'Lyon', 'contact@garage.example', utc(2026, 3, 1), 0.125]);
-  sheet.addRow(['FR002', 'Auto Sud', null, 'Marseille', null, utc(1999, 12, 31), 0.5]);
-  sheet.addRow(['FR003', 'Nord Autos', null, 'Lille', 'nord@autos.example', utc(2010, 7, 14), 1]);
-  sheet.addRow(['FR004', 'Ouest Motors', null, 'Nantes', 'ouest@motors.example', utc(2020, 2, 29), 0.25]);
-  sheet.getColumn(6).numFmt = 'yyyy-mm-dd';
-  sheet.getColumn(7).numFmt = '0.0%';
-  return new Uint8Array(await book.xlsx.writeBuffer());
+export function excelJsDealers(): Promise<Uint8Array> {
+  return excelJsWorkbook(
+    [
+      ['Dealers of France, December 2026'],
+      [],
+      ['Dealer Code', ' Name ', null, 'Ville', 'E-Mail', 'Opened', 'Share'],
+      ['FR001', 'Garage du Centre', null, 'Lyon', 'contact@garage.example', utc(2026, 3, 1), 0.125],
+      ['FR002', 'Auto Sud', null, 'Marseille', null, utc(1999, 12, 31), 0.5],
+      ['FR003', 'Nord Autos', null, 'Lille', 'nord@autos.example', utc(2010, 7, 14), 1],
+      ['FR004', 'Ouest Motors', null, 'Nantes', 'ouest@motors.example', utc(2020, 2, 29), 0.25],
+    ],
+    { 6: 'yyyy-mm-dd', 7: '0.0%' },
+  );
 }
 
 /**
