@@ -116,6 +116,25 @@ describe('a file head refused', () => {
     expect(missing.status).toBe(404);
   });
 
+  it('to an assigned user a badge on the pipeline closes it to', async () => {
+    const boss = (await t.signedIn(['super-admin'])).token;
+    const closedId = await kit.pipeline({
+      name: 'dealers FR closed',
+      sources: [csvSource('dealers', { contentType: 'excel' })],
+    });
+    const signed = await t.signedIn(['user']);
+    await kit.assign(signed.user.id, closedId);
+    expect((await askHead(signed.token, sheetJsDealers('xlsx'), undefined, closedId)).status).toBe(200);
+    const badge = (await t.call('POST', '/tags', { token: boss, body: { name: 'Dealers secret', type: 'project' } })).body.data
+      ._id;
+    const closed = await t.call('POST', '/tags/update-document-tags', {
+      token: boss,
+      body: { id: closedId, type: 'pipeline', tags: { read: [[badge]], write: [[badge]] } },
+    });
+    expect(closed.status).toBe(200);
+    expect((await askHead(signed.token, sheetJsDealers('xlsx'), undefined, closedId)).status).toBe(403);
+  });
+
   it('for a file that is not a workbook, or a crafted one, saying why', async () => {
     const csv = await askHead(token, 'Dealer Code,Name\nFR001,Garage\n');
     expect(csv.status).toBe(422);
