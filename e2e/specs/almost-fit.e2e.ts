@@ -2,9 +2,12 @@
 // named otherwise and three of its rows wrong, into the demo's French pipeline. The mapping is
 // proposed and confirmed in step 2, the three rows are fixed in the review grid, the corrected file
 // is submitted and imported; the next file with the same header goes through without the mapping
-// step; the administrator finds the corrections on the Activity page.
+// step; the administrator finds the corrections on the Activity page. A workbook that almost fits,
+// into the demo's Spanish pipeline (the demo's one whose source takes workbooks), is mapped the same
+// way, its header and first values read by the server.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { excelJsWorkbook } from '../../packages/server/test/dealer-workbooks.ts';
 import { closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage } from '../support/browser.ts';
 import { COUNTRY_PIPELINE } from '../support/pipelines.ts';
 import { USERS } from '../support/users.ts';
@@ -20,6 +23,8 @@ const FIRST = [
   'FR404;Auto Est;Metz;est@auto.example;',
 ].join('\n');
 const SECOND = [HEADER, 'FR405;Atelier Est;Nancy;est@atelier.example;new'].join('\n');
+/** The demo's country pipeline whose data source takes workbooks. */
+const WORKBOOK_PIPELINE = 'Dealers Spain';
 
 let browser: Browser;
 let pages: TestPage[] = [];
@@ -166,5 +171,41 @@ describe('a file that almost fits', () => {
     expect(texts).toContain('Row 3, name: (no value) → Loire Autos');
     expect(texts).toContain('Row 4, email: port at garage → port@garage.example');
     expect(texts).toContain(COUNTRY_PIPELINE);
+  });
+
+  it('as a workbook, is mapped with its header and first values read by the server, dates as the check sees them', async () => {
+    const page = await open();
+    await signIn(page, USERS.manager);
+    await choosePipeline(page, WORKBOOK_PIPELINE);
+    const workbook = await excelJsWorkbook(
+      [
+        ['Concesionarios, diciembre 2026'],
+        ['Dealer Code', 'Name', 'City', 'E-Mail', 'Opened On', 'Notes'],
+        ['ES001', 'Taller Centro', 'Madrid', 'centro@taller.example', new Date(Date.UTC(2019, 3, 1)), 'first'],
+        ['ES002', 'Auto Sur', 'Sevilla', 'sur@auto.example', new Date(Date.UTC(2021, 8, 15)), ''],
+      ],
+      { 5: 'dd/mm/yyyy' },
+    );
+    await card(page, 1)
+      .locator('input[type=file]')
+      .setInputFiles({
+        name: 'concesionarios.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: Buffer.from(workbook),
+      });
+    const dialog = page.getByRole('dialog').filter({ hasText: 'Match the columns of the file to dealers' });
+    await dialog.waitFor();
+    const row = (column: string) => dialog.locator('tr').filter({ hasText: column });
+    await row('Dealer Code').getByText('ES001, ES002').waitFor();
+    await row('Opened On').getByText('2019-04-01, 2021-09-15').waitFor();
+    await expect.poll(() => row('Opened On').locator('.ant-select-content').textContent()).toBe('openedOn');
+    await expect.poll(() => row('Notes').locator('.ant-select-content').textContent()).toBe('Ignore');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const lines = await sendAndCheck(page, 'concesionarios.xlsx', 'valid');
+    expect(lines).toContain(
+      'Columns mapped: Dealer Code → dealerCode, Name → name, City → city, E-Mail → email, Opened On → openedOn; ignored: Notes',
+    );
+    expect(lines.at(-1)).toBe('2 rows read, all valid.');
   });
 });

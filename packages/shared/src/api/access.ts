@@ -78,6 +78,7 @@ export const API_ACCESS = {
   // Column mappings: whoever uploads to the pipeline (a user only to those assigned to them, badges checked).
   'GET /uploads/column-mappings': ALL,
   'POST /uploads/column-mappings': ALL,
+  'POST /uploads/file-head': ALL,
   'POST /uploads/export': ['user', 'manager', 'super-admin'],
   'GET /uploads/outputs': ['user', 'manager', 'super-admin'],
   // The review of an upload's rows: whoever may use the upload's pipeline (the service checks it).

@@ -254,6 +254,22 @@ export const API_OPERATIONS = {
     returns: 'The stored mapping.',
     errors: [400, 403, 404],
   },
+  'POST /uploads/file-head': {
+    operationId: 'readFileHead',
+    summary:
+      "Read a chosen file's header and first values as its check would (a workbook's sheet and header row, dates and numbers as the check sees them), for mapping its columns; nothing is stored",
+    returns:
+      "The header's column names (trimmed, nameless columns left out) and, per column, its first non-empty values (up to 3).",
+    errors: [403, 404, 413, 422, 503],
+    form: {
+      fields: {
+        pipelineId: 'The id of the pipeline the file is chosen for (sent before the file).',
+        dataSubKind:
+          'The data source the file is chosen for: one taking uploads of CSV files or workbooks (sent before the file).',
+      },
+      files: 'One file of up to 20 MiB.',
+    },
+  },
   'POST /uploads/export': {
     operationId: 'exportUploads',
     summary: 'Download uploads or output files: one file as it is, several in a zip',

@@ -48,3 +48,17 @@ export const sourceMappingsSchema = z.object({
   mappings: z.array(columnMappingViewSchema).describe('The mappings stored for the headers met, newest first.'),
 });
 export type SourceMappings = z.infer<typeof sourceMappingsSchema>;
+
+/** Values a file's head shows per column. */
+export const HEAD_SAMPLES = 3;
+
+/** A chosen file's header and first values, as the wizard's mapping dialog shows them (POST /uploads/file-head). */
+export const fileHeadSchema = z.object({
+  columns: z.array(z.string()).describe("The header's column names as the check reads them: trimmed, nameless columns left out."),
+  samples: z
+    .array(z.array(z.string()))
+    .describe(
+      'Per column, in the same order, its first non-empty values (up to 3) as the check sees them: a date as ISO text, a number as the sheet shows it.',
+    ),
+});
+export type FileHead = z.infer<typeof fileHeadSchema>;

@@ -299,6 +299,7 @@ describe('uploads', () => {
           parseStarted();
           return pool.parse(request);
         },
+        head: (request) => pool.head(request),
         counts: () => pool.counts(),
       };
       const files: FileStore = {

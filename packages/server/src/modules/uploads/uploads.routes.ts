@@ -4,6 +4,7 @@ import {
   columnMappingBodySchema,
   columnMappingsQuerySchema,
   columnMappingViewSchema,
+  fileHeadSchema,
   sourceMappingsSchema,
 } from '@gdb/shared/uploads/column-mapping.schemas';
 import {
@@ -26,6 +27,7 @@ import type { FileStore } from '../../platform/files/file-store.ts';
 import { attachmentHeader } from '../../platform/http/content-disposition.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { invalid } from '../../platform/http/errors.ts';
+import { takeFileHead } from './file-head-intake.ts';
 import type { UploadBudget } from './upload-budget.ts';
 import { takeUpload } from './upload-intake.ts';
 import type { UploadsService } from './uploads.service.ts';
@@ -105,6 +107,27 @@ export function uploadsRoutes(uploads: UploadsService, budget: UploadBudget, fil
       '/uploads/column-mappings',
       { schema: { tags, body: columnMappingBodySchema, response: { 200: envelope(columnMappingViewSchema) } } },
       async (req) => ok(await uploads.saveMapping(requireAuth(req), req.body)),
+    );
+    app.post(
+      '/uploads/file-head',
+      {
+        bodyLimit: MAX_FILE_BYTES + 64 * 1024,
+        schema: { tags, consumes: ['multipart/form-data'], response: { 200: envelope(fileHeadSchema) } },
+      },
+      async (req) => {
+        if (!req.isMultipart()) throw invalid('Send the file as multipart/form-data.');
+        const auth = requireAuth(req);
+        const share = budget.admit(declaredLength(req));
+        try {
+          return ok(
+            await takeFileHead(req, share, (fields, bytes) =>
+              uploads.fileHead(auth, fields.pipelineId, fields.dataSubKind, bytes),
+            ),
+          );
+        } finally {
+          share.release();
+        }
+      },
     );
     app.post('/uploads/export', { schema: { tags, body: exportBodySchema } }, async (req, reply) => {
       const file = await uploads.exportFiles(requireAuth(req), req.body.uploadIds);

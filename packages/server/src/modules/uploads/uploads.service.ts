@@ -3,6 +3,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db/tables.ts';
 import { newId } from '../../platform/ids.ts';
 import { columnMappings } from './column-mappings.ts';
+import { fileHeads } from './file-head.ts';
 import { readFileRows } from './file-rows.ts';
 import { sweepFiles } from './file-sweep.ts';
 import { uploadChecks } from './upload-checks.ts';
@@ -93,6 +94,7 @@ export function uploadsService(ctx: AppContext, deps: UploadsDeps) {
         createdBy: r.created_by,
       })),
     ...columnMappings(ctx, deps),
+    ...fileHeads(ctx, deps),
     resume: checks.resume,
     watch: checks.watch,
     unwatch: checks.unwatch,

@@ -1,6 +1,10 @@
+import type { DataSource } from '@gdb/shared/pipelines/pipeline.schemas';
 import {
   type ColumnMappingBody,
   columnMappingViewSchema,
+  type FileHead,
+  fileHeadSchema,
+  HEAD_SAMPLES,
   type SourceMappings,
   sourceMappingsSchema,
 } from '@gdb/shared/uploads/column-mapping.schemas';
@@ -13,9 +17,10 @@ import {
 } from '@gdb/shared/uploads/column-matcher';
 import { api } from '../../ground/request/api.ts';
 
-// The wizard's side of column matching: the header and first values of a chosen CSV file read in
-// the browser, matched to the data source's fields by the shared matcher; the server stores the
-// mapping chosen and applies it when it checks the file.
+// The wizard's side of column matching: the header and first values of a chosen file (a CSV file's
+// read in the browser, a workbook's asked of the server, which reads it as its check does), matched
+// to the data source's fields by the shared matcher; the server stores the mapping chosen and
+// applies it when it checks the file.
 
 /** GET /uploads/column-mappings: the data source's fields and its stored mappings. */
 export const sourceMappings = (pipelineId: string, dataSubKind: string) =>
@@ -24,16 +29,21 @@ export const sourceMappings = (pipelineId: string, dataSubKind: string) =>
 /** POST /uploads/column-mappings: stores the mapping of a header. */
 export const saveColumnMapping = (body: ColumnMappingBody) => api.post('/uploads/column-mappings', body, columnMappingViewSchema);
 
+/** POST /uploads/file-head: a chosen file's header and first values, as the server's check reads them. */
+function serverFileHead(pipelineId: string, dataSubKind: string, file: File): Promise<FileHead> {
+  const form = new FormData();
+  // The fields go before the file: the server checks them before it reads the file.
+  form.append('pipelineId', pipelineId);
+  form.append('dataSubKind', dataSubKind);
+  form.append('file', file, file.name);
+  return api.post('/uploads/file-head', form, fileHeadSchema);
+}
+
 /** Bytes of a file read for its header and sample values. */
 const HEAD_BYTES = 64 * 1024;
-/** Sample values shown per column. */
-const SAMPLES = 3;
 
-/** A CSV file's header and, per column, its first non-empty values. */
-export interface FileHead {
-  columns: string[];
-  samples: string[][];
-}
+/** A file's header and, per column, its first non-empty values. */
+export type { FileHead };
 
 /** The records of CSV text (RFC 4180 quotes); the last one without its line break only when the text is `whole` (not cut). */
 function records(text: string, delimiter: string, whole: boolean): string[][] {
@@ -90,7 +100,7 @@ export function headOfCsv(text: string, whole = true): FileHead {
       rows
         .map((r) => (r[i] ?? '').trim())
         .filter((v) => v !== '')
-        .slice(0, SAMPLES),
+        .slice(0, HEAD_SAMPLES),
     ),
   };
 }
@@ -106,8 +116,13 @@ export function textOfHead(bytes: Uint8Array): string {
 }
 
 /** A chosen CSV file's header and sample values, from its first 64 KiB. */
-export async function readFileHead(file: File): Promise<FileHead> {
+async function readFileHead(file: File): Promise<FileHead> {
   return headOfCsv(textOfHead(new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer())), file.size <= HEAD_BYTES);
+}
+
+/** The head of a file chosen for a data source: a CSV file's read here, a workbook's read by the server. */
+export function headOfChosenFile(pipelineId: string, source: DataSource, file: File): Promise<FileHead> {
+  return source.contentType === 'csv' ? readFileHead(file) : serverFileHead(pipelineId, source.dataSubKind, file);
 }
 
 /** What the wizard does with a chosen file: take it as it is, or ask for a mapping, proposed. */

@@ -6,9 +6,9 @@ import { errorText } from '../../ground/request/failure.ts';
 import { ColumnMappingDialog } from './ColumnMappingDialog.tsx';
 import {
   type FileHead,
+  headOfChosenFile,
   type MappingProposal,
   proposeMapping,
-  readFileHead,
   saveColumnMapping,
   sourceMappings,
 } from './column-mapping.ts';
@@ -22,10 +22,14 @@ interface Waiting {
   take: () => void;
 }
 
+/** The content types whose files' columns are mapped: CSV (its head read here) and workbooks (read by the server). */
+const MAPPED_TYPES: ReadonlySet<DataSource['contentType']> = new Set(['csv', 'excel']);
+
 /**
- * Step 2's column matching: a CSV file chosen for a data source with a data model is taken at
- * once when its header names the fields as they are or has a stored mapping; otherwise the mapping
- * dialog asks first, and Confirm stores the mapping (the server applies it when it checks the file).
+ * Step 2's column matching: a CSV file or workbook chosen for a data source with a data model is
+ * taken at once when its header names the fields as they are or has a stored mapping; otherwise
+ * the mapping dialog asks first, and Confirm stores the mapping (the server applies it when it
+ * checks the file). A head that cannot be read leaves the file as it is, with the reason shown.
  */
 export function useColumnMapping(pipelineId: string): {
   offer: (source: DataSource, file: File, take: () => void) => Promise<void>;
@@ -35,9 +39,12 @@ export function useColumnMapping(pipelineId: string): {
   const [waiting, setWaiting] = useState<Waiting | null>(null);
 
   const offer = async (source: DataSource, file: File, take: () => void) => {
-    if (source.contentType !== 'csv' || !source.dataModel) return take();
+    if (!MAPPED_TYPES.has(source.contentType) || !source.dataModel) return take();
     try {
-      const [head, stored] = await Promise.all([readFileHead(file), sourceMappings(pipelineId, source.dataSubKind)]);
+      const [head, stored] = await Promise.all([
+        headOfChosenFile(pipelineId, source, file),
+        sourceMappings(pipelineId, source.dataSubKind),
+      ]);
       const proposal = proposeMapping(head.columns, stored);
       if (!proposal.ask) return take();
       setWaiting({ dataSubKind: source.dataSubKind, head, fields: stored.fields, proposal, take });

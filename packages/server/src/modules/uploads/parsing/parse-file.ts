@@ -96,7 +96,7 @@ function readTable(bytes: Uint8Array, format: DetectedFormat, hints: ReadHints, 
 }
 
 /** The message of a file the parser gave up on. */
-function failureMessage(error: unknown): string {
+export function failureMessage(error: unknown): string {
   if (error instanceof ParseError) return error.message;
   if (error instanceof RangeError) return 'The file is too complex to read.';
   return `The file cannot be read: ${errorMessage(error)}`;

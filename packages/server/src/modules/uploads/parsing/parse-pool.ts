@@ -1,9 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 import os from 'node:os';
+import type { FileHead } from '@gdb/shared/uploads/column-mapping.schemas';
 import { joinCsvParts, type PartOutcome } from './csv-parts.ts';
 import { detectFormat } from './detect.ts';
 import type { ParseRequest, PooledOutcome } from './parse-file.ts';
 import { parseWorkers } from './parse-workers.ts';
+import type { HeadRequest } from './read-head.ts';
 import { splitCsv } from './split-csv.ts';
 
 export interface PoolOptions {
@@ -113,6 +115,24 @@ export function createParsePool(options: PoolOptions = {}) {
         const read = typeof bytes === 'function';
         const ready = { ...request, bytes: read ? await bytes() : bytes };
         return (await inSlices(ready)) ?? (await workers.runOne(ready, read));
+      } finally {
+        release();
+        workers.prepareSparesLater();
+      }
+    },
+
+    /**
+     * A file's header and first values, read in a worker like a file's check (its place among the
+     * files parsed at once, its limits); the file's bytes are handed to the worker. Answers why a
+     * file cannot be read instead of its head.
+     */
+    async head(request: Omit<HeadRequest, 'kind'>): Promise<FileHead | { refused: string }> {
+      const release = await slot();
+      workers.holdSpares();
+      try {
+        const answer = await workers.runOne({ ...request, kind: 'head' }, true);
+        if ('head' in answer) return answer.head;
+        return { refused: 'refused' in answer ? answer.refused : answer.summary };
       } finally {
         release();
         workers.prepareSparesLater();

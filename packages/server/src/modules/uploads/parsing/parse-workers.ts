@@ -3,6 +3,7 @@ import { handOverable } from '../../../platform/files/json-parts.ts';
 import type { CsvPartRequest, PartOutcome } from './csv-parts.ts';
 import { invalid, type ParseRequest, type PooledOutcome, pooled } from './parse-file.ts';
 import { parseWorkerCode } from './parse-worker-code.ts';
+import type { HeadOutcome, HeadRequest } from './read-head.ts';
 
 /**
  * A worker is ended once it has read this many bytes in all, or this many files (a new one starts
@@ -20,7 +21,7 @@ const FILES_PER_WORKER = 2000;
 const LARGE_FILE_BYTES = 2 * 1024 * 1024;
 
 /** A worker's answer: the outcome, and the data model checks it compiled for it (kept-checks.ts). */
-type Answer = (PartOutcome | PooledOutcome) & { compiles: number };
+type Answer = (PartOutcome | PooledOutcome | HeadOutcome) & { compiles: number };
 
 /** Why a worker ended before it answered: an error, or its exit code. */
 type Ended = { error: Error & { code?: string } } | { code: number };
@@ -149,7 +150,11 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number; 
    */
   function runOne(request: ParseRequest, owned?: boolean): Promise<PooledOutcome>;
   function runOne(request: CsvPartRequest, owned: true): Promise<PartOutcome | PooledOutcome>;
-  async function runOne(request: ParseRequest | CsvPartRequest, owned = false): Promise<PartOutcome | PooledOutcome> {
+  function runOne(request: HeadRequest, owned: boolean): Promise<HeadOutcome | PooledOutcome>;
+  async function runOne(
+    request: ParseRequest | CsvPartRequest | HeadRequest,
+    owned = false,
+  ): Promise<PartOutcome | PooledOutcome | HeadOutcome> {
     const unbuilt = await built();
     if (unbuilt) return failure(unbuilt);
     return new Promise((resolve) => {
@@ -159,7 +164,7 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number; 
       started.bytes += request.bytes.length;
       started.large = request.bytes.length >= LARGE_FILE_BYTES;
       let settled = false;
-      const finish = (outcome: PartOutcome | PooledOutcome, reusable: boolean) => {
+      const finish = (outcome: PartOutcome | PooledOutcome | HeadOutcome, reusable: boolean) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);

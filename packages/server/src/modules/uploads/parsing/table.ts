@@ -71,6 +71,12 @@ export interface ReadHints {
    * a header holding one of them holds the data model's fields, spelt as that header spells them.
    */
   mapped?: ReadonlySet<string>;
+  /**
+   * A file's head only (read-head.ts): a sheet's header row is the first holding a name that
+   * normalises to one of `names` (the first row with a value when there is none), and the sheet is
+   * read no further than `rows` rows under it.
+   */
+  head?: { names: ReadonlySet<string>; rows: number };
 }
 
 export const NO_HINTS: ReadHints = { fields: [], required: [] };

@@ -14,6 +14,9 @@ export interface SheetSource {
   read: (table: SheetTable) => void;
 }
 
+/** The refusal of a workbook none of whose visible sheets has a header row holding the data model's fields. */
+export class NoHeaderRowError extends ParseError {}
+
 const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
 
 function why(name: string, outcome: SheetOutcome, hints: ReadHints): string {
@@ -57,7 +60,7 @@ export function chooseSheet(sheets: readonly SheetSource[], hints: ReadHints, li
     const named = hidden.length > 0 ? ` (${quoted(hidden)} ${hidden.length > 1 ? 'are' : 'is'} hidden)` : '';
     throw new ParseError(`The workbook has no visible sheet${named}.`);
   }
-  throw new ParseError(
+  throw new NoHeaderRowError(
     `No sheet of the workbook has a header row holding the data model's fields (looked for in each sheet's first ${HEADER_SEARCH_ROWS} rows): ${passed.join('; ')}.`,
   );
 }

@@ -1,3 +1,4 @@
+import { normaliseName } from '@gdb/shared/uploads/column-matcher';
 import { isBlankText } from '../convert.ts';
 import { ParseError, type ParseLimits } from '../limits.ts';
 import type { ReadHints } from '../table.ts';
@@ -38,11 +39,20 @@ function wanted(hints: ReadHints): { all: readonly string[]; any: boolean } {
 
 /** How many of the wanted fields a row's names hold, and whether that makes it the header row. */
 export function headerMatch(names: Iterable<string>, hints: ReadHints): { count: number; fits: boolean } {
+  if (hints.head) return headMatch(names, hints.head.names);
   if (hints.fields.length === 0) return { count: 0, fits: true };
   const held = new Set(names);
   const { all, any } = wanted(hints);
   const count = all.filter((f) => held.has(f)).length;
   return { count, fits: any ? count > 0 : count === all.length };
+}
+
+/** A file head's header row: one holding a name near a field (any row, with no names to look for). */
+function headMatch(names: Iterable<string>, near: ReadonlySet<string>): { count: number; fits: boolean } {
+  if (near.size === 0) return { count: 0, fits: true };
+  let count = 0;
+  for (const name of names) if (near.has(normaliseName(name))) count++;
+  return { count, fits: count > 0 };
 }
 
 /** The wanted fields a row's names lack (for the message naming what each sheet lacks). */

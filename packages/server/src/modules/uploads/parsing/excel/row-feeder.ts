@@ -39,13 +39,12 @@ export class RowFeeder {
     }
   }
 
-  /** Ends the row; false when the sheet need not be read further (its header is not where it may be). */
+  /** Ends the row; false when the sheet need not be read further (its header is not where it may be, a file's head is read). */
   end(): boolean {
     if (!this.table.headerFound) return this.table.headerRow(this.line, this.cells);
     const width = this.table.fieldCount;
     const values = this.values;
     for (let i = 0; i < width; i++) if (values[i] === undefined) values[i] = '';
-    this.table.dataRow(this.line, values, this.hadCells);
-    return true;
+    return this.table.dataRow(this.line, values, this.hadCells);
   }
 }

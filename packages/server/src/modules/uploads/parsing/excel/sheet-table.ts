@@ -101,11 +101,11 @@ export class SheetTable {
     return this.searched < HEADER_SEARCH_ROWS;
   }
 
-  /** A row under the header, its values by field position ('' where empty). */
-  dataRow(line: number, values: CellRead[], hadCells: boolean): void {
+  /** A row under the header, its values by field position ('' where empty); false once a file's head has its rows. */
+  dataRow(line: number, values: CellRead[], hadCells: boolean): boolean {
     if (isBlankRow(values)) {
       if (hadCells) this.blankLines.push(line);
-      return;
+      return true;
     }
     if (this.rows.length >= this.limits.maxRows) {
       throw new ParseError(`Sheet "${this.sheet}" has more than ${this.limits.maxRows} rows.`);
@@ -116,6 +116,7 @@ export class SheetTable {
     for (let slot = 0; slot < fields.length; slot++) row[fields[slot] ?? ''] = values[slot] ?? '';
     this.rows.push(row);
     this.lines.push(line);
+    return this.hints.head === undefined || this.rows.length < this.hints.head.rows;
   }
 
   /** Refuses a value under an empty header name: it would have no field to go to. */

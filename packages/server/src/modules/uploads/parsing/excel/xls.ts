@@ -103,12 +103,26 @@ function refuseOldFormats(bytes: Uint8Array): void {
   }
 }
 
+/**
+ * Rows of each sheet SheetJS keeps for a file's head: its header among the first rows holding
+ * values, and the head's rows under it, with room for blank rows between.
+ */
+const HEAD_SHEET_ROWS = 1000;
+
 /** Reads an XLS workbook's sheet that holds the data model's fields. */
 export function readXls(bytes: Uint8Array, hints: ReadHints, limits: ParseLimits): ReadTable {
   refuseOldFormats(bytes);
   let book: XLSX.WorkBook;
   try {
-    book = XLSX.read(bytes, { type: 'array', dense: false, cellNF: true, cellDates: false, cellFormula: false, cellHTML: false });
+    book = XLSX.read(bytes, {
+      type: 'array',
+      dense: false,
+      cellNF: true,
+      cellDates: false,
+      cellFormula: false,
+      cellHTML: false,
+      ...(hints.head ? { sheetRows: HEAD_SHEET_ROWS } : {}),
+    });
   } catch (error) {
     throw new ParseError(`The workbook cannot be read: ${errorMessage(error)}`);
   }
