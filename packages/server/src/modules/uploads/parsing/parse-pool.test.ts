@@ -100,6 +100,34 @@ describe('parse pool', () => {
     expect(reads).toEqual(['first', 'second']);
   });
 
+  it('parses a small file while the files of its limit are being parsed, a large one after them', async () => {
+    const pool = createParsePool({ concurrency: 1, csvSlices: 1, spareDelayMs: 60_000 });
+    let letFirstRead: () => void = () => undefined;
+    const firstReadable = new Promise<void>((resolve) => {
+      letFirstRead = resolve;
+    });
+    const held = pool.parse({
+      bytes: async () => {
+        await firstReadable;
+        return enc('a\n1\n');
+      },
+      group: 'csv',
+      dataModel: null,
+    });
+    const order: string[] = [];
+    const large = pool.parse({ bytes: enc(`a\n${'1\n'.repeat(200_000)}`), group: 'csv', dataModel: null }).then((o) => {
+      order.push('large');
+      return o;
+    });
+    const small = await pool.parse({ bytes: enc('a\n2\n3\n'), group: 'csv', dataModel: null });
+    order.push('small');
+    expect(small.rowCount).toBe(2);
+    letFirstRead();
+    expect((await held).rowCount).toBe(1);
+    expect((await large).rowCount).toBe(200_000);
+    expect(order).toEqual(['small', 'large']);
+  });
+
   it('ends a worker after it has parsed its share of files', async () => {
     const pool = createParsePool({ concurrency: 1, csvSlices: 1, spareDelayMs: 60_000, workerShare: { files: 50, bytes: 1e9 } });
     for (let i = 0; i < 51; i++) {

@@ -30,6 +30,13 @@ export interface PoolOptions {
  */
 const SPARE_DELAY_MS = 2000;
 
+/**
+ * A file up to this size (given as bytes) may be parsed while `concurrency` others are: its parse is
+ * mostly the round trip to a worker, and an endpoint's calls or a listener's batches come by the
+ * hundred a second, each waiting for the one before it otherwise.
+ */
+const SMALL_FILE_BYTES = 256 * 1024;
+
 /** CSV files from this size on are parsed in slices when there is more than one core. */
 const SLICE_FROM_BYTES = 4 * 1024 * 1024;
 
@@ -56,7 +63,7 @@ export function createParsePool(options: PoolOptions = {}) {
   const csvSlices = options.csvSlices ?? Math.min(2, os.availableParallelism());
   const sliceFromBytes = options.sliceFromBytes ?? SLICE_FROM_BYTES;
   let running = 0;
-  const waiting: Array<() => void> = [];
+  const waiting: Array<{ small: boolean; go: () => void }> = [];
   /** Files parsed, how many of them in slices, workers started, and data model checks the workers compiled. */
   const counts = { files: 0, sliced: 0, workers: 0, compiles: 0 };
   const workers = parseWorkers(
@@ -72,12 +79,27 @@ export function createParsePool(options: PoolOptions = {}) {
     counts,
   );
 
-  async function slot(): Promise<() => void> {
-    if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
+  const limitOf = (small: boolean) => (small ? concurrency + 1 : concurrency);
+  /** Lets the files waiting their turn start, in order, as far as their limits allow. */
+  function admit(): void {
+    for (let i = 0; i < waiting.length; ) {
+      const next = waiting[i];
+      if (next && running < limitOf(next.small)) {
+        waiting.splice(i, 1);
+        running++;
+        next.go();
+      } else i++;
+    }
+  }
+  /** Waits for a parse's turn (a small file may take one more than `concurrency`); answers its release. */
+  async function slot(small: boolean): Promise<() => void> {
+    await new Promise<void>((go) => {
+      waiting.push({ small, go });
+      admit();
+    });
     return () => {
       running--;
-      waiting.shift()?.();
+      admit();
     };
   }
 
@@ -107,7 +129,7 @@ export function createParsePool(options: PoolOptions = {}) {
      * file it cannot read throws).
      */
     async parse(request: PoolRequest): Promise<PooledOutcome> {
-      const release = await slot();
+      const release = await slot(typeof request.bytes !== 'function' && request.bytes.length <= SMALL_FILE_BYTES);
       workers.holdSpares();
       counts.files++;
       try {
@@ -127,7 +149,7 @@ export function createParsePool(options: PoolOptions = {}) {
      * file cannot be read instead of its head.
      */
     async head(request: Omit<HeadRequest, 'kind'>): Promise<FileHead | { refused: string }> {
-      const release = await slot();
+      const release = await slot(false);
       workers.holdSpares();
       try {
         const answer = await workers.runOne({ ...request, kind: 'head' }, true);
