@@ -14,7 +14,7 @@ import { createJob, editJob } from './job-writes.ts';
 import { leaseKeeper } from './lease-keeper.ts';
 import { pipelineRemoval } from './pipeline-removal.ts';
 import type { RunnerDeps } from './run-context.ts';
-import { type FeedRunner, type FreeRun, resumeWaitingFeeds, runWhenFree } from './run-when-free.ts';
+import { type FeedRunner, type FreeRun, resumeWaitingFeeds, runsWhenFree } from './run-when-free.ts';
 
 export type { FeedRunner };
 
@@ -90,6 +90,7 @@ export function importsService(deps: ImportsDeps) {
     stopLocal: (id, reason) => runner.stopLocal(id, reason),
   };
   const create = (auth: AuthContext, body: CreateImportBody): Promise<JobCreated> => createJob(scope, auth, body);
+  const whenFree = runsWhenFree(scope);
   const resume = () =>
     resumeWaitingFeeds(scope, {
       runner: deps.feedRunner,
@@ -109,7 +110,7 @@ export function importsService(deps: ImportsDeps) {
      * call, a listener's batch): the run waiting now, shared by every call while the pipeline is
      * busy, or a new immediate import, queued behind the running one (run-when-free.ts).
      */
-    runWhenFree: (auth: AuthContext, pipelineId: string): Promise<FreeRun> => runWhenFree(scope, auth, pipelineId),
+    runWhenFree: (auth: AuthContext, pipelineId: string): Promise<FreeRun> => whenFree(auth, pipelineId),
     /** Asks a run for every pipeline whose endpoint or listener uploads wait, none imported yet (done at start). */
     resumeWaitingFeeds: resume,
     /** Runs every country pipeline of a master, one after the other (POST /imports/runAllImport). */

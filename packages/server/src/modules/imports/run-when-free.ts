@@ -46,6 +46,11 @@ export async function runWhenFree(s: JobsScope, auth: AuthContext, pipelineId: s
   // Most calls while the pipeline is busy find the waiting run without taking the lock.
   const waiting = await waitingRunOf(s.db, pipelineId);
   if (waiting) return { importId: waiting, queued: true };
+  return makeRun(s, auth, pipelineId);
+}
+
+/** The lock path of `runWhenFree`: under the pipeline's import lock, the waiting run, or a new one. */
+async function makeRun(s: JobsScope, auth: AuthContext, pipelineId: string): Promise<FreeRun> {
   const pipeline = await s.pipelines.byId(auth, pipelineId);
   checkRunnable(pipeline);
   return writeJob(s, async (trx) => {
@@ -66,6 +71,29 @@ export async function runWhenFree(s: JobsScope, auth: AuthContext, pipelineId: s
     });
     return { importId: await scheduleImport(s, trx, auth, { pipeline, job, schedule }), queued: running };
   });
+}
+
+/**
+ * `runWhenFree` for one instance: while a call makes its pipeline's next run (under the lock), the
+ * calls of that pipeline that come meanwhile wait for it, then look for the waiting run as any
+ * call does (a run that started meanwhile is not taken: they make the next one). A burst of calls
+ * takes the lock once, not once each.
+ */
+export function runsWhenFree(s: JobsScope) {
+  const making = new Map<string, Promise<FreeRun>>();
+  return async (auth: AuthContext, pipelineId: string): Promise<FreeRun> => {
+    const before = making.get(pipelineId);
+    if (before) await before.catch(() => undefined);
+    const waiting = await waitingRunOf(s.db, pipelineId);
+    if (waiting) return { importId: waiting, queued: true };
+    const made = makeRun(s, auth, pipelineId);
+    making.set(pipelineId, made);
+    try {
+      return await made;
+    } finally {
+      if (making.get(pipelineId) === made) making.delete(pipelineId);
+    }
+  };
 }
 
 /** A source upload switched on and not yet imported, of a pipeline, with who stored it. */
