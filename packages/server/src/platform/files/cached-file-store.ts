@@ -29,8 +29,8 @@ export function cachedFileStore(inner: FileStore, maxBytes: number): FileStore {
   };
   return {
     kind: inner.kind,
-    async put(bytes) {
-      const key = await inner.put(bytes);
+    async put(bytes, within) {
+      const key = await inner.put(bytes, within);
       keep(key, bytes);
       return key;
     },

@@ -48,11 +48,19 @@ const SMALL_FILE_BYTES = 64 * 1024;
 /**
  * Writes parts of a file as rows of `file_blobs`, numbered from `first`, all or none: to a
  * PostgreSQL server as one binary COPY (the bytes written as they are, see `copyInBinary`) unless
- * the file is small, on the embedded database as an insert each, in one transaction when there are several. The parts are
- * the caller's bytes, unchanged until this answers.
+ * the file is small or `within` a transaction (then as an insert each, in it), on the embedded
+ * database as an insert each, in one transaction when there are several. The parts are the
+ * caller's bytes, unchanged until this answers.
  */
-async function writeParts(db: Db, key: string, size: number, parts: readonly Buffer[], first = 0): Promise<void> {
-  if (db.pgPool && !(parts.length === 1 && size <= SMALL_FILE_BYTES)) {
+async function writeParts(
+  db: Db,
+  key: string,
+  size: number,
+  parts: readonly Buffer[],
+  first = 0,
+  within?: Kysely<Database>,
+): Promise<void> {
+  if (db.pgPool && !within && !(parts.length === 1 && size <= SMALL_FILE_BYTES)) {
     const rows = parts.map((bytes, i) => [copyText(key), int4(first + i), bytes, int4(size)]);
     await copyInBinary(db.pgPool, 'file_blobs (key, part, bytes, size)', rows);
     return;
@@ -62,7 +70,8 @@ async function writeParts(db: Db, key: string, size: number, parts: readonly Buf
       await sql`insert into file_blobs (key, part, bytes, size) values (${key}, ${first + i}, ${bytes}, ${size})`.execute(into);
     }
   };
-  if (parts.length === 1) await insertParts(db.kysely);
+  if (within) await insertParts(within);
+  else if (parts.length === 1) await insertParts(db.kysely);
   else await db.kysely.transaction().execute(insertParts);
 }
 
@@ -72,10 +81,10 @@ async function writeParts(db: Db, key: string, size: number, parts: readonly Buf
  */
 export function databaseFileStore(db: Db): FileStore {
   /** Stores a file given as pieces, each as it is (not joined first), in parts of at most FILE_PART_BYTES. */
-  async function putPieces(pieces: readonly Uint8Array[]): Promise<string> {
+  async function putPieces(pieces: readonly Uint8Array[], within?: Kysely<Database>): Promise<string> {
     const key = newKey();
     const size = pieces.reduce((n, piece) => n + piece.byteLength, 0);
-    await writeParts(db, key, size, partsOf(pieces));
+    await writeParts(db, key, size, partsOf(pieces), 0, within);
     return key;
   }
   /**
@@ -126,7 +135,7 @@ export function databaseFileStore(db: Db): FileStore {
   }
   return {
     kind: 'database',
-    put: (bytes) => putPieces([bytes]),
+    put: (bytes, within) => putPieces([bytes], within),
     putStream,
     // The pieces are kept and stored at the end. Inserted as they come, they would need a
     // transaction left open meanwhile: on the embedded database's one session it would hold every

@@ -58,6 +58,26 @@ describe.each([
     await expect(store.get(key)).rejects.toThrow();
   });
 
+  it('stores a file in a transaction given: kept when it commits; in the database, gone when it fails', async () => {
+    const store = make();
+    const bytes = crypto.randomBytes(3 * 1024);
+    const key = await testDb.db.kysely.transaction().execute((trx) => store.put(bytes, trx));
+    expect((await store.get(key)).equals(bytes)).toBe(true);
+    let inside = '';
+    const failed = testDb.db.kysely.transaction().execute(async (trx) => {
+      inside = await store.put(bytes, trx);
+      throw new Error('rolled back');
+    });
+    await expect(failed).rejects.toThrow('rolled back');
+    if (store.kind === 'database') {
+      const rows = await sql<{ n: number }>`select count(*)::int as n from file_blobs where key = ${inside}`.execute(
+        testDb.db.kysely,
+      );
+      expect(Number(rows.rows[0]?.n)).toBe(0);
+    } else await store.delete(inside);
+    await store.delete(key);
+  });
+
   it('gives back a large file byte for byte', async () => {
     const store = make();
     const bytes = crypto.randomBytes(3 * FILE_PART_BYTES + 7);

@@ -1,10 +1,16 @@
 import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
 
 /** Where file bytes live: a local folder (one instance) or the database (any number). */
 export interface FileStore {
   readonly kind: 'local' | 'database';
-  /** Stores the bytes under a new key and answers the key once they are durable. */
-  put(bytes: Uint8Array): Promise<string>;
+  /**
+   * Stores the bytes under a new key and answers the key once they are durable; given a
+   * transaction (`within`), a store in the database writes them in it (durable, or gone, with it),
+   * a local one as without it (the caller deletes the file when the transaction fails).
+   */
+  put(bytes: Uint8Array, within?: Kysely<Database>): Promise<string>;
   /** Stores a file given piece by piece, as the pieces come (see {@link FileWriter}). */
   writer(): FileWriter;
   /**
