@@ -224,7 +224,7 @@ function uploadServices(
     pipelines: n.pipelines,
     files: n.files,
     parser: createParsePool({ timeoutMs: ctx.config.uploadCheckTimeoutMs }),
-    log: (lines: Parameters<LogsService['append']>[0]) => n.logs.append(lines),
+    log: (lines: Parameters<LogsService['append']>[0], k?: Parameters<LogsService['append']>[1]) => n.logs.append(lines, k),
     loadDataModel: async (id: string) => uploadDataModel((await n.schemas.byIds([id]))[0]),
   };
   const uploads = uploadsService(ctx, deps);

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import type { DataSource } from '@gdb/shared/pipelines/pipeline.schemas';
 import { MIME_GROUPS } from '@gdb/shared/reference/mimetypes';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../platform/context.ts';
+import type { Database } from '../../platform/db/index.ts';
 import { sourceMappings } from './column-mappings.ts';
 import type { PooledOutcome } from './parsing/parse-file.ts';
 import type { UploadDataModel, UploadLogLine, UploadsDeps } from './upload-deps.ts';
@@ -67,16 +69,20 @@ export interface OutcomeRecord {
 /**
  * What a finished check records: invalid when the data source could not check the file, else
  * valid with its rows stored as a file of their own (`rows_key`), or invalid with the problems;
- * the check's lines, notes and problems, then its summary.
+ * the check's lines, notes and problems, then its summary. The rows are stored `within` a transaction when given.
  */
-export async function outcomeRecord(deps: Pick<UploadsDeps, 'files'>, checked: CheckOutcome): Promise<OutcomeRecord> {
+export async function outcomeRecord(
+  deps: Pick<UploadsDeps, 'files'>,
+  checked: CheckOutcome,
+  within?: Kysely<Database>,
+): Promise<OutcomeRecord> {
   const lines: CheckLine[] = [...checked.lines];
   const { outcome } = checked;
   if (outcome === null) return { fields: { status: 'invalid' }, lines };
   for (const note of outcome.notes) lines.push([note.level, note.message]);
   for (const p of outcome.problems) lines.push(['error', p.message]);
   if (outcome.status === 'valid' && outcome.rowsBytes !== null) {
-    const rowsKey = await deps.files.put(outcome.rowsBytes);
+    const rowsKey = await deps.files.put(outcome.rowsBytes, within);
     lines.push(['success', outcome.summary]);
     return { fields: { status: 'valid', row_count: outcome.rowCount, rows_key: rowsKey }, lines };
   }

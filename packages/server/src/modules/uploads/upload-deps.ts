@@ -1,4 +1,6 @@
 import { type SchemaDocument, schemaContentKey } from '@gdb/shared/schemas/schemas.schemas';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/index.ts';
 import type { FileStore } from '../../platform/files/file-store.ts';
 import type { PipelinesService } from '../pipelines/pipelines.service.ts';
 import type { ParsePool } from './parsing/parse-pool.ts';
@@ -29,7 +31,8 @@ export interface UploadsDeps {
   pipelines: PipelinesService;
   files: FileStore;
   parser: ParsePool;
-  log: (lines: UploadLogLine[]) => Promise<void>;
+  /** Appends log lines; inside the transaction `k` when given. */
+  log: (lines: UploadLogLine[], k?: Kysely<Database>) => Promise<void>;
   /** A data model (schema version id) with the key of its content, or null when there is none with that id. */
   loadDataModel: (id: string) => Promise<UploadDataModel | null>;
 }

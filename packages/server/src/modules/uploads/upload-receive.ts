@@ -2,8 +2,10 @@ import path from 'node:path';
 import { CODES } from '@gdb/shared/api/envelope';
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { MAX_FILE_BYTES, type SentFrom } from '@gdb/shared/uploads/upload.schemas';
+import type { Kysely } from 'kysely';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { Database } from '../../platform/db/index.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { fetchRealtimeSource, type RealtimeSourcePolicy } from './realtime-fetch.ts';
@@ -79,8 +81,9 @@ function receivedLine(row: { id: string; original_filename: string | null; size:
 
 /**
  * Stores a file whose check has already ended (an endpoint's call, a listener's batch) as an
- * upload in its final state: the file and its checked rows stored side by side, the row written
- * once with its outcome, its log lines at once. Nothing is left to check in the background.
+ * upload in its final state, in one transaction: the file and its checked rows (in the database's
+ * file store), the row written once with its outcome, its log lines. One commit for all of it;
+ * nothing is left to check in the background.
  */
 async function storeChecked(
   r: Receiver,
@@ -89,26 +92,31 @@ async function storeChecked(
   file: IncomingFile,
   checked: CheckOutcome,
 ): Promise<string> {
-  const [stored, recorded] = await Promise.allSettled([r.deps.files.put(file.bytes), outcomeRecord(r.deps, checked)]);
-  const keys = [stored, recorded].flatMap((s) => {
-    if (s.status !== 'fulfilled') return [];
-    return typeof s.value === 'string' ? [s.value] : s.value.fields.rows_key ? [s.value.fields.rows_key] : [];
-  });
-  if (stored.status === 'rejected') return dropStored(r, keys, stored.reason);
-  if (recorded.status === 'rejected') return dropStored(r, keys, recorded.reason);
-  const row = { ...uploadRow(pipeline, auth, file, stored.value, 'wizard'), ...recorded.value.fields };
-  const [inserted] = await uploadsRepo(r.ctx.db.kysely)
-    .insert([row])
+  const keys: string[] = [];
+  const kept = (key: string) => {
+    keys.push(key);
+    return key;
+  };
+  const write = async (trx: Kysely<Database>) => {
+    const stored = kept(await r.deps.files.put(file.bytes, trx));
+    const recorded = await outcomeRecord(r.deps, checked, trx);
+    if (recorded.fields.rows_key) kept(recorded.fields.rows_key);
+    const row = { ...uploadRow(pipeline, auth, file, stored, 'wizard'), ...recorded.fields };
+    const lines = recorded.lines.map(([level, message]) => ({
+      level,
+      message,
+      dataSubKind: row.data_sub_kind,
+      uploadId: row.id,
+    }));
+    await uploadsRepo(trx).insert([row]);
+    await r.deps.log([receivedLine(row), ...lines], trx);
+    return row.id;
+  };
+  // A file a local store wrote is deleted when the transaction fails (the database's go with it).
+  return r.ctx.db.kysely
+    .transaction()
+    .execute(write)
     .catch((error) => dropStored(r, keys, error));
-  if (!inserted) throw new Error('upload not stored');
-  const lines = recorded.value.lines.map(([level, message]) => ({
-    level,
-    message,
-    dataSubKind: row.data_sub_kind,
-    uploadId: row.id,
-  }));
-  await r.deps.log([receivedLine(inserted), ...lines]);
-  return inserted.id;
 }
 
 async function store(
