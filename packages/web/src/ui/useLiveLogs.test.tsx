@@ -81,7 +81,14 @@ describe('useLiveLogs', () => {
       { importId: ['i1'] },
     );
     await serve(live, 'change', { operationType: 'delete', documentKey: { _id: '3' }, fullDocument: null }, { importId: ['i1'] });
-    expect(live.hook.result.current.logs.map((l) => l.message)).toEqual(['line 7', 'line 6', 'line 5', 'line 4', 'edited', 'line 1']);
+    expect(live.hook.result.current.logs.map((l) => l.message)).toEqual([
+      'line 7',
+      'line 6',
+      'line 5',
+      'line 4',
+      'edited',
+      'line 1',
+    ]);
   });
 
   it('cancels the previous subscription when another import is selected', async () => {

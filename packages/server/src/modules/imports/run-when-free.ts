@@ -42,7 +42,7 @@ async function waitingRunOf(k: Kysely<Database>, pipelineId: string): Promise<st
  * database decides, under the pipeline's import lock, so instances agree. The caller's rights on
  * the pipeline are checked as for any import it starts.
  */
-export async function runWhenFree(s: JobsScope, auth: AuthContext, pipelineId: string): Promise<FreeRun> {
+async function runWhenFree(s: JobsScope, auth: AuthContext, pipelineId: string): Promise<FreeRun> {
   // Most calls while the pipeline is busy find the waiting run without taking the lock.
   const waiting = await waitingRunOf(s.db, pipelineId);
   if (waiting) return { importId: waiting, queued: true };
