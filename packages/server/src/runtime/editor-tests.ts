@@ -33,17 +33,18 @@ export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane
     /**
      * A test run from the component editor: payload and rt_context in, the run result out; the
      * caller can stop it with `stopTest`, also while it waits for one of the caller's places; so
-     * does `gone` (the caller's request closed). `onLog` sees each log line as it is written.
-     * Failures read 'Execute error : {detail}'.
+     * does `gone` (the caller's request closed). `onLog` sees each log line as it is written;
+     * `admitted` runs once the run has one of the caller's places, before it starts (what it throws
+     * refuses the run). Failures read 'Execute error : {detail}'.
      */
     async testComponent(
       userId: string,
       componentId: string,
       payload: object,
       rtContext: object,
-      opts: { gone?: AbortSignal; graph?: ComponentGraph; onLog?: LogReceiver } = {},
+      opts: { gone?: AbortSignal; graph?: ComponentGraph; onLog?: LogReceiver; admitted?: () => Promise<void> } = {},
     ): Promise<RunResult> {
-      const { gone, graph, onLog } = opts;
+      const { gone, graph, onLog, admitted } = opts;
       const key = testKey(userId, componentId);
       const controller = new AbortController();
       gone?.addEventListener('abort', () => controller.abort(), { once: true });
@@ -52,6 +53,10 @@ export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane
       tests.set(key, running);
       try {
         const leave = await testGate.enter(userId, controller.signal);
+        await admitted?.().catch((error: unknown) => {
+          leave();
+          throw error;
+        });
         const outcome = await runComponent({
           componentId,
           inputJson: JSON.stringify(payload),

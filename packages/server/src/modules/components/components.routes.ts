@@ -8,7 +8,7 @@ import {
   idsQuerySchema,
 } from '@gdb/shared/components/components.schemas';
 import { componentHierarchySchema, usageSchema } from '@gdb/shared/components/hierarchy.schemas';
-import { executeBodySchema, runResultSchema, stopResultSchema } from '@gdb/shared/components/run.schemas';
+import { executeBodySchema, type RunLogEntry, runResultSchema, stopResultSchema } from '@gdb/shared/components/run.schemas';
 import { sdkListEntrySchema } from '@gdb/shared/sdk/sdk.schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -91,16 +91,20 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
         const graph = await runtime.graph(req.params.id);
         await components.assertRunnable(auth, graph);
         const { payload = {}, rt_context = {}, runId } = req.body;
-        // Its log lines go out on the live channel as they are written, when the editor named the run.
-        const lines = runId ? await components.testLogs(runId, auth, req.params.id) : undefined;
+        // Its log lines go out on the live channel as they are written, when the editor named the run;
+        // the run's id is taken once the run has one of the caller's places (a refused run takes none).
+        let lines: Awaited<ReturnType<typeof components.testLogs>> | undefined;
         const gone = longAnswer(req, reply);
-        const onLog = lines?.push;
+        const named = runId
+          ? {
+              admitted: async () => {
+                lines = await components.testLogs(runId, auth, req.params.id);
+              },
+              onLog: (entry: RunLogEntry, seq: number) => lines?.push(entry, seq),
+            }
+          : {};
         try {
-          const result = await runtime.testComponent(auth.userId, req.params.id, payload, rt_context, {
-            gone,
-            graph,
-            ...(onLog ? { onLog } : {}),
-          });
+          const result = await runtime.testComponent(auth.userId, req.params.id, payload, rt_context, { gone, graph, ...named });
           await lines?.end(result.logs);
           return ok(result);
         } catch (error) {

@@ -44,11 +44,11 @@ afterAll(async () => {
 });
 
 /** A test run as the component editor sends it, over its own connection. */
-async function testRun(who: { token: string }, id: string, n: number, signal?: AbortSignal) {
+async function testRun(who: { token: string }, id: string, n: number, signal?: AbortSignal, runId?: string) {
   const res = await fetch(`${url}/components/${id}/execute`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-token': who.token, connection: 'close' },
-    body: JSON.stringify({ payload: { n } }),
+    body: JSON.stringify({ payload: { n }, ...(runId ? { runId } : {}) }),
     ...(signal ? { signal } : {}),
   });
   return { status: res.status, body: (await res.json()) as { code: number; message: string; data: { output: unknown } } };
@@ -81,6 +81,25 @@ describe("a manager's endless test runs", () => {
     const ended = await Promise.all(flood);
     expect(ended.filter((e) => !(e instanceof Error)).map((e) => (e as { status: number }).status)).toEqual([429]);
     expect(await until(() => t.services.runtime.testRuns(manager.id).running === 0, 2_000)).toBe(true);
+  });
+
+  it('take no run id for a run refused because every place of the caller is taken', async () => {
+    const controller = new AbortController();
+    const flood = Array.from({ length: 3 }, () => settled(testRun(manager, spin, 1, controller.signal)));
+    expect(await until(() => t.services.runtime.testRuns(manager.id).waiting === 2, 2_000)).toBe(true);
+    const runId = crypto.randomUUID();
+    const refused = await testRun(manager, echo, 3, undefined, runId);
+    expect(refused.status).toBe(429);
+    const taken = await t.ctx.db.kysely.selectFrom('test_runs').select('id').where('id', '=', runId).execute();
+    expect(taken).toEqual([]);
+    controller.abort();
+    await Promise.all(flood);
+    expect(await until(() => t.services.runtime.testRuns(manager.id).running === 0, 2_000)).toBe(true);
+    // Once a place is free, the same id is taken by the run that gets it.
+    const answered = await testRun(manager, echo, 4, undefined, runId);
+    expect(answered.status).toBe(200);
+    const owner = await t.ctx.db.kysely.selectFrom('test_runs').select('user_id').where('id', '=', runId).execute();
+    expect(owner).toEqual([{ user_id: manager.id }]);
   });
 
   it('answer every run, a waiting one too, though each took longer than the connection may stay idle', async () => {
