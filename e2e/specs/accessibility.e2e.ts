@@ -1,29 +1,18 @@
 // Every main page state checked with axe-core as a keyboard and screen-reader user needs it: no
 // critical or serious violation (names, contrast, landmarks, hidden focusable content), one
 // level-one heading per page, and the keyboard paths that used to be missing.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { levelOneHeadings, seriousViolations } from '../support/axe.ts';
-import { closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage } from '../support/browser.ts';
+import { signIn, specBrowser, type TestPage, waitForPage } from '../support/browser.ts';
 import { COUNTRY_PIPELINE } from '../support/pipelines.ts';
 import { type E2eUser, USERS } from '../support/users.ts';
 
-let browser: Browser;
+const spec = specBrowser();
 let t: TestPage | undefined;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-afterEach(async ({ task }) => {
-  await closePage(t, task.name, task.result?.state === 'fail');
-  t = undefined;
-});
-
 async function open(): Promise<Page> {
-  t = await newPage(browser);
+  t = await spec.open();
   return t.page;
 }
 

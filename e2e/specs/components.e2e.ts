@@ -4,9 +4,9 @@
 // super-admin cancelling a runaway test; a test's log lines read while it runs; test data loaded
 // from a CSV and from a workbook. Every state is audited under the strict CSP.
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closePage, launchBrowser, newPage, signIn, type TestPage } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { signIn, specBrowser, type TestPage } from '../support/browser.ts';
 import { replaceCode } from '../support/code-editor.ts';
 
 /** Workbooks written by Excel's and LibreOffice's own code, kept with the server's reader tests. */
@@ -15,19 +15,8 @@ const EXCEL_CORPUS = path.resolve(import.meta.dirname, '../../packages/server/te
 import { callFromPage as call } from '../support/page-api.ts';
 import { USERS } from '../support/users.ts';
 
-let browser: Browser;
+const spec = specBrowser();
 let t: TestPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-afterEach(async ({ task }) => {
-  await closePage(t, task.name, task.result?.state === 'fail');
-  t = undefined;
-});
 
 interface Saved {
   _id: string;
@@ -85,7 +74,7 @@ async function typeCode(page: Page, scope: ReturnType<Page['locator']>, code: st
 
 describe('the Components screen', () => {
   it('writes code in the editor, draws the workflow, follows an instance, runs a test and locks the component', async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const page = t.page;
     await signIn(page, USERS.manager);
     const { second, workflow } = await buildComponents(page, 'one');
@@ -132,7 +121,7 @@ describe('the Components screen', () => {
   }, 180_000);
 
   it('lets a super-admin cancel a runaway test', async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const page = t.page;
     await signIn(page, USERS.superAdmin);
     const runaway = await call<Saved>(page, '/components', {
@@ -156,7 +145,7 @@ describe('the Components screen', () => {
   });
 
   it("shows a test's first log line while the run goes on, then the rest once, with the answer", async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const page = t.page;
     await signIn(page, USERS.manager);
     const slow = await call<Saved>(page, '/components', {
@@ -184,7 +173,7 @@ describe('the Components screen', () => {
   });
 
   it("loads a CSV file's rows into ctx.input through 'Load ...'", async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const page = t.page;
     await signIn(page, USERS.manager);
     const { first } = await buildComponents(page, 'load');

@@ -4,9 +4,9 @@
 // endpoint is un-published on the Endpoints screen, after which the key opens nothing. A pipeline
 // fed by RabbitMQ is published as an AMQP listener and each server's consumer reports its state,
 // in the panel and on the Listeners screen.
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage } from '../support/browser.ts';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { baseUrl, signIn, specBrowser, type TestPage, waitForPage } from '../support/browser.ts';
 import { callFromPage as call } from '../support/page-api.ts';
 import { COUNTRY_PIPELINE } from '../support/pipelines.ts';
 import { USERS } from '../support/users.ts';
@@ -14,19 +14,8 @@ import { USERS } from '../support/users.ts';
 /** RabbitMQ of every development and CI machine (docs/operations.md). */
 const AMQP_URL = 'amqp://127.0.0.1:5672';
 
-let browser: Browser;
+const spec = specBrowser();
 let t: TestPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-afterEach(async ({ task }) => {
-  await closePage(t, task.name, task.result?.state === 'fail');
-  t = undefined;
-});
 
 interface Reference {
   _id: string;
@@ -101,7 +90,7 @@ async function openStep2(page: Page, p: Pipeline): Promise<Locator> {
 
 describe('an endpoint, as a manager publishes it', () => {
   it('publishes from the wizard, reads its OpenAPI, is called with its key, shows in the logbook and is un-published', async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const page = t.page;
     await signIn(page, USERS.manager);
     const tag = Date.now().toString(36);
@@ -177,7 +166,7 @@ describe('an endpoint, as a manager publishes it', () => {
 
 describe('a listener, as a manager publishes it', () => {
   it('publishes an AMQP listener from the wizard and watches each server consume, then un-publishes it', async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const page = t.page;
     await signIn(page, USERS.manager);
     const tag = Date.now().toString(36);

@@ -1,24 +1,13 @@
 // The dynamic forms as an author of data models meets them: the Data Models page's "Show UI"
 // drawer draws a data model as its form, with Validate and Reset.
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { closePage, launchBrowser, newPage, signIn, type TestPage } from '../support/browser.ts';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { signIn, specBrowser, type TestPage } from '../support/browser.ts';
 import { HOSTILE_SCHEMA, MALLORY, STORED_HOSTILE_MODEL } from '../support/models.ts';
 import { USERS } from '../support/users.ts';
 
-let browser: Browser;
+const spec = specBrowser();
 let t: TestPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-afterEach(async ({ task }) => {
-  await closePage(t, task.name, task.result?.state === 'fail');
-  t = undefined;
-});
 
 /** Calls the API from the page with the signed-in user's token; answers the envelope's data. */
 async function call(page: Page, method: string, path: string, body?: unknown): Promise<unknown> {
@@ -52,7 +41,7 @@ async function attempt(
 
 /** Signs in as a super-admin, opens the data model `name` in its editor, and its Show UI drawer. */
 async function showUi(name: string): Promise<{ page: Page; drawer: Locator }> {
-  t = await newPage(browser);
+  t = await spec.open();
   const page = t.page;
   await signIn(page, USERS.superAdmin);
   const model = (await call(page, 'GET', `/schemas/byname?name=${encodeURIComponent(name)}`)) as { _id: string };
@@ -130,7 +119,7 @@ describe('the form of a data model, in the Show UI drawer', () => {
 
   it('an ajax rule asks the listed check service, waits with its message, and a new edit cancels the pending check', async () => {
     const checks = inject('checkUrl');
-    t = await newPage(browser);
+    t = await spec.open();
     await signIn(t.page, USERS.superAdmin);
     const name = await saveModel(t.page, `Form ajax ${Date.now()}`, {
       type: 'object',
@@ -172,7 +161,7 @@ describe('the form of a data model, in the Show UI drawer', () => {
 
   it("a manager's data model cannot create a super-admin with the rights of the super-admin who opens it", async () => {
     // The manager saves the escalating rule: refused, the rule's path named.
-    t = await newPage(browser);
+    t = await spec.open();
     await signIn(t.page, USERS.manager);
     const refused = await attempt(t.page, 'POST', '/schemas', {
       name: `Dealer contact ${Date.now()}`,

@@ -2,24 +2,13 @@
 // says once, a question asks with its answer already focused, and the focus comes back to where
 // the work goes on (the tree after a rename, Append after appending, the opener after a save,
 // Versions after opening another version) rather than dropping to the page.
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage } from '../support/browser.ts';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { signIn, specBrowser, type TestPage, waitForPage } from '../support/browser.ts';
 import { USERS } from '../support/users.ts';
 
-let browser: Browser;
+const spec = specBrowser();
 let t: TestPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-afterEach(async ({ task }) => {
-  await closePage(t, task.name, task.result?.state === 'fail');
-  t = undefined;
-});
 
 /** A name no earlier run has used. */
 const unique = (name: string) => `${name} ${Date.now().toString(36)}`;
@@ -32,7 +21,7 @@ const focusedRole = (page: Page) =>
   page.evaluate(() => document.activeElement?.getAttribute('role') ?? document.activeElement?.tagName);
 
 async function open(user: (typeof USERS)[keyof typeof USERS], path: string): Promise<Page> {
-  t = await newPage(browser);
+  t = await spec.open();
   await signIn(t.page, user);
   await t.page.goto(path);
   await waitForPage(t.page, path);

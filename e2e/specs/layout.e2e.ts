@@ -2,28 +2,17 @@
 // form beside its tree, the side menu down the whole page, the jobs table without a sideways
 // scroll bar, long file names cut with the whole name on hover, and the Testing View's file
 // zones drawn like the wizard's.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { signIn, specBrowser, type TestPage, waitForPage } from '../support/browser.ts';
 import { COUNTRY_PIPELINE } from '../support/pipelines.ts';
 import { USERS } from '../support/users.ts';
 
-let browser: Browser;
+const spec = specBrowser();
 let t: TestPage | undefined;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-afterEach(async ({ task }) => {
-  await closePage(t, task.name, task.result?.state === 'fail');
-  t = undefined;
-});
-
 async function wide(user: (typeof USERS)[keyof typeof USERS], path: string): Promise<Page> {
-  t = await newPage(browser);
+  t = await spec.open();
   await t.page.setViewportSize({ width: 1440, height: 900 });
   await signIn(t.page, user);
   await t.page.goto(path);

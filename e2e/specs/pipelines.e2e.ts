@@ -2,26 +2,15 @@
 // form (the component chosen in the explorer's cascader, a data source typed by a data model, a
 // sink, the reference values), a country pipeline that inherits it by choosing it as its master,
 // and both locked together from the master's version bar.
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { levelOneHeadings, seriousViolations } from '../support/axe.ts';
-import { closePage, launchBrowser, newPage, signIn, type TestPage } from '../support/browser.ts';
+import { signIn, specBrowser, type TestPage } from '../support/browser.ts';
 import { callFromPage as call } from '../support/page-api.ts';
 import { USERS } from '../support/users.ts';
 
-let browser: Browser;
+const spec = specBrowser();
 let t: TestPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-afterEach(async ({ task }) => {
-  await closePage(t, task.name, task.result?.state === 'fail');
-  t = undefined;
-});
 
 interface Pipeline {
   _id: string;
@@ -56,7 +45,7 @@ async function newPipeline(page: Page, name: string): Promise<void> {
 
 describe('the Pipelines screen', () => {
   it('builds a master pipeline, a country pipeline that inherits it, and locks both from the version bar', async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const page = t.page;
     await signIn(page, USERS.manager);
     // A data model and a component of this test's own (the lock with force locks them), and the

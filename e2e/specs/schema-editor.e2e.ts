@@ -2,26 +2,15 @@
 // and redo, save, lock, make version 2 and change a field, then bring a data model that uses
 // version 1 up to version 2 through the update preview and see its new version open; then the same
 // for the demo component, whose input port uses the demo's locked data model.
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DEMO_COMPONENT, DEMO_PORT_MODEL } from '../../packages/server/src/modules/demo/demo.seed.ts';
 import { seriousViolations } from '../support/axe.ts';
-import { closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage, where } from '../support/browser.ts';
+import { signIn, specBrowser, type TestPage, waitForPage, where } from '../support/browser.ts';
 import { USERS } from '../support/users.ts';
 
-let browser: Browser;
+const spec = specBrowser();
 let t: TestPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-afterEach(async ({ task }) => {
-  await closePage(t, task.name, task.result?.state === 'fail');
-  t = undefined;
-});
 
 /** A node of the tree editor, by its name. */
 const node = (page: Page, name: string): Locator =>
@@ -83,7 +72,7 @@ async function openComponent(page: Page, name: string): Promise<void> {
 
 describe('data model editor', () => {
   it('builds, saves, locks and versions a data model, and updates a data model that uses it', async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const { page } = t;
     await signIn(page, USERS.manager);
     await page.goto('/manage/schemas');
@@ -180,7 +169,7 @@ describe('data model editor', () => {
 
 describe('component editor', () => {
   it('brings a component up to the new version of the data model its input port uses', async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const { page } = t;
     await signIn(page, USERS.manager);
     await page.goto('/manage/schemas');

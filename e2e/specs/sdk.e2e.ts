@@ -1,26 +1,15 @@
 // The SDK editor as a super-admin works with it: write a function that uses an allowed npm module,
 // save it, read its vulnerability report, run its test, find the component that calls it in
 // Usages and the function on the documentation page; a manager cannot open the editor.
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage, where } from '../support/browser.ts';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { signIn, specBrowser, type TestPage, waitForPage, where } from '../support/browser.ts';
 import { codeEditor, codeOf, replaceCode } from '../support/code-editor.ts';
 import { callFromPage } from '../support/page-api.ts';
 import { USERS } from '../support/users.ts';
 
-let browser: Browser;
+const spec = specBrowser();
 let t: TestPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-afterEach(async ({ task }) => {
-  await closePage(t, task.name, task.result?.state === 'fail');
-  t = undefined;
-});
 
 /** Signing in, bundling a module and running tests: more than the default minute on a busy machine. */
 const TIMEOUT = 150_000;
@@ -69,7 +58,7 @@ describe('SDK editor', () => {
   it(
     'a super-admin writes a function using dayjs, saves it, reads its report, runs it, and finds it in Usages and the documentation',
     async () => {
-      t = await newPage(browser);
+      t = await spec.open();
       const page = t.page;
       await signIn(page, USERS.superAdmin);
       await page.goto('/manage/sdk');
@@ -144,7 +133,7 @@ describe('SDK editor', () => {
   );
 
   it('a manager cannot open /manage/sdk and has no Sdk entry', async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const page = t.page;
     await signIn(page, USERS.manager);
     await page.goto('/manage/sdk');

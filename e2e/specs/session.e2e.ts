@@ -1,22 +1,11 @@
 // The sign-in page under the server's strict CSP, and what happens when the server ends a session.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, closePage, launchBrowser, newPage, signIn, type TestPage, waitForPage, where } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { baseUrl, signIn, specBrowser, type TestPage, waitForPage, where } from '../support/browser.ts';
 import { USERS } from '../support/users.ts';
 
-let browser: Browser;
+const spec = specBrowser();
 let t: TestPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-afterEach(async ({ task }) => {
-  await closePage(t, task.name, task.result?.state === 'fail');
-  t = undefined;
-});
 
 /**
  * Ends the page's session on the server, as signing out from another device would, once the page's
@@ -34,7 +23,7 @@ async function revokeOnServer(page: Page): Promise<void> {
 
 describe('the sign-in page', () => {
   it('loads and works under the strict CSP without a violation or a console error', async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const { page, problems } = t;
     const res = await page.goto('/login');
     expect(res?.headers()['content-security-policy']).toMatch(/style-src 'self' 'nonce-[^']+'/);
@@ -60,7 +49,7 @@ describe('the sign-in page', () => {
   });
 
   it('the signed-in shell also runs without a CSP violation or a console error', async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const { page, problems } = t;
     await signIn(page, USERS.superAdmin);
     await page.getByText('Sam Superadmin (super-admin)').click();
@@ -79,7 +68,7 @@ describe('the sign-in page', () => {
 
 describe('a session revoked on the server', () => {
   it("shows the 'Confirm logout' dialog; Cancel stays on the page", async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const { page } = t;
     await signIn(page, USERS.user);
     await page.goto('/testing/index');
@@ -101,7 +90,7 @@ describe('a session revoked on the server', () => {
   });
 
   it('Re-Login resets the tokens and reloads into the sign-in page with a redirect back', async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const { page } = t;
     await signIn(page, USERS.user);
     await page.goto('/export/index');
@@ -118,7 +107,7 @@ describe('a session revoked on the server', () => {
   });
 
   it('a page opened after the revocation shows the dialog too', async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const { page } = t;
     await signIn(page, USERS.manager);
     await revokeOnServer(page);

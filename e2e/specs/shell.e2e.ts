@@ -1,25 +1,13 @@
 // The web shell as people meet it: where the guard sends them and what the sidebar offers.
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closePage, launchBrowser, newPage, signIn, type TestPage, topMenu, waitForPage, where } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { signIn, specBrowser, type TestPage, topMenu, waitForPage, where } from '../support/browser.ts';
 import { E2E_PASSWORD, USERS } from '../support/users.ts';
 
-let browser: Browser;
+const spec = specBrowser();
 let t: TestPage | undefined;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-afterEach(async ({ task }) => {
-  await closePage(t, task.name, task.result?.state === 'fail');
-  t = undefined;
-});
-
 const open = async () => {
-  t = await newPage(browser);
+  t = await spec.open();
   return t.page;
 };
 

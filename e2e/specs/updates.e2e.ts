@@ -1,26 +1,15 @@
 // The Updates screen as a manager works: a master and its country locked from the Lock tab, then,
 // after a new version of their component, both updated from the Update tab (the country listed
 // once its master is updated).
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe.ts';
-import { closePage, launchBrowser, newPage, signIn, type TestPage } from '../support/browser.ts';
+import { signIn, specBrowser, type TestPage } from '../support/browser.ts';
 import { callFromPage as call } from '../support/page-api.ts';
 import { USERS } from '../support/users.ts';
 
-let browser: Browser;
+const spec = specBrowser();
 let t: TestPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-afterEach(async ({ task }) => {
-  await closePage(t, task.name, task.result?.state === 'fail');
-  t = undefined;
-});
 
 interface Doc {
   _id: string;
@@ -70,7 +59,7 @@ const check = (page: Page, name: string, version: number) =>
 
 describe('the Updates screen', () => {
   it('locks a master then its country from the Lock tab, and updates both from the Update tab after a new component version', async () => {
-    t = await newPage(browser);
+    t = await spec.open();
     const page = t.page;
     await signIn(page, USERS.manager);
     const { component, master, country } = await makeFamily(page);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pageTitle } from '@gdb/shared/routes/web-routes';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { auditor } from './axe.ts';
 import { E2E_PASSWORD, type E2eUser } from './users.ts';
 
@@ -141,4 +141,31 @@ export async function topMenu(page: Page): Promise<string[]> {
   const items = page.getByRole('complementary', { name: 'Sidebar' }).locator('.ant-menu-root > li');
   await items.first().waitFor();
   return items.evaluateAll((lis) => lis.map((li) => li.querySelector('.ant-menu-title-content')?.textContent?.trim() ?? ''));
+}
+
+/**
+ * The browser of a spec and the pages of its tests: launched before the spec's tests and closed
+ * after them; the page `open` last made is closed after its test (a screenshot and its problems
+ * kept when the test failed).
+ */
+export function specBrowser(): { open(base?: string): Promise<TestPage> } {
+  let browser: Browser | undefined;
+  let current: TestPage | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async ({ task }) => {
+    await closePage(current, task.name, task.result?.state === 'fail');
+    current = undefined;
+  });
+  return {
+    async open(base?: string) {
+      if (!browser) throw new Error('The spec browser is not launched.');
+      current = await newPage(browser, base);
+      return current;
+    },
+  };
 }
