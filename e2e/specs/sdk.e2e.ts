@@ -1,6 +1,7 @@
 // The SDK editor as a super-admin works with it: write a function that uses an allowed npm module,
-// save it, read its vulnerability report, run its test, find the component that calls it in
-// Usages and the function on the documentation page; a manager cannot open the editor.
+// save it, read its vulnerability report, run its test (its log lines showing while it runs), find
+// the component that calls it in Usages and the function on the documentation page; a manager
+// cannot open the editor.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { signIn, specBrowser, type TestPage, waitForPage, where } from '../support/browser.ts';
@@ -126,6 +127,46 @@ describe('SDK editor', () => {
       const entry = page.getByRole('region', { name });
       await entry.getByText('Formats an ISO date as DD/MM/YYYY.').waitFor();
       await entry.getByText('date: an ISO date').waitFor();
+      expect(t.problems.csp).toEqual([]);
+      expect(t.problems.errors).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "shows a test's first log line while the run goes on, then the rest once, with the answer",
+    async () => {
+      t = await spec.open();
+      const page = t.page;
+      await signIn(page, USERS.superAdmin);
+      const name = `slowLogger${Date.now().toString(36)}`;
+      // The sandbox has no timers: the function keeps its isolate busy for a second between its lines.
+      const saved = await callFromPage<{ _id: string }>(page, '/sdk', {
+        functionName: name,
+        jsCode: [
+          'async function (n) {',
+          "  console.log('first line');",
+          '  const end = Date.now() + 1000;',
+          '  while (Date.now() < end) {}',
+          "  console.log('second line');",
+          '  return n * 2;',
+          '}',
+        ].join('\n'),
+        testPayload: [21],
+      });
+      await page.goto(`/manage/sdk?id=${saved._id}`);
+      await page.getByRole('heading', { name, exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Run test' }).click();
+      const logs = page.getByRole('log', { name: 'Logs' });
+      await logs.getByText('first line', { exact: false }).waitFor();
+      expect(await logs.textContent()).not.toContain('second line');
+      expect(await page.getByRole('region', { name: 'Output' }).count()).toBe(0);
+      await logs.getByText('second line', { exact: false }).waitFor();
+      const output = page.getByRole('region', { name: 'Output' });
+      await output.waitFor();
+      expect(await output.textContent()).toBe('42');
+      expect((await logs.textContent())?.match(/first line/g)).toHaveLength(1);
+      expect((await logs.textContent())?.match(/second line/g)).toHaveLength(1);
       expect(t.problems.csp).toEqual([]);
       expect(t.problems.errors).toEqual([]);
     },

@@ -20,7 +20,7 @@ interface TestLane {
   runSdkFunction: (
     fn: SdkFunction,
     argsJson: string,
-    signal?: AbortSignal,
+    opts: { signal?: AbortSignal; onLog?: LogReceiver },
   ) => Promise<{ outputJson: string; logs: RunLogEntry[] }>;
 }
 
@@ -89,17 +89,27 @@ export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane
 
     /**
      * Runs an SDK function for its editor's test area, in the caller's places, cancelled when `gone`
-     * aborts (the caller's request closed); failures read 'Execute error : {detail}'.
+     * aborts (the caller's request closed). `onLog` sees each log line as it is written; `admitted`
+     * runs once the run has one of the caller's places, before it starts (what it throws refuses
+     * the run). Failures read 'Execute error : {detail}'.
      */
     async testSdkFunction(
       userId: string,
       fn: SdkFunction,
       args: unknown[],
-      gone?: AbortSignal,
+      opts: { gone?: AbortSignal; onLog?: LogReceiver; admitted?: () => Promise<void> } = {},
     ): Promise<{ output: unknown; logs: RunLogEntry[] }> {
+      const { gone, onLog, admitted } = opts;
       try {
         const leave = await testGate.enter(userId, gone);
-        const outcome = await runSdkFunction(fn, JSON.stringify(args), gone).finally(leave);
+        await admitted?.().catch((error: unknown) => {
+          leave();
+          throw error;
+        });
+        const outcome = await runSdkFunction(fn, JSON.stringify(args), {
+          ...(gone ? { signal: gone } : {}),
+          ...(onLog ? { onLog } : {}),
+        }).finally(leave);
         return { output: JSON.parse(outcome.outputJson), logs: outcome.logs };
       } catch (error) {
         if (error instanceof RunFailure) throw error.withPrefix('Execute error : ');

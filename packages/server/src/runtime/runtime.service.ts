@@ -151,13 +151,13 @@ export function runtimeService(options: {
   async function runSdkFunction(
     fn: SdkFunction,
     argsJson: string,
-    opts: { limits?: Partial<RunLimits>; signal?: AbortSignal; lane?: IsolatePool } = {},
+    opts: { limits?: Partial<RunLimits>; signal?: AbortSignal; lane?: IsolatePool; onLog?: LogReceiver } = {},
   ): Promise<{ outputJson: string; logs: RunLogEntry[] }> {
     const lane = opts.lane ?? pool;
     const answer = await execute(
       lane,
       await sdkProgram(fn),
-      { input: argsJson, rtContext: 'null', check: false, tables: false, csv: [] },
+      { input: argsJson, rtContext: 'null', check: false, tables: false, csv: [], onLog: opts.onLog },
       limitsOf(settings, opts.limits),
       opts.signal,
     );
@@ -174,7 +174,7 @@ export function runtimeService(options: {
     ...editorTests({
       testGate,
       runComponent: (request) => runIn(testPool, request),
-      runSdkFunction: (fn, argsJson, signal) => runSdkFunction(fn, argsJson, { lane: testPool, ...(signal ? { signal } : {}) }),
+      runSdkFunction: (fn, argsJson, opts) => runSdkFunction(fn, argsJson, { ...opts, lane: testPool }),
     }),
 
     /** Isolates alive, idle and runs waiting: of import runs, and of test runs under `tests`. */

@@ -542,7 +542,7 @@ export const API_OPERATIONS = {
     operationId: 'executeSdkFunction',
     summary: 'Test-run an SDK function on sample arguments',
     returns: 'The result and the logs of the test run.',
-    errors: [404, 429],
+    errors: [404, 409, 429],
   },
   'GET /sdk/explorer': {
     operationId: 'getSdkExplorer',

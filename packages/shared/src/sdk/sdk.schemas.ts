@@ -90,6 +90,12 @@ export const sdkExecuteBodySchema = z.object({
     .max(SDK_LIMITS.arguments, `At most ${SDK_LIMITS.arguments} arguments`)
     .optional()
     .describe('The arguments to call the function with (at most 100).'),
+  runId: z
+    .uuid()
+    .optional()
+    .describe(
+      "A new id the editor makes for this run: its log lines are sent on the live channel's `testLogs` collection, filtered by `runId`, while it runs.",
+    ),
 });
 
 export const sdkExecuteResultSchema = z.object({

@@ -98,7 +98,7 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
         const named = runId
           ? {
               admitted: async () => {
-                lines = await components.testLogs(runId, auth, req.params.id);
+                lines = await components.testLogs(runId, auth, { componentId: req.params.id });
               },
               onLog: (entry: RunLogEntry, seq: number) => lines?.push(entry, seq),
             }

@@ -18,7 +18,7 @@ import {
 import { componentWrites, STALE } from './component-writes.ts';
 import { type ComponentRow, componentsRepo } from './components.repo.ts';
 import { testLogStream } from './test-logs.live.ts';
-import { testRunsRepo } from './test-runs.repo.ts';
+import { type TestRunSubject, testRunsRepo } from './test-runs.repo.ts';
 
 export type { ReferenceReads } from './component-references.ts';
 
@@ -52,10 +52,11 @@ export function componentsService(
   return {
     /**
      * A test run's log lines sent on the live channel (`testLogs`, by the id the editor gave the run)
-     * to the caller and super-admins; an id already taken is refused.
+     * to the caller and super-admins; an id already taken is refused. The run is a component's
+     * (this module's editor) or an SDK function's (the SDK editor's, which records its runs here).
      */
-    async testLogs(runId: string, caller: AuthContext, componentId: string) {
-      if (!(await testRunsRepo(ctx.db.kysely).claim(runId, caller.userId, componentId))) {
+    async testLogs(runId: string, caller: AuthContext, subject: TestRunSubject) {
+      if (!(await testRunsRepo(ctx.db.kysely).claim(runId, caller.userId, subject))) {
         throw conflict('This test run id is in use.');
       }
       return testLogStream(ctx.db.kysely, { runId, userId: caller.userId }, ctx.log);

@@ -18,7 +18,7 @@ const NOTE_BYTES = 7_700;
 const ROW_BYTES = 4_000;
 /** How long lines wait to go out together. */
 const FLUSH_MS = 40;
-/** Roles that run tests (POST /components/{id}/execute), and so may follow them. */
+/** Roles that run tests (POST /components/{id}/execute; POST /sdk/{name}/execute is super-admins'), and so may follow them. */
 const TESTERS = ['manager', 'super-admin'];
 
 const testLogRowSchema = z.object({

@@ -1,3 +1,4 @@
+import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
 import {
   DEFAULT_SDK_CODE,
   type SdkFunction,
@@ -44,6 +45,20 @@ export interface SdkFunctionUsers {
   usingSdkFunction(id: string): Promise<readonly { name: string; version: number }[]>;
 }
 
+/** A test run's log lines on the live channel: each entry as written, then what the answer holds that did not go out. */
+export interface TestRunLines {
+  push(entry: RunLogEntry, seq: number): void;
+  end(logs: readonly RunLogEntry[]): Promise<void>;
+}
+
+/**
+ * Where the editors' test runs are recorded and their lines go out live (the components module's
+ * `testLogs`): an id already taken is refused.
+ */
+export interface TestRunRecords {
+  testLogs(runId: string, caller: AuthContext, subject: { sdkFunctionId: string }): Promise<TestRunLines>;
+}
+
 /** An SDK function as the document access check sees it: its folder and badges. */
 const accessed = (row: { folder_id: string | null; tags: SdkRow['tags'] }) => ({ folder: row.folder_id, tags: row.tags });
 
@@ -52,7 +67,7 @@ type VersionReads = Pick<VersionsService, 'assertCanWrite'> & ToolVersions;
 
 export function sdkService(
   ctx: AppContext,
-  components: SdkFunctionUsers,
+  components: SdkFunctionUsers & TestRunRecords,
   access: DocumentAccess,
   versions: VersionReads,
   tools: SdkTools,
@@ -113,6 +128,14 @@ export function sdkService(
       await (await access(viewer)).assert('read', 'sdk', accessed(row), ACCESS_MESSAGES.read);
       return toFunction(row);
     },
+
+    /**
+     * A test run's log lines sent on the live channel (`testLogs`, by the id the editor gave the
+     * run) to the caller and super-admins; the run is recorded as the caller's, an id already taken
+     * is refused ('This test run id is in use.').
+     */
+    testLogs: (runId: string, caller: AuthContext, fn: SdkFunction): Promise<TestRunLines> =>
+      components.testLogs(runId, caller, { sdkFunctionId: fn._id }),
 
     /**
      * Creates an SDK function (version 1 of a new family) or saves a draft version; a name belongs

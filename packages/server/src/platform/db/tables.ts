@@ -269,11 +269,15 @@ export interface LogsTable {
   import_id: string | null;
 }
 
-/** A component's test run, kept a day: who started it, so that only they (and super-admins) follow its log lines. */
+/**
+ * An editor's test run, kept a day: who started it, so that only they (and super-admins) follow its
+ * log lines; of a component version or of an SDK function version, exactly one.
+ */
 interface TestRunsTable {
   id: string;
   user_id: string;
-  component_id: string;
+  component_id: string | null;
+  sdk_function_id: string | null;
   started_at: CreatedAt;
 }
 

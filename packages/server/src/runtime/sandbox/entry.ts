@@ -119,10 +119,10 @@ export function entry(root: Def): Entry {
 export function sdkEntry(
   name: string,
   fn: (...args: unknown[]) => unknown,
-): (argsText: string, rtText: string, optionsText: string) => Promise<Answer> {
-  return async (argsText, _rtText, optionsText) => {
+): (argsText: string, rtText: string, optionsText: string, emit?: unknown, logSink?: unknown) => Promise<Answer> {
+  return async (argsText, _rtText, optionsText, _emit, logSink) => {
     const options: RunOptions = parseJson(optionsText);
-    const logger = createLogger(options);
+    const logger = createLogger(options, logSink);
     (globalThis as { console: unknown }).console = logger.console;
     const env = { rt: null };
     try {

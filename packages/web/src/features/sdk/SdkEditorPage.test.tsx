@@ -221,9 +221,9 @@ describe('SDK editor', () => {
     fireEvent.click(button('Run test'));
     const output = await screen.findByRole('region', { name: 'Output' });
     expect(output.textContent).toBe('"12.50 EUR"');
-    expect(screen.getByText('formatting 12.5')).toBeTruthy();
+    expect(screen.getByRole('log', { name: 'Logs' }).textContent).toBe('2026-12-06T10:00:00.000Z [info] formatting 12.5');
     const sent = server.calls.find((c) => c.path === '/sdk/formatPrice/execute')?.body;
-    expect(sent).toEqual({ payload: [12.5, 'EUR', { digits: 2 }] });
+    expect(sent).toEqual({ payload: [12.5, 'EUR', { digits: 2 }], runId: expect.any(String) });
   });
 
   it('refuses arguments that are not a JSON array without calling the server', async () => {

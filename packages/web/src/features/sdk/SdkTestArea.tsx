@@ -1,10 +1,10 @@
-import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
-import type { LiveLog } from '@gdb/shared/live/live.schemas';
 import { Alert, App, Button, Input, Typography } from 'antd';
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { executeSdk } from '../../ground/calls/sdk.ts';
 import { errorText, wasShown } from '../../ground/request/failure.ts';
-import { LogView } from '../../ui/LogView.tsx';
+import { LogRegion } from '../../ui/test-run/LogRegion.tsx';
+import { mergeLogs, type TestLogLine } from '../../ui/test-run/test-logs.ts';
+import { useRunLines } from '../../ui/test-run/useRunLines.ts';
 import { SDK_TEST_TEXTS } from './sdk-texts.ts';
 import type { SdkDoc } from './useSdkDocument.ts';
 
@@ -22,47 +22,42 @@ function readArguments(text: string): { args: unknown[] } | { problem: string } 
   return Array.isArray(value) ? { args: value } : { problem: SDK_TEST_TEXTS.notArray };
 }
 
-/** A run's log lines as the log view shows them. */
-const asLogLines = (logs: readonly RunLogEntry[]): LiveLog[] =>
-  logs.map((l, i) => ({
-    _id: String(i),
-    logDate: l.date,
-    level: l.level,
-    message: l.message,
-    dataSubKind: null,
-    uploadId: null,
-    importId: null,
-  }));
-
-interface RunAnswer {
-  output: unknown;
-  logs: LiveLog[];
-}
-
-/** The test area: the arguments as a JSON array, 'Run test', then the answer and the logs of the run. */
+/**
+ * The test area: the arguments as a JSON array, 'Run test', then the answer of the run; its log
+ * lines show as the run writes them (the answer adds only those that did not stream).
+ */
 export function SdkTestArea({ doc }: { doc: SdkDoc }) {
   const { message } = App.useApp();
   const ids = { args: useId(), output: useId() };
   const [text, setText] = useState(() => pretty(Array.isArray(doc.testPayload) ? doc.testPayload : []));
   const [problem, setProblem] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
-  const [answer, setAnswer] = useState<RunAnswer | null>(null);
+  const [answer, setAnswer] = useState<{ output: unknown } | null>(null);
+  /** The lines of the last run, null before any. */
+  const [logs, setLogs] = useState<TestLogLine[] | null>(null);
+  const lines = useRunLines();
+  const streaming = useMemo(() => mergeLogs(lines.streamed, null), [lines.streamed]);
 
   const run = async () => {
     const read = readArguments(text);
     if ('problem' in read) return setProblem(read.problem);
     setProblem(null);
     setRunning(true);
+    setAnswer(null);
+    setLogs([]);
     try {
-      const result = await executeSdk(doc.functionName, read.args);
-      setAnswer({ output: result.output, logs: asLogLines(result.logs) });
+      const runId = await lines.start();
+      const result = await executeSdk(doc.functionName, read.args, runId);
+      setAnswer({ output: result.output });
+      setLogs(mergeLogs(lines.stop(), result.logs));
     } catch (error) {
-      setAnswer(null);
+      setLogs(mergeLogs(lines.stop(), null));
       if (!wasShown(error)) void message.error(`${SDK_TEST_TEXTS.executeError}${errorText(error)}`);
     } finally {
       setRunning(false);
     }
   };
+  const shown = running ? streaming : logs;
 
   return (
     <div className="gdb-sdk-test">
@@ -90,8 +85,12 @@ export function SdkTestArea({ doc }: { doc: SdkDoc }) {
           <section className="gdb-sdk-output" aria-labelledby={ids.output} tabIndex={0}>
             <pre>{pretty(answer.output)}</pre>
           </section>
+        </>
+      )}
+      {shown && (
+        <>
           <span>{SDK_TEST_TEXTS.logs}</span>
-          <LogView logs={answer.logs} showDataSubKind={false} status="idle" maxHeight={240} />
+          <LogRegion label={SDK_TEST_TEXTS.logs} lines={shown} />
         </>
       )}
     </div>

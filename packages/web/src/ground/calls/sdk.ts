@@ -28,9 +28,12 @@ export const findSdk = (id: string, signal?: AbortSignal): Promise<SdkFunction> 
  */
 export const saveSdk = (body: SdkSaveBody): Promise<SdkFunction> => api.post('/sdk', body, sdkFunctionSchema);
 
-/** POST /sdk/{name}/execute: runs the newest version of the function with these arguments. */
-export const executeSdk = (functionName: string, payload: unknown[]) =>
-  api.post(`/sdk/${encodeURIComponent(functionName)}/execute`, { payload }, sdkExecuteResultSchema);
+/**
+ * POST /sdk/{name}/execute: runs the newest version of the function with these arguments; with a
+ * `runId` its log lines are sent on the live channel (`testLogs`) while it runs.
+ */
+export const executeSdk = (functionName: string, payload: unknown[], runId?: string) =>
+  api.post(`/sdk/${encodeURIComponent(functionName)}/execute`, { payload, runId }, sdkExecuteResultSchema);
 
 /** GET /components/documentation: the SDK functions components may call, with their documentation. */
 export const sdkDocumentation = (signal?: AbortSignal) =>

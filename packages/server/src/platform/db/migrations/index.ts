@@ -27,6 +27,7 @@ import * as testRuns from './20261206T1600_test_runs.ts';
 import * as uploadCorrections from './20261206T1700_upload_corrections.ts';
 import * as activity from './20261206T1710_activity.ts';
 import * as columnMappings from './20261206T1720_column_mappings.ts';
+import * as testRunsSdk from './20261206T1800_test_runs_sdk.ts';
 
 /** Every migration by its timestamped name; the Migrator runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '20261206T1700_upload_corrections': uploadCorrections,
   '20261206T1710_activity': activity,
   '20261206T1720_column_mappings': columnMappings,
+  '20261206T1800_test_runs_sdk': testRunsSdk,
 };

@@ -3,8 +3,8 @@ import { Button, Space } from 'antd';
 import { useState } from 'react';
 import { useSessionUser } from '../../../ground/session/session.ts';
 import { LazyCodeEditor } from '../../../ui/code/LazyCodeEditor.tsx';
+import { LogRegion } from '../../../ui/test-run/LogRegion.tsx';
 import { LoadDialog } from './LoadDialog.tsx';
-import { LogRegion } from './LogRegion.tsx';
 import { TEST_TEXTS } from './test-texts.ts';
 import { useTestRun } from './useTestRun.ts';
 

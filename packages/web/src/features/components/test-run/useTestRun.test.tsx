@@ -8,7 +8,7 @@ import { useTestRun } from './useTestRun.ts';
 
 // The live channel held: a run waits for its lines to be followed until the test lets it go.
 const follow = vi.hoisted(() => ({ release: (_id: string) => {} }));
-vi.mock('./useRunLines.ts', () => ({
+vi.mock('../../../ui/test-run/useRunLines.ts', () => ({
   useRunLines: () => ({
     start: () => new Promise<string>((resolve) => (follow.release = resolve)),
     stop: () => [],

@@ -2,11 +2,11 @@ import type { Component } from '@gdb/shared/components/components.schemas';
 import { App } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { showFailure } from '../../../ground/request/failure.ts';
+import { mergeLogs, type TestLogLine } from '../../../ui/test-run/test-logs.ts';
+import { useRunLines } from '../../../ui/test-run/useRunLines.ts';
 import { componentJsCode, executeComponent, stopComponent } from '../api.ts';
 import { jsonText, parseObject } from './test-json.ts';
-import { mergeLogs, type TestLogLine } from './test-logs.ts';
 import { TEST_TEXTS } from './test-texts.ts';
-import { useRunLines } from './useRunLines.ts';
 
 /**
  * The test editors' texts and a run of the open version: idle, running (its log lines shown as they

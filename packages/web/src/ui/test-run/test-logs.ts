@@ -1,6 +1,6 @@
 import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
 import { type LiveTestLog, liveTestLogSchema } from '@gdb/shared/live/live.schemas';
-import type { LiveDoc } from '../../../ground/live/codec.ts';
+import type { LiveDoc } from '../../ground/live/codec.ts';
 
 /** A line of the Logs region: a run's log entry and its index among the run's logs. */
 export type TestLogLine = RunLogEntry & { seq: number };

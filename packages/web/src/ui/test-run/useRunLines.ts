@@ -1,6 +1,6 @@
 import type { LiveTestLog } from '@gdb/shared/live/live.schemas';
 import { useEffect, useRef, useState } from 'react';
-import { useLiveDocuments } from '../../../ui/useLiveDocuments.ts';
+import { useLiveDocuments } from '../useLiveDocuments.ts';
 import { newRunId, parseTestLog } from './test-logs.ts';
 
 /** Longest wait for the live channel before a run starts anyway (its answer holds every line). */

@@ -1,4 +1,4 @@
-import '../../../../test/dom.ts';
+import '../../../test/dom.ts';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { LogRegion } from './LogRegion.tsx';

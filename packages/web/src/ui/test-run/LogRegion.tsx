@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef } from 'react';
+import './test-log.css';
 import { logLineText, type TestLogLine } from './test-logs.ts';
 
 /** How close to the bottom (px) still counts as following the newest line. */
