@@ -129,3 +129,26 @@ export function connectLive(url: string, token: string | undefined): Promise<Liv
     });
   });
 }
+
+/**
+ * Followers of test runs' log lines for a test file: `connect` opens a live client to the server
+ * at `url()` (closed by `closeAll`), `follow` subscribes it to a run's `testLogs` and resolves once
+ * the subscription's init (empty) arrived.
+ */
+export function testLogFollowers(url: () => string) {
+  const clients: LiveTestClient[] = [];
+  return {
+    async connect(token: string): Promise<LiveTestClient> {
+      const c = await connectLive(url(), token);
+      clients.push(c);
+      return c;
+    },
+    async follow(c: LiveTestClient, token: string, runId: string, subscriptionId: string): Promise<void> {
+      c.socket.emit('subscribe', { collectionName: 'testLogs', filter: { runId }, subscriptionId, token });
+      await c.waitFor(() => c.inits.find((i) => i.subscriptionId === subscriptionId));
+    },
+    closeAll(): void {
+      for (const c of clients) c.close();
+    },
+  };
+}

@@ -3,7 +3,7 @@
 // refused the run's id, and receives nothing of it even when they subscribed before it started.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectLive, type LiveTestClient, listenLocal } from '../../../test/live-kit.ts';
+import { type LiveTestClient, listenLocal, testLogFollowers } from '../../../test/live-kit.ts';
 import { BASE, createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { LIVE_MESSAGES } from '../../platform/live/live-types.ts';
 
@@ -15,7 +15,7 @@ let otherManager: string;
 let superAdmin: string;
 let plainUser: string;
 let slow: string;
-const clients: LiveTestClient[] = [];
+const { connect, follow, closeAll } = testLogFollowers(() => url);
 
 /** Logs, keeps its isolate busy about a second (the sandbox has no timers), logs again. */
 const SLOW_CODE = [
@@ -49,21 +49,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const c of clients) c.close();
+  closeAll();
   await t.close();
 });
-
-async function connect(token: string) {
-  const c = await connectLive(url, token);
-  clients.push(c);
-  return c;
-}
-
-/** Subscribes to a run's lines; resolves once the subscription's init (empty) arrived. */
-async function follow(c: LiveTestClient, token: string, runId: string, subscriptionId: string) {
-  c.socket.emit('subscribe', { collectionName: 'testLogs', filter: { runId }, subscriptionId, token });
-  await c.waitFor(() => c.inits.find((i) => i.subscriptionId === subscriptionId));
-}
 
 /** A test run as the component editor starts it; `done` turns true when its answer came. */
 function testRun(token: string, runId: string) {

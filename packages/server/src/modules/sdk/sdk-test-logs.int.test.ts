@@ -4,7 +4,7 @@
 // run's id, once taken, is refused to any other run.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectLive, type LiveTestClient, listenLocal } from '../../../test/live-kit.ts';
+import { type LiveTestClient, listenLocal, testLogFollowers } from '../../../test/live-kit.ts';
 import { BASE, createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { LIVE_MESSAGES } from '../../platform/live/live-types.ts';
 
@@ -15,7 +15,7 @@ let ownerId: string;
 let otherAdmin: string;
 let manager: string;
 let slowId: string;
-const clients: LiveTestClient[] = [];
+const { connect, follow, closeAll } = testLogFollowers(() => url);
 
 /** Logs, keeps its isolate busy about a second (the sandbox has no timers), logs again. */
 const SLOW_CODE = [
@@ -46,21 +46,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const c of clients) c.close();
+  closeAll();
   await t.close();
 });
-
-async function connect(token: string) {
-  const c = await connectLive(url, token);
-  clients.push(c);
-  return c;
-}
-
-/** Subscribes to a run's lines; resolves once the subscription's init (empty) arrived. */
-async function follow(c: LiveTestClient, token: string, runId: string, subscriptionId: string) {
-  c.socket.emit('subscribe', { collectionName: 'testLogs', filter: { runId }, subscriptionId, token });
-  await c.waitFor(() => c.inits.find((i) => i.subscriptionId === subscriptionId));
-}
 
 type Answer = { status: number; body: { message?: string; data: { output: unknown; logs: unknown[] } } };
 
