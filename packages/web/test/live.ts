@@ -1,6 +1,8 @@
 // A socket.io stand-in for tests of the live client and the hooks built on it: it records what
 // the client sends and lets a test play the server.
 import { encode } from '@msgpack/msgpack';
+import { beforeEach } from 'vitest';
+import { configureLive } from '../src/ground/live/configure.ts';
 import { LiveClient } from '../src/ground/live/live-client.ts';
 import type { LiveSocket } from '../src/ground/live/live-types.ts';
 
@@ -101,4 +103,19 @@ export function fakeLiveClient(token = 'tok-1') {
     return s;
   };
   return { client, sockets, socket };
+}
+
+/** The sockets the app's live client opens in a test file, each a ServedSocket, pushed as opened (set up before each test). */
+export function servedSockets(): ServedSocket[] {
+  const sockets: ServedSocket[] = [];
+  beforeEach(() => {
+    configureLive({
+      createSocket: (auth) => {
+        const socket = new ServedSocket(auth);
+        sockets.push(socket);
+        return socket;
+      },
+    });
+  });
+  return sockets;
 }

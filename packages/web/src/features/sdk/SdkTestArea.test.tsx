@@ -1,23 +1,13 @@
 import '../../../test/dom.ts';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { envelope, ok, type Recorded, signedInAs } from '../../../test/fake-api.ts';
-import { hex, ServedSocket } from '../../../test/live.ts';
+import { hex, type ServedSocket, servedSockets } from '../../../test/live.ts';
 import { button } from '../../../test/queries.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { versionedFields } from '../../../test/versions-fixtures.ts';
-import { configureLive } from '../../ground/live/configure.ts';
 
-const sockets: ServedSocket[] = [];
-beforeEach(() => {
-  configureLive({
-    createSocket: (auth) => {
-      const socket = new ServedSocket(auth);
-      sockets.push(socket);
-      return socket;
-    },
-  });
-});
+const sockets = servedSockets();
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const FORM_MODEL = '00000000-0000-4000-8000-000000000010';
