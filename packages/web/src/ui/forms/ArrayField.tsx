@@ -2,7 +2,7 @@ import { Button, Space, Table } from 'antd';
 import { useRef, useState } from 'react';
 import { askConfirmation } from '../dialog/calls.ts';
 import { useFieldResult, useFieldValue, useForm } from './context.ts';
-import { randomId } from './form-names.ts';
+import { fieldId, randomId } from './form-names.ts';
 import type { FieldSchema } from './schema.ts';
 import { type Path, pathKey } from './store.ts';
 
@@ -124,7 +124,7 @@ function useArrayEdits(path: Path, list: unknown[], config: FieldSchema['ui']['w
  * `array-table`), with Add, Delete All, and per item Del, Up and Down; deleting asks first.
  */
 export function ArrayField({ field, path, disabled, readOnly }: ArrayFieldProps) {
-  const { store, Field } = useForm();
+  const { store, Field, name } = useForm();
   const raw = useFieldValue(store, path);
   const result = useFieldResult(store, path);
   const list = Array.isArray(raw) ? raw : [];
@@ -157,6 +157,8 @@ export function ArrayField({ field, path, disabled, readOnly }: ArrayFieldProps)
 
   const title = field.ui.legend || field.ui.label;
   const itemLabel = (i: number) => `${title} ${i + 1}`;
+  // An item that is one input is labelled by its title; an item of several fields is a group named by it.
+  const leafItems = !['object', 'array', 'array-table'].includes(items.ui.widget);
   const table = field.ui.widget === 'array-table';
   return (
     <fieldset className="gdb-form-array" data-field-path={pathKey(path)}>
@@ -187,7 +189,13 @@ export function ArrayField({ field, path, disabled, readOnly }: ArrayFieldProps)
             // biome-ignore lint/a11y/useSemanticElements: a group of the item's fields, labelled by its number
             <div key={key} className="gdb-form-array-item" role="group" aria-label={itemLabel(i)}>
               <div className="gdb-form-array-item-bar">
-                <span className="gdb-form-array-item-title">{itemLabel(i)}</span>
+                {leafItems ? (
+                  <label className="gdb-form-array-item-title" htmlFor={fieldId(name, pathKey([...path, i]))}>
+                    {itemLabel(i)}
+                  </label>
+                ) : (
+                  <span className="gdb-form-array-item-title">{itemLabel(i)}</span>
+                )}
                 {config.disableCollapse ? null : (
                   <Button
                     size="small"

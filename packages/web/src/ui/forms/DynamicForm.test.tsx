@@ -341,6 +341,16 @@ describe('DynamicForm', () => {
     await waitFor(() => expect(ref.current?.getValue().dataSources).toEqual([]));
   });
 
+  it('an array of single values labels each input with its item title', async () => {
+    const schema = {
+      type: 'object',
+      properties: { codes: { type: 'array', title: 'Codes', items: { type: 'string' }, value: ['A', 'B'] } },
+    };
+    renderWidget(<DynamicForm schema={schema} />);
+    expect(((await screen.findByRole('textbox', { name: 'Codes 1' })) as HTMLInputElement).value).toBe('A');
+    expect((screen.getByRole('textbox', { name: 'Codes 2' }) as HTMLInputElement).value).toBe('B');
+  });
+
   it('array items fold and expand, one at a time or all together', async () => {
     const schema = { type: 'object', properties: { dataSources: { ...pipeline.properties.dataSources, value: [{}, {}] } } };
     renderWidget(<DynamicForm schema={schema} />);
