@@ -88,8 +88,9 @@ async function dropCsv(page: Page, dataSubKind: string, name: string, content: s
 
 const storedToast = (page: Page) => page.locator('.ant-message-notice').getByText('Uploaded successfully!', { exact: true });
 
-/** Step 4 → 5: answers Yes to 'Do you want to run the pipeline : {name}'. */
+/** Step 4 → 5: answers Yes to 'Do you want to run the pipeline : {name}' (once step 4 shows: a click before it would land on step 3's button). */
 async function confirmRun(page: Page, name: string): Promise<void> {
+  await wizardStep(page, 3).waitFor();
   await nextStep(page).click();
   const dialog = page.getByRole('dialog').filter({ hasText: `Do you want to run the pipeline : ${name}` });
   await dialog.getByRole('button', { name: 'Yes' }).click();
