@@ -72,6 +72,20 @@ async function typeCode(page: Page, scope: ReturnType<Page['locator']>, code: st
   await replaceCode(page, scope.locator('.cm-content').first(), code);
 }
 
+/**
+ * Opens the 'Test component' section: its header clicked until it says it is open (a click while
+ * the page above it still lays out can miss it).
+ */
+async function openTestSection(page: Page): Promise<void> {
+  const header = page.getByRole('button', { name: 'Test component' });
+  await expect
+    .poll(async () => {
+      if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+      return header.getAttribute('aria-expanded');
+    })
+    .toBe('true');
+}
+
 describe('the Components screen', () => {
   it('writes code in the editor, draws the workflow, follows an instance, runs a test and locks the component', async () => {
     t = await spec.open();
@@ -97,7 +111,7 @@ describe('the Components screen', () => {
     await schematic.getByText('between', { exact: true }).waitFor();
     expect(await schematic.getByText('{dealerId: string}[]').count()).toBeGreaterThan(0);
 
-    await page.getByText('Test component').click();
+    await openTestSection(page);
     const input = page.getByRole('region', { name: 'ctx.input' });
     await typeCode(page, input, '{"rows": [{"dealerId": "D1"}]}');
     await page.getByRole('button', { name: 'Run test' }).click();
@@ -133,7 +147,7 @@ describe('the Components screen', () => {
     });
     await page.goto(`/manage/components?id=${runaway._id}`);
     await page.getByRole('heading', { name: runaway.name }).waitFor();
-    await page.getByText('Test component').click();
+    await openTestSection(page);
     await page.getByRole('button', { name: 'Run test' }).click();
     // Its line streams while it runs; cancelling mid-stream keeps it.
     const logs = page.getByRole('log', { name: 'Logs' });
@@ -159,7 +173,7 @@ describe('the Components screen', () => {
     });
     await page.goto(`/manage/components?id=${slow._id}`);
     await page.getByRole('heading', { name: slow.name }).waitFor();
-    await page.getByText('Test component').click();
+    await openTestSection(page);
     await page.getByRole('button', { name: 'Run test' }).click();
     const logs = page.getByRole('log', { name: 'Logs' });
     await logs.getByText('first line', { exact: false }).waitFor();
@@ -179,7 +193,7 @@ describe('the Components screen', () => {
     const { first } = await buildComponents(page, 'load');
     await page.goto(`/manage/components?id=${first._id}`);
     await page.getByRole('heading', { name: first.name }).waitFor();
-    await page.getByText('Test component').click();
+    await openTestSection(page);
     await page.getByRole('button', { name: 'Load ...' }).click();
     const dialog = page.getByRole('dialog', { name: 'Load test data' });
     const csv = 'dealerId,name\nD1,North\nD2,South\n';
