@@ -24,6 +24,45 @@ interface TestLane {
   ) => Promise<{ outputJson: string; logs: RunLogEntry[] }>;
 }
 
+/** A named test run's log lines as they go out live: each entry as written, then what the answer holds that did not go out. */
+export interface RunLines {
+  push: LogReceiver;
+  end(logs: readonly RunLogEntry[]): Promise<void>;
+}
+
+/** Opens a named run's live lines (taking its id: what it throws refuses the run). */
+type OpenLines = () => Promise<RunLines>;
+
+/**
+ * Runs `body` in one of the caller's places (`signal` stops the wait and the run): a named run's
+ * lines are opened once it has its place, each entry passed on as written, and ended with the
+ * answer's lines or the failure's. Failures read 'Execute error : {detail}'.
+ */
+async function inPlace<T extends { logs: RunLogEntry[] }>(
+  gate: CallerGate,
+  userId: string,
+  run: { signal?: AbortSignal | undefined; lines?: OpenLines | undefined },
+  body: (onLog: LogReceiver | undefined) => Promise<T>,
+): Promise<T> {
+  let lines: RunLines | undefined;
+  try {
+    const leave = await gate.enter(userId, run.signal);
+    try {
+      lines = await run.lines?.();
+    } catch (error) {
+      leave();
+      throw error;
+    }
+    const result = await body(lines ? (entry, seq) => lines?.push(entry, seq) : undefined).finally(leave);
+    await lines?.end(result.logs);
+    return result;
+  } catch (error) {
+    await lines?.end(error instanceof RunFailure ? error.logs : []);
+    if (error instanceof RunFailure) throw error.withPrefix('Execute error : ');
+    throw error;
+  }
+}
+
 /** Test runs from the component and SDK editors, in the callers' places, each stoppable by its caller. */
 export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane) {
   const tests = new Map<string, Set<AbortController>>();
@@ -33,18 +72,16 @@ export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane
     /**
      * A test run from the component editor: payload and rt_context in, the run result out; the
      * caller can stop it with `stopTest`, also while it waits for one of the caller's places; so
-     * does `gone` (the caller's request closed). `onLog` sees each log line as it is written;
-     * `admitted` runs once the run has one of the caller's places, before it starts (what it throws
-     * refuses the run). Failures read 'Execute error : {detail}'.
+     * does `gone` (the caller's request closed). A named run's `lines` go out live (see inPlace).
      */
     async testComponent(
       userId: string,
       componentId: string,
       payload: object,
       rtContext: object,
-      opts: { gone?: AbortSignal; graph?: ComponentGraph; onLog?: LogReceiver; admitted?: () => Promise<void> } = {},
+      opts: { gone?: AbortSignal; graph?: ComponentGraph; lines?: OpenLines } = {},
     ): Promise<RunResult> {
-      const { gone, graph, onLog, admitted } = opts;
+      const { gone, graph } = opts;
       const key = testKey(userId, componentId);
       const controller = new AbortController();
       gone?.addEventListener('abort', () => controller.abort(), { once: true });
@@ -52,27 +89,17 @@ export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane
       running.add(controller);
       tests.set(key, running);
       try {
-        const leave = await testGate.enter(userId, controller.signal);
-        await admitted?.().catch((error: unknown) => {
-          leave();
-          throw error;
+        return await inPlace(testGate, userId, { signal: controller.signal, lines: opts.lines }, async (onLog) => {
+          const outcome = await runComponent({
+            componentId,
+            inputJson: JSON.stringify(payload),
+            rtContextJson: JSON.stringify(rtContext),
+            signal: controller.signal,
+            ...(graph ? { graph } : {}),
+            ...(onLog ? { onLog } : {}),
+          });
+          return { output: objectFrom(outcome.outputJson), logs: outcome.logs, rt_context: objectFrom(outcome.rtContextJson) };
         });
-        const outcome = await runComponent({
-          componentId,
-          inputJson: JSON.stringify(payload),
-          rtContextJson: JSON.stringify(rtContext),
-          signal: controller.signal,
-          ...(graph ? { graph } : {}),
-          ...(onLog ? { onLog } : {}),
-        }).finally(leave);
-        return {
-          output: objectFrom(outcome.outputJson),
-          logs: outcome.logs,
-          rt_context: objectFrom(outcome.rtContextJson),
-        };
-      } catch (error) {
-        if (error instanceof RunFailure) throw error.withPrefix('Execute error : ');
-        throw error;
       } finally {
         running.delete(controller);
         if (running.size === 0) tests.delete(key);
@@ -89,32 +116,22 @@ export function editorTests({ testGate, runComponent, runSdkFunction }: TestLane
 
     /**
      * Runs an SDK function for its editor's test area, in the caller's places, cancelled when `gone`
-     * aborts (the caller's request closed). `onLog` sees each log line as it is written; `admitted`
-     * runs once the run has one of the caller's places, before it starts (what it throws refuses
-     * the run). Failures read 'Execute error : {detail}'.
+     * aborts (the caller's request closed). A named run's `lines` go out live (see inPlace).
      */
-    async testSdkFunction(
+    testSdkFunction(
       userId: string,
       fn: SdkFunction,
       args: unknown[],
-      opts: { gone?: AbortSignal; onLog?: LogReceiver; admitted?: () => Promise<void> } = {},
+      opts: { gone?: AbortSignal; lines?: OpenLines } = {},
     ): Promise<{ output: unknown; logs: RunLogEntry[] }> {
-      const { gone, onLog, admitted } = opts;
-      try {
-        const leave = await testGate.enter(userId, gone);
-        await admitted?.().catch((error: unknown) => {
-          leave();
-          throw error;
-        });
+      const { gone } = opts;
+      return inPlace(testGate, userId, { signal: gone, lines: opts.lines }, async (onLog) => {
         const outcome = await runSdkFunction(fn, JSON.stringify(args), {
           ...(gone ? { signal: gone } : {}),
           ...(onLog ? { onLog } : {}),
-        }).finally(leave);
+        });
         return { output: JSON.parse(outcome.outputJson), logs: outcome.logs };
-      } catch (error) {
-        if (error instanceof RunFailure) throw error.withPrefix('Execute error : ');
-        throw error;
-      }
+      });
     },
   };
 }

@@ -8,7 +8,7 @@ import {
   idsQuerySchema,
 } from '@gdb/shared/components/components.schemas';
 import { componentHierarchySchema, usageSchema } from '@gdb/shared/components/hierarchy.schemas';
-import { executeBodySchema, type RunLogEntry, runResultSchema, stopResultSchema } from '@gdb/shared/components/run.schemas';
+import { executeBodySchema, runResultSchema, stopResultSchema } from '@gdb/shared/components/run.schemas';
 import { sdkListEntrySchema } from '@gdb/shared/sdk/sdk.schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -16,7 +16,6 @@ import { z } from 'zod';
 import { requireAuth } from '../../platform/auth/access-control.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { longAnswer } from '../../platform/http/long-answer.ts';
-import { RunFailure } from '../../runtime/run-failure.ts';
 import type { RuntimeService } from '../../runtime/runtime.service.ts';
 import type { SdkService } from '../sdk/sdk.service.ts';
 import type { ComponentsService } from './components.service.ts';
@@ -93,24 +92,15 @@ export function componentsRoutes(components: ComponentsService, runtime: Runtime
         const { payload = {}, rt_context = {}, runId } = req.body;
         // Its log lines go out on the live channel as they are written, when the editor named the run;
         // the run's id is taken once the run has one of the caller's places (a refused run takes none).
-        let lines: Awaited<ReturnType<typeof components.testLogs>> | undefined;
+        const lines = runId ? () => components.testLogs(runId, auth, { componentId: req.params.id }) : undefined;
         const gone = longAnswer(req, reply);
-        const named = runId
-          ? {
-              admitted: async () => {
-                lines = await components.testLogs(runId, auth, { componentId: req.params.id });
-              },
-              onLog: (entry: RunLogEntry, seq: number) => lines?.push(entry, seq),
-            }
-          : {};
-        try {
-          const result = await runtime.testComponent(auth.userId, req.params.id, payload, rt_context, { gone, graph, ...named });
-          await lines?.end(result.logs);
-          return ok(result);
-        } catch (error) {
-          await lines?.end(error instanceof RunFailure ? error.logs : []);
-          throw error;
-        }
+        return ok(
+          await runtime.testComponent(auth.userId, req.params.id, payload, rt_context, {
+            gone,
+            graph,
+            ...(lines ? { lines } : {}),
+          }),
+        );
       },
     );
     app.post(

@@ -1,7 +1,6 @@
 import { envelope } from '@gdb/shared/api/envelope';
 import { idQuerySchema } from '@gdb/shared/components/components.schemas';
 import { usageSchema } from '@gdb/shared/components/hierarchy.schemas';
-import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
 import { treeNodeSchema } from '@gdb/shared/folders/folders.schemas';
 import {
   sdkExecuteBodySchema,
@@ -18,9 +17,8 @@ import { z } from 'zod';
 import { requireAuth } from '../../platform/auth/access-control.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { longAnswer } from '../../platform/http/long-answer.ts';
-import { RunFailure } from '../../runtime/run-failure.ts';
 import type { RuntimeService } from '../../runtime/runtime.service.ts';
-import type { SdkService, TestRunLines } from './sdk.service.ts';
+import type { SdkService } from './sdk.service.ts';
 
 export function sdkRoutes(sdk: SdkService, runtime: RuntimeService) {
   return async (fastify: FastifyInstance) => {
@@ -82,24 +80,9 @@ export function sdkRoutes(sdk: SdkService, runtime: RuntimeService) {
         const { payload = [], runId } = req.body;
         // Its log lines go out on the live channel as they are written, when the editor named the run;
         // the run's id is taken once the run has one of the caller's places (a refused run takes none).
-        let lines: TestRunLines | undefined;
+        const lines = runId ? () => sdk.testLogs(runId, auth, fn) : undefined;
         const gone = longAnswer(req, reply);
-        const named = runId
-          ? {
-              admitted: async () => {
-                lines = await sdk.testLogs(runId, auth, fn);
-              },
-              onLog: (entry: RunLogEntry, seq: number) => lines?.push(entry, seq),
-            }
-          : {};
-        try {
-          const result = await runtime.testSdkFunction(auth.userId, fn, payload, { gone, ...named });
-          await lines?.end(result.logs);
-          return ok(result);
-        } catch (error) {
-          await lines?.end(error instanceof RunFailure ? error.logs : []);
-          throw error;
-        }
+        return ok(await runtime.testSdkFunction(auth.userId, fn, payload, { gone, ...(lines ? { lines } : {}) }));
       },
     );
   };

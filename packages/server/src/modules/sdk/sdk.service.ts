@@ -1,4 +1,3 @@
-import type { RunLogEntry } from '@gdb/shared/components/run.schemas';
 import {
   DEFAULT_SDK_CODE,
   type SdkFunction,
@@ -13,6 +12,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { versionFields } from '../../platform/db/versioned-row.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import type { RunLines } from '../../runtime/editor-tests.ts';
 import { ACCESS_MESSAGES, type DocumentAccess, type ReferencedDocument } from '../access/access.service.ts';
 import type { VersionsService } from '../versions/versions.service.ts';
 import { type SdkRow, sdkRepo } from './sdk.repo.ts';
@@ -45,18 +45,12 @@ export interface SdkFunctionUsers {
   usingSdkFunction(id: string): Promise<readonly { name: string; version: number }[]>;
 }
 
-/** A test run's log lines on the live channel: each entry as written, then what the answer holds that did not go out. */
-export interface TestRunLines {
-  push(entry: RunLogEntry, seq: number): void;
-  end(logs: readonly RunLogEntry[]): Promise<void>;
-}
-
 /**
  * Where the editors' test runs are recorded and their lines go out live (the components module's
  * `testLogs`): an id already taken is refused.
  */
 export interface TestRunRecords {
-  testLogs(runId: string, caller: AuthContext, subject: { sdkFunctionId: string }): Promise<TestRunLines>;
+  testLogs(runId: string, caller: AuthContext, subject: { sdkFunctionId: string }): Promise<RunLines>;
 }
 
 /** An SDK function as the document access check sees it: its folder and badges. */
@@ -134,7 +128,7 @@ export function sdkService(
      * run) to the caller and super-admins; the run is recorded as the caller's, an id already taken
      * is refused ('This test run id is in use.').
      */
-    testLogs: (runId: string, caller: AuthContext, fn: SdkFunction): Promise<TestRunLines> =>
+    testLogs: (runId: string, caller: AuthContext, fn: SdkFunction): Promise<RunLines> =>
       components.testLogs(runId, caller, { sdkFunctionId: fn._id }),
 
     /**
