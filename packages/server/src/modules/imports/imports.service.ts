@@ -94,6 +94,7 @@ export function importsService(deps: ImportsDeps) {
   const resume = () =>
     resumeWaitingFeeds(scope, {
       runner: deps.feedRunner,
+      whenFree,
       feeds: () => deps.uploads.waitingSources(),
       warn: (err, pipelineId) => ctx.log.warn({ err, pipelineId }, 'imports: a run of waiting uploads could not be asked for'),
     });

@@ -34,22 +34,7 @@ async function waitingRunOf(k: Kysely<Database>, pipelineId: string): Promise<st
   return row?.id;
 }
 
-/**
- * Makes sure a run of the pipeline takes the uploads stored before this is asked (an endpoint's
- * call, a listener's batch): the import that waits to run now when there is one (many calls
- * while the pipeline is busy share one next run), else a new immediate import, queued behind the
- * one that runs, if any (the runner starts it when that one ends: run-finish wakes it). The
- * database decides, under the pipeline's import lock, so instances agree. The caller's rights on
- * the pipeline are checked as for any import it starts.
- */
-async function runWhenFree(s: JobsScope, auth: AuthContext, pipelineId: string): Promise<FreeRun> {
-  // Most calls while the pipeline is busy find the waiting run without taking the lock.
-  const waiting = await waitingRunOf(s.db, pipelineId);
-  if (waiting) return { importId: waiting, queued: true };
-  return makeRun(s, auth, pipelineId);
-}
-
-/** The lock path of `runWhenFree`: under the pipeline's import lock, the waiting run, or a new one. */
+/** Under the pipeline's import lock: the run that waits to run now, or a new one (see runsWhenFree). */
 async function makeRun(s: JobsScope, auth: AuthContext, pipelineId: string): Promise<FreeRun> {
   const pipeline = await s.pipelines.byId(auth, pipelineId);
   checkRunnable(pipeline);
@@ -74,16 +59,22 @@ async function makeRun(s: JobsScope, auth: AuthContext, pipelineId: string): Pro
 }
 
 /**
- * `runWhenFree` for one instance: while a call makes its pipeline's next run (under the lock), the
- * calls of that pipeline that come meanwhile wait for it, then look for the waiting run as any
- * call does (a run that started meanwhile is not taken: they make the next one). A burst of calls
- * takes the lock once, not once each.
+ * Makes sure a run of the pipeline takes the uploads stored before it is asked (an endpoint's
+ * call, a listener's batch): the import that waits to run now when there is one (many calls while
+ * the pipeline is busy share one next run), else a new immediate import, queued behind the one
+ * that runs, if any (the runner starts it when that one ends: run-finish wakes it). The database
+ * decides, under the pipeline's import lock, so instances agree; the caller's rights on the
+ * pipeline are checked as for any import it starts. Within one instance, the calls of a pipeline
+ * that come while one of them makes its next run wait for it, then look for the waiting run (a
+ * run that started meanwhile is not taken: they make the next one): a burst of calls takes the
+ * lock once, not once each.
  */
 export function runsWhenFree(s: JobsScope) {
   const making = new Map<string, Promise<FreeRun>>();
   return async (auth: AuthContext, pipelineId: string): Promise<FreeRun> => {
     const before = making.get(pipelineId);
     if (before) await before.catch(() => undefined);
+    // Most calls while the pipeline is busy find the waiting run without taking the lock.
     const waiting = await waitingRunOf(s.db, pipelineId);
     if (waiting) return { importId: waiting, queued: true };
     const made = makeRun(s, auth, pipelineId);
@@ -112,12 +103,17 @@ export type FeedRunner = (userId: string, pipeline: PipelineView) => Promise<Aut
 
 /**
  * After a restart: every pipeline whose endpoint or listener source has uploads switched on and not
- * yet imported gets its run (`runWhenFree`), acting for the last who stored one while `runner`
- * lets them. Answers the number of pipelines asked for.
+ * yet imported gets its run (`whenFree`, see runsWhenFree), acting for the last who stored one while
+ * `runner` lets them. Answers the number of pipelines asked for.
  */
 export async function resumeWaitingFeeds(
   s: JobsScope,
-  deps: { runner: FeedRunner; feeds(): Promise<WaitingFeed[]>; warn(err: unknown, pipelineId: string): void },
+  deps: {
+    runner: FeedRunner;
+    whenFree: ReturnType<typeof runsWhenFree>;
+    feeds(): Promise<WaitingFeed[]>;
+    warn(err: unknown, pipelineId: string): void;
+  },
 ): Promise<number> {
   const byPipeline = new Map<string, WaitingFeed>();
   for (const feed of await deps.feeds()) byPipeline.set(feed.pipelineId, feed);
@@ -129,7 +125,7 @@ export async function resumeWaitingFeeds(
     const auth = feed.createdBy ? await deps.runner(feed.createdBy, pipeline) : undefined;
     if (!auth) continue;
     try {
-      await runWhenFree(s, auth, feed.pipelineId);
+      await deps.whenFree(auth, feed.pipelineId);
       asked += 1;
     } catch (err) {
       deps.warn(err, feed.pipelineId);
