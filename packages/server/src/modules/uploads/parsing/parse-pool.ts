@@ -103,6 +103,18 @@ export function createParsePool(options: PoolOptions = {}) {
     };
   }
 
+  /** Runs `work` in its turn among the files parsed at once, the spare workers held meanwhile. */
+  async function inTurn<T>(small: boolean, work: () => Promise<T>): Promise<T> {
+    const release = await slot(small);
+    workers.holdSpares();
+    try {
+      return await work();
+    } finally {
+      release();
+      workers.prepareSparesLater();
+    }
+  }
+
   /** A large CSV file parsed in slices; null when it is not one, or its slices cannot stand for it. */
   async function inSlices(request: ParseRequest): Promise<PooledOutcome | null> {
     const { bytes } = request;
@@ -128,19 +140,15 @@ export function createParsePool(options: PoolOptions = {}) {
      * Parses one file; answers an outcome, invalid when the parse failed or hit a limit (a
      * file it cannot read throws).
      */
-    async parse(request: PoolRequest): Promise<PooledOutcome> {
-      const release = await slot(typeof request.bytes !== 'function' && request.bytes.length <= SMALL_FILE_BYTES);
-      workers.holdSpares();
-      counts.files++;
-      try {
+    parse(request: PoolRequest): Promise<PooledOutcome> {
+      const small = typeof request.bytes !== 'function' && request.bytes.length <= SMALL_FILE_BYTES;
+      return inTurn(small, async () => {
+        counts.files++;
         const { bytes } = request;
         const read = typeof bytes === 'function';
         const ready = { ...request, bytes: read ? await bytes() : bytes };
         return (await inSlices(ready)) ?? (await workers.runOne(ready, read));
-      } finally {
-        release();
-        workers.prepareSparesLater();
-      }
+      });
     },
 
     /**
@@ -148,17 +156,12 @@ export function createParsePool(options: PoolOptions = {}) {
      * files parsed at once, its limits); the file's bytes are handed to the worker. Answers why a
      * file cannot be read instead of its head.
      */
-    async head(request: Omit<HeadRequest, 'kind'>): Promise<FileHead | { refused: string }> {
-      const release = await slot(false);
-      workers.holdSpares();
-      try {
+    head(request: Omit<HeadRequest, 'kind'>): Promise<FileHead | { refused: string }> {
+      return inTurn(false, async () => {
         const answer = await workers.runOne({ ...request, kind: 'head' }, true);
         if ('head' in answer) return answer.head;
         return { refused: 'refused' in answer ? answer.refused : answer.summary };
-      } finally {
-        release();
-        workers.prepareSparesLater();
-      }
+      });
     },
 
     /** Files parsed so far, how many of them in slices, workers started, and data model checks compiled. */
