@@ -3,7 +3,9 @@ import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { invalid } from '../../platform/http/errors.ts';
 import { sourceMappings } from './column-mappings.ts';
+import { HEADS_ONLY_OF } from './parsing/read-head.ts';
 import type { UploadsDeps } from './upload-deps.ts';
+import { uploadSource } from './upload-receive.ts';
 
 // A chosen file's header and first values, read by the server as its check would read it, for the
 // wizard's column mapping dialog: the browser chooses the mapping, the server applies it. Nothing
@@ -24,14 +26,9 @@ export function fileHeads(ctx: AppContext, deps: UploadsDeps) {
       file: () => Promise<Uint8Array>,
     ): Promise<FileHead> {
       const pipeline = await deps.pipelines.byId(auth, pipelineId);
-      const source = pipeline.dataSources.find((s) => s.dataSubKind === dataSubKind);
-      if (!source) throw invalid(`No data source ${dataSubKind} in pipeline`);
-      if (source.connectorType !== 'manual') throw invalid(`Data source ${dataSubKind} does not take uploads.`);
-      if (source.dataFromMaster && pipeline.masterPipeline) {
-        throw invalid(`Data source ${dataSubKind} takes its data from the master pipeline.`);
-      }
+      const source = uploadSource(pipeline, dataSubKind);
       const group = source.contentType;
-      if (group !== 'csv' && group !== 'excel') throw invalid('Columns are mapped for CSV files and workbooks only.');
+      if (group !== 'csv' && group !== 'excel') throw invalid(HEADS_ONLY_OF);
       const bytes = await file();
       const model = source.dataModel ? await deps.loadDataModel(source.dataModel) : null;
       const head = await deps.parser.head({

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { CODES } from '@gdb/shared/api/envelope';
-import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
+import type { DataSource, PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { MAX_FILE_BYTES, type SentFrom } from '@gdb/shared/uploads/upload.schemas';
 import type { Kysely } from 'kysely';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
@@ -46,6 +46,17 @@ async function dropStored(r: Receiver, keys: readonly string[], error: unknown):
     ),
   );
   throw error;
+}
+
+/** The pipeline's data source of that name when people may upload files to it (400 otherwise, saying why). */
+export function uploadSource(pipeline: PipelineView, dataSubKind: string): DataSource {
+  const source = pipeline.dataSources.find((s) => s.dataSubKind === dataSubKind);
+  if (!source) throw invalid(`No data source ${dataSubKind} in pipeline`);
+  if (source.connectorType !== 'manual') throw invalid(`Data source ${dataSubKind} does not take uploads.`);
+  if (source.dataFromMaster && pipeline.masterPipeline) {
+    throw invalid(`Data source ${dataSubKind} takes its data from the master pipeline.`);
+  }
+  return source;
 }
 
 /** An upload's row as its file is stored, its check to come. */
@@ -193,12 +204,7 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
       const pipeline = await deps.pipelines.byId(auth, pipelineId);
       if (files.length === 0) throw invalid('No file was sent.');
       for (const f of files) {
-        const source = pipeline.dataSources.find((s) => s.dataSubKind === f.dataSubKind);
-        if (!source) throw invalid(`No data source ${f.dataSubKind} in pipeline`);
-        if (source.connectorType !== 'manual') throw invalid(`Data source ${f.dataSubKind} does not take uploads.`);
-        if (source.dataFromMaster && pipeline.masterPipeline) {
-          throw invalid(`Data source ${f.dataSubKind} takes its data from the master pipeline.`);
-        }
+        uploadSource(pipeline, f.dataSubKind);
         if (sizeOf(f) > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
       }
       return store(receiver, pipeline, auth, files, sentFrom);

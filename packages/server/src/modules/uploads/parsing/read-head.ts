@@ -29,6 +29,9 @@ export interface HeadRequest {
 /** The head read, or why the file cannot be read. */
 export type HeadOutcome = { kind: 'head'; head: FileHead } | { kind: 'head'; refused: string };
 
+/** Why a file of a data source that takes neither CSV files nor workbooks has no head to map. */
+export const HEADS_ONLY_OF = 'Columns are mapped for CSV files and workbooks only.';
+
 /** Rows under the header read for sample values. */
 const HEAD_ROWS = 100;
 /** Characters a sample value shows at most. */
@@ -106,7 +109,7 @@ export function readHead(request: HeadRequest): HeadOutcome {
   const refused = (message: string): HeadOutcome => ({ kind: 'head', refused: message });
   if (bytes.length === 0) return refused('The file is empty.');
   const format = detectFormat(bytes);
-  if (group !== 'excel' && group !== 'csv') return refused('Columns are mapped for CSV files and workbooks only.');
+  if (group !== 'excel' && group !== 'csv') return refused(HEADS_ONLY_OF);
   if (!formatsOf(group).includes(format)) {
     const what = group === 'excel' ? 'an Excel workbook' : 'a CSV file';
     return refused(`The file is not ${what} (${MIME_GROUPS[group].extensions.join(', ')} expected).`);
