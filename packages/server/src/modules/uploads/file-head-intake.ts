@@ -1,32 +1,15 @@
 import type { MultipartFile } from '@fastify/multipart';
-import { CODES } from '@gdb/shared/api/envelope';
 import { columnMappingsQuerySchema } from '@gdb/shared/uploads/column-mapping.schemas';
-import { FILE_SIZE_TIP } from '@gdb/shared/uploads/upload.schemas';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { AppError, invalid } from '../../platform/http/errors.ts';
+import { invalid } from '../../platform/http/errors.ts';
+import { counted, multipartAnswer } from './multipart-parts.ts';
 import type { BudgetShare } from './upload-budget.ts';
-
-const tooLarge = () => new AppError(413, CODES.tooLarge, FILE_SIZE_TIP);
-
-/** A multipart error as the client is told it: an over-limit file 413, a body that cannot be read 422. */
-function answerOf(error: unknown): unknown {
-  if (!(error instanceof Error) || !('code' in error) || typeof error.code !== 'string') return error;
-  if (error.code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
-  if (error.code.startsWith('FST_')) return invalid(`The file cannot be read: ${error.message}`);
-  return error;
-}
 
 /** A file part's bytes (at most 20 MiB), counted against the request's share of the upload budget. */
 async function bytesOf(part: MultipartFile, share: BudgetShare): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of part.file) {
-    if (part.file.truncated) throw tooLarge();
-    if (!(chunk instanceof Uint8Array)) continue;
-    share.take(chunk.byteLength);
-    chunks.push(chunk);
-  }
-  if (part.file.truncated) throw tooLarge();
+  for await (const chunk of counted(part, share, { bytes: 0 })) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 
@@ -67,7 +50,7 @@ export async function takeFileHead<T>(
     }
   } catch (error) {
     if (!req.raw.complete) req.raw.unpipe().resume();
-    throw answerOf(error);
+    throw multipartAnswer(error, 'file');
   }
   if (!answer) throw invalid('No file was sent.');
   return answer.value;

@@ -1,37 +1,11 @@
-import type { MultipartFile } from '@fastify/multipart';
-import { CODES } from '@gdb/shared/api/envelope';
 import { SENT_FROM_FIELD, type SentFrom } from '@gdb/shared/uploads/upload.schemas';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FileStore } from '../../platform/files/file-store.ts';
-import { AppError, invalid } from '../../platform/http/errors.ts';
+import { invalid } from '../../platform/http/errors.ts';
+import { counted, multipartAnswer } from './multipart-parts.ts';
 import type { BudgetShare } from './upload-budget.ts';
 import type { StoredFile } from './uploads.service.ts';
-
-const tooLarge = () => new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
-
-/** A multipart request's error as the client is told it: an over-limit file 413, a body that cannot be read 422. */
-function answerOf(error: unknown): unknown {
-  if (!(error instanceof Error) || !('code' in error) || typeof error.code !== 'string') return error;
-  if (error.code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
-  if (error.code.startsWith('FST_')) return invalid(`The upload cannot be read: ${error.message}`);
-  return error;
-}
-
-/**
- * A file part's bytes as they arrive, counted against the request's share of the upload budget;
- * fails as soon as the part passes the size limit (the parser stops giving bytes there).
- */
-async function* counted(part: MultipartFile, share: BudgetShare, size: { bytes: number }): AsyncGenerator<Uint8Array> {
-  for await (const chunk of part.file) {
-    if (!(chunk instanceof Uint8Array)) continue;
-    if (part.file.truncated) throw tooLarge();
-    share.take(chunk.byteLength);
-    size.bytes += chunk.byteLength;
-    yield chunk;
-  }
-  if (part.file.truncated) throw tooLarge();
-}
 
 /**
  * Reads a multipart upload, the `pipelineId` field (and `sentFrom`: 'testing' from the testing view) and one file part per data source (each up to
@@ -71,6 +45,6 @@ export async function takeUpload<T>(
         files.delete(key).catch((err) => req.log.warn({ err, key }, 'stored file of a failed upload kept')),
       ),
     );
-    throw answerOf(error);
+    throw multipartAnswer(error);
   }
 }

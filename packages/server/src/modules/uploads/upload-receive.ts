@@ -1,13 +1,13 @@
 import path from 'node:path';
-import { CODES } from '@gdb/shared/api/envelope';
 import type { DataSource, PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { MAX_FILE_BYTES, type SentFrom } from '@gdb/shared/uploads/upload.schemas';
 import type { Kysely } from 'kysely';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db/index.ts';
-import { AppError, invalid } from '../../platform/http/errors.ts';
+import { invalid } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { tooLarge } from './multipart-parts.ts';
 import { fetchRealtimeSource, type RealtimeSourcePolicy } from './realtime-fetch.ts';
 import { type CheckOutcome, checkFile, outcomeRecord, type UploadChecks } from './upload-checks.ts';
 import type { UploadsDeps } from './upload-deps.ts';
@@ -176,7 +176,7 @@ async function checkCall(
 ) {
   const found = pipeline.dataSources.find((s) => s.connectorType === connector);
   if (!found) throw invalid(`This pipeline has no ${connector} data source.`);
-  if (call.bytes.length > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
+  if (call.bytes.length > MAX_FILE_BYTES) throw tooLarge();
   const source = connector === 'listener' ? { ...found, contentType: 'json' as const } : found;
   const checked = await checkFile(
     r.ctx,
@@ -205,7 +205,7 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
       if (files.length === 0) throw invalid('No file was sent.');
       for (const f of files) {
         uploadSource(pipeline, f.dataSubKind);
-        if (sizeOf(f) > MAX_FILE_BYTES) throw new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
+        if (sizeOf(f) > MAX_FILE_BYTES) throw tooLarge();
       }
       return store(receiver, pipeline, auth, files, sentFrom);
     },
