@@ -21,6 +21,16 @@ export const DEALER_MODEL = {
 /** The columns each workbook's header names, as read (the empty header cell left out). */
 export const DEALER_COLUMNS = ['Dealer Code', 'Name', 'Ville', 'E-Mail', 'Opened', 'Share'];
 
+/** The first three values of each of those columns in the dealers' workbooks, as a head shows them (dates as ISO, numbers as the sheet does). */
+export const DEALER_SAMPLES = [
+  ['FR001', 'FR002', 'FR003'],
+  ['Garage du Centre', 'Auto Sud', 'Nord Autos'],
+  ['Lyon', 'Marseille', 'Lille'],
+  ['contact@garage.example', 'nord@autos.example', 'ouest@motors.example'],
+  ['2026-03-01', '1999-12-31', '2010-07-14'],
+  ['12.5%', '50.0%', '100.0%'],
+];
+
 const utc = (y: number, m: number, d: number) => new Date(Date.UTC(y, m - 1, d));
 
 /** An XLSX file of one sheet written by ExcelJS: its rows, and the number formats of some columns (by number, from 1). */

@@ -1,6 +1,6 @@
 import { MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEALER_COLUMNS, DEALER_MODEL, excelJsDealers, sheetJsDealers } from '../../../test/dealer-workbooks.ts';
+import { DEALER_COLUMNS, DEALER_MODEL, DEALER_SAMPLES, excelJsDealers, sheetJsDealers } from '../../../test/dealer-workbooks.ts';
 import { buildDataModel } from '../../../test/factories.ts';
 import { csvSource, importKit, multipart } from '../../../test/imports-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
@@ -62,14 +62,7 @@ describe('the head of a chosen file', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       columns: DEALER_COLUMNS,
-      samples: [
-        ['FR001', 'FR002', 'FR003'],
-        ['Garage du Centre', 'Auto Sud', 'Nord Autos'],
-        ['Lyon', 'Marseille', 'Lille'],
-        ['contact@garage.example', 'nord@autos.example', 'ouest@motors.example'],
-        ['2026-03-01', '1999-12-31', '2010-07-14'],
-        ['12.5%', '50.0%', '100.0%'],
-      ],
+      samples: DEALER_SAMPLES,
     });
     expect(await uploadCount(token)).toBe(before);
   });

@@ -1,6 +1,12 @@
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
-import { DEALER_COLUMNS, DEALER_MODEL, excelJsDealers, sheetJsDealers } from '../../../../test/dealer-workbooks.ts';
+import {
+  DEALER_COLUMNS,
+  DEALER_MODEL,
+  DEALER_SAMPLES,
+  excelJsDealers,
+  sheetJsDealers,
+} from '../../../../test/dealer-workbooks.ts';
 import { readHead } from './read-head.ts';
 
 const headOf = (bytes: Uint8Array, group: 'excel' | 'csv' = 'excel', dataModel: Record<string, unknown> | null = DEALER_MODEL) =>
@@ -12,14 +18,7 @@ describe("a workbook's head", () => {
       kind: 'head',
       head: {
         columns: DEALER_COLUMNS,
-        samples: [
-          ['FR001', 'FR002', 'FR003'],
-          ['Garage du Centre', 'Auto Sud', 'Nord Autos'],
-          ['Lyon', 'Marseille', 'Lille'],
-          ['contact@garage.example', 'nord@autos.example', 'ouest@motors.example'],
-          ['2026-03-01', '1999-12-31', '2010-07-14'],
-          ['12.5%', '50.0%', '100.0%'],
-        ],
+        samples: DEALER_SAMPLES,
       },
     });
   });
