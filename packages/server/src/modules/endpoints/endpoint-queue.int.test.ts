@@ -35,6 +35,21 @@ const uploadsOf = (pipelineId: string) =>
     .where('from', '=', 'source')
     .execute();
 
+/**
+ * A call imported, then its upload switched on and not imported again: as if the process had
+ * stopped between storing the call and asking for its run. Answers the call's answer.
+ */
+async function leftWaiting(path: string, key: string): Promise<{ uploadId: string; importId: string }> {
+  const done = (await call(path, key, [{ code: 'W', price: 1 }], '?wait=30')).json().data;
+  expect(done.state).toBe('done');
+  await t.ctx.db.kysely
+    .updateTable('uploads')
+    .set({ enabled: true, imported_at: null, imported_by: null })
+    .where('id', '=', done.uploadId)
+    .execute();
+  return done;
+}
+
 /** Waits until every source upload of the pipeline is imported; answers them. */
 async function allImported(pipelineId: string, count: number, timeoutMs = 60_000) {
   const until = Date.now() + timeoutMs;
@@ -96,14 +111,7 @@ describe('calls while the pipeline is busy', () => {
 
   it('gives a run at start to endpoint uploads left switched on and not imported', async () => {
     const { id, key } = await published('queue/resume', COPY);
-    const done = (await call('queue/resume', key, [{ code: 'R', price: 1 }], '?wait=30')).json().data;
-    expect(done.state).toBe('done');
-    // As if the process had stopped between storing the call and asking for its run.
-    await t.ctx.db.kysely
-      .updateTable('uploads')
-      .set({ enabled: true, imported_at: null, imported_by: null })
-      .where('id', '=', done.uploadId)
-      .execute();
+    const done = await leftWaiting('queue/resume', key);
     expect(await t.services.imports.resumeWaitingFeeds()).toBeGreaterThanOrEqual(1);
     const [upload] = await allImported(id, 1);
     expect(upload?.imported_by).not.toBe(done.importId);
@@ -112,13 +120,7 @@ describe('calls while the pipeline is busy', () => {
   it('gives no run at start to waiting uploads whose publisher may no longer change the pipeline', async () => {
     const publisher = await t.signedIn(['manager']);
     const { id, key } = await published('queue/resume-gone', COPY, { token: publisher.token });
-    const done = (await call('queue/resume-gone', key, [{ code: 'G', price: 1 }], '?wait=30')).json().data;
-    expect(done.state).toBe('done');
-    await t.ctx.db.kysely
-      .updateTable('uploads')
-      .set({ enabled: true, imported_at: null, imported_by: null })
-      .where('id', '=', done.uploadId)
-      .execute();
+    await leftWaiting('queue/resume-gone', key);
     // The publisher is no longer a manager: the upload waits, no run acts for them.
     await t.ctx.db.kysely
       .updateTable('users')
