@@ -309,6 +309,11 @@ describe('uploads', () => {
           if (fail) throw new Error('disk full');
           return t.services.files.put(bytes);
         },
+        putAll: async (all, within) => {
+          await parsing;
+          if (fail) throw new Error('disk full');
+          return t.services.files.putAll(all, within);
+        },
       };
       const logs: string[] = [];
       const service = uploadsService(t.ctx, {

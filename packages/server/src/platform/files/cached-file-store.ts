@@ -34,6 +34,14 @@ export function cachedFileStore(inner: FileStore, maxBytes: number): FileStore {
       keep(key, bytes);
       return key;
     },
+    async putAll(files, within) {
+      const keys = await inner.putAll(files, within);
+      keys.forEach((key, i) => {
+        const bytes = files[i];
+        if (bytes) keep(key, bytes);
+      });
+      return keys;
+    },
     // A file written piece by piece or from a stream is not kept: such files are the large ones.
     writer: () => inner.writer(),
     putStream: (chunks) => inner.putStream(chunks),

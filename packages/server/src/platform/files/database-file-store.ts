@@ -76,6 +76,19 @@ async function writeParts(
 }
 
 /**
+ * Writes small files (one part each, at most {@link SMALL_FILE_BYTES}) as one insert of a row each,
+ * all or none: one round trip for all of them.
+ */
+async function insertSmallFiles(into: Kysely<Database>, files: ReadonlyArray<{ key: string; bytes: Uint8Array }>): Promise<void> {
+  if (files.length === 0) return;
+  const rows = files.map(({ key, bytes }) => {
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return sql`(${key}, 0, ${view}, ${bytes.byteLength})`;
+  });
+  await sql`insert into file_blobs (key, part, bytes, size) values ${sql.join(rows)}`.execute(into);
+}
+
+/**
  * Files as rows of `file_blobs`, a part of at most {@link FILE_PART_BYTES} each, all committed
  * before the key is answered.
  */
@@ -133,9 +146,29 @@ export function databaseFileStore(db: Db): FileStore {
       throw error;
     }
   }
+  /** Stores files: the small ones in one insert, each other one as `put` does; a failure deletes those written outside a transaction. */
+  async function putAll(files: readonly Uint8Array[], within?: Kysely<Database>): Promise<string[]> {
+    const keyed = files.map((bytes) => ({ key: newKey(), bytes }));
+    const small = keyed.filter((f) => f.bytes.byteLength <= SMALL_FILE_BYTES);
+    const written: string[] = [];
+    try {
+      for (const f of keyed.filter((file) => file.bytes.byteLength > SMALL_FILE_BYTES)) {
+        await writeParts(db, f.key, f.bytes.byteLength, partsOf([f.bytes]), 0, within);
+        written.push(f.key);
+      }
+      await insertSmallFiles(within ?? db.kysely, small);
+      return keyed.map((f) => f.key);
+    } catch (error) {
+      if (!within && written.length > 0) {
+        await sql`delete from file_blobs where key in (${sql.join(written)})`.execute(db.kysely).catch(() => undefined);
+      }
+      throw error;
+    }
+  }
   return {
     kind: 'database',
     put: (bytes, within) => putPieces([bytes], within),
+    putAll,
     putStream,
     // The pieces are kept and stored at the end. Inserted as they come, they would need a
     // transaction left open meanwhile: on the embedded database's one session it would hold every

@@ -78,6 +78,56 @@ describe.each([
     await store.delete(key);
   });
 
+  it('stores many files at once, small, empty and large, each under its own key, in a transaction given', async () => {
+    const store = make();
+    const under = crypto.randomBytes(4096);
+    const files = [
+      crypto.randomBytes(10),
+      new Uint8Array(0),
+      crypto.randomBytes(FILE_PART_BYTES + 5),
+      new Uint8Array(under.buffer, under.byteOffset + 7, 300),
+    ];
+    const keys = await testDb.db.kysely.transaction().execute((trx) => store.putAll(files, trx));
+    expect(new Set(keys).size).toBe(files.length);
+    for (const [i, key] of keys.entries()) expect(Buffer.from(await store.get(key)).equals(files[i] as Uint8Array)).toBe(true);
+    await Promise.all(keys.map((key) => store.delete(key)));
+    const none = await store.putAll([]);
+    expect(none).toEqual([]);
+  });
+
+  it('leaves none of many files when storing them fails; in the database, none when their transaction fails', async () => {
+    const store = make();
+    const before = await leftovers();
+    // A large file is written first, then the small ones: a key given twice fails their insert.
+    const files = [crypto.randomBytes(FILE_PART_BYTES + 1), crypto.randomBytes(20)];
+    if (store.kind === 'database') {
+      const failed = testDb.db.kysely.transaction().execute(async (trx) => {
+        await store.putAll(files, trx);
+        throw new Error('rolled back');
+      });
+      await expect(failed).rejects.toThrow('rolled back');
+      expect(await leftovers()).toEqual(before);
+      await sql`create or replace function refuse_small_blob() returns trigger language plpgsql as $$
+        begin if length(new.bytes) < 100 then raise exception 'refused'; end if; return new; end $$`.execute(testDb.db.kysely);
+      await sql`create trigger refuse_small_blob before insert on file_blobs for each row execute function refuse_small_blob()`.execute(
+        testDb.db.kysely,
+      );
+      try {
+        await expect(store.putAll(files)).rejects.toThrow('refused');
+      } finally {
+        await sql`drop trigger refuse_small_blob on file_blobs`.execute(testDb.db.kysely);
+      }
+    } else {
+      const locked = path.join(dir, 'no-space');
+      fs.mkdirSync(locked, { recursive: true });
+      const failing = localFileStore(path.join(locked, 'file-that-is-a-file'));
+      fs.writeFileSync(path.join(locked, 'file-that-is-a-file'), 'not a folder');
+      await expect(failing.putAll(files)).rejects.toThrow();
+      fs.rmSync(locked, { recursive: true, force: true });
+    }
+    expect(await leftovers()).toEqual(before);
+  });
+
   it('gives back a large file byte for byte', async () => {
     const store = make();
     const bytes = crypto.randomBytes(3 * FILE_PART_BYTES + 7);

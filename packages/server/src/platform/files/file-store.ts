@@ -11,6 +11,13 @@ export interface FileStore {
    * a local one as without it (the caller deletes the file when the transaction fails).
    */
   put(bytes: Uint8Array, within?: Kysely<Database>): Promise<string>;
+  /**
+   * Stores these files, each under a new key, and answers their keys in order once all are durable,
+   * as `put` does each (`within` alike); a store in the database writes the small ones in one
+   * statement. When it fails, none of them is left; when the transaction it was given fails after,
+   * a local store's files are the caller's to delete, as with `put`.
+   */
+  putAll(files: readonly Uint8Array[], within?: Kysely<Database>): Promise<string[]>;
   /** Stores a file given piece by piece, as the pieces come (see {@link FileWriter}). */
   writer(): FileWriter;
   /**

@@ -92,6 +92,16 @@ export function localFileStore(root: string): FileStore {
   return {
     kind: 'local',
     put: (bytes) => putStream([bytes]),
+    async putAll(files) {
+      const keys: string[] = [];
+      try {
+        for (const bytes of files) keys.push(await putStream([bytes]));
+        return keys;
+      } catch (error) {
+        await Promise.all(keys.map((key) => fs.rm(path.join(root, key), { force: true }).catch(() => undefined)));
+        throw error;
+      }
+    },
     putStream,
     writer() {
       const steps = inOrder();
