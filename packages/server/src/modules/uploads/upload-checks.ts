@@ -66,28 +66,39 @@ export interface OutcomeRecord {
   lines: CheckLine[];
 }
 
+/** The checked rows a finished check stores as a file of their own: a valid outcome's, when it has them. */
+export function rowsToStore(checked: CheckOutcome): Uint8Array | null {
+  const { outcome } = checked;
+  return outcome?.status === 'valid' && outcome.rowsBytes !== null ? outcome.rowsBytes : null;
+}
+
 /**
- * What a finished check records: invalid when the data source could not check the file, else
- * valid with its rows stored as a file of their own (`rows_key`), or invalid with the problems;
- * the check's lines, notes and problems, then its summary. The rows are stored `within` a transaction when given.
+ * What a finished check records, its rows (see rowsToStore) stored under `rowsKey`: invalid when the
+ * data source could not check the file, else valid with its rows' key, or invalid with the
+ * problems; the check's lines, notes and problems, then its summary.
  */
-export async function outcomeRecord(
-  deps: Pick<UploadsDeps, 'files'>,
-  checked: CheckOutcome,
-  within?: Kysely<Database>,
-): Promise<OutcomeRecord> {
+export function recordOf(checked: CheckOutcome, rowsKey: string | undefined): OutcomeRecord {
   const lines: CheckLine[] = [...checked.lines];
   const { outcome } = checked;
   if (outcome === null) return { fields: { status: 'invalid' }, lines };
   for (const note of outcome.notes) lines.push([note.level, note.message]);
   for (const p of outcome.problems) lines.push(['error', p.message]);
-  if (outcome.status === 'valid' && outcome.rowsBytes !== null) {
-    const rowsKey = await deps.files.put(outcome.rowsBytes, within);
+  if (rowsKey !== undefined && rowsToStore(checked) !== null) {
     lines.push(['success', outcome.summary]);
     return { fields: { status: 'valid', row_count: outcome.rowCount, rows_key: rowsKey }, lines };
   }
   if (outcome.problems.length !== 1 || outcome.problems[0]?.message !== outcome.summary) lines.push(['error', outcome.summary]);
   return { fields: { status: 'invalid', row_count: outcome.rowCount }, lines };
+}
+
+/** What a finished check records (see recordOf), its rows stored first, `within` a transaction when given. */
+async function outcomeRecord(
+  deps: Pick<UploadsDeps, 'files'>,
+  checked: CheckOutcome,
+  within?: Kysely<Database>,
+): Promise<OutcomeRecord> {
+  const rows = rowsToStore(checked);
+  return recordOf(checked, rows === null ? undefined : await deps.files.put(rows, within));
 }
 
 /** A pipeline's data source as it is now, or undefined when the pipeline or the source is gone. */

@@ -4,12 +4,13 @@ import { MAX_FILE_BYTES, type SentFrom } from '@gdb/shared/uploads/upload.schema
 import type { Kysely } from 'kysely';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { groupedWrites } from '../../platform/db/grouped-writes.ts';
 import type { Database } from '../../platform/db/index.ts';
 import { invalid } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { tooLarge } from './multipart-parts.ts';
 import { fetchRealtimeSource, type RealtimeSourcePolicy } from './realtime-fetch.ts';
-import { type CheckOutcome, checkFile, outcomeRecord, type UploadChecks } from './upload-checks.ts';
+import { type CheckOutcome, checkFile, recordOf, rowsToStore, type UploadChecks } from './upload-checks.ts';
 import type { UploadsDeps } from './upload-deps.ts';
 import { uploadsRepo } from './uploads.repo.ts';
 
@@ -90,40 +91,46 @@ function receivedLine(row: { id: string; original_filename: string | null; size:
   };
 }
 
+/** A file whose check has ended (an endpoint's call, a listener's batch), to store as an upload in its final state. */
+interface CheckedUpload {
+  pipeline: PipelineView;
+  auth: AuthContext;
+  file: IncomingFile;
+  checked: CheckOutcome;
+}
+
+/** The most checked uploads one transaction writes, and the most bytes of theirs (a heavier one goes alone). */
+const GROUP_LIMITS = { maxItems: 64, maxWeight: 8 * 1024 * 1024, weigh: (u: CheckedUpload) => u.file.bytes.byteLength };
+
+/** The row and log lines of a checked upload whose file (and rows) are stored under these keys. */
+function checkedRecord(u: CheckedUpload, fileKey: string, rowsKey: string | undefined) {
+  const recorded = recordOf(u.checked, rowsKey);
+  const row = { ...uploadRow(u.pipeline, u.auth, u.file, fileKey, 'wizard'), ...recorded.fields };
+  const lines = recorded.lines.map(([level, message]) => ({ level, message, dataSubKind: row.data_sub_kind, uploadId: row.id }));
+  return { row, lines: [receivedLine(row), ...lines] };
+}
+
 /**
- * Stores a file whose check has already ended (an endpoint's call, a listener's batch) as an
- * upload in its final state, in one transaction: the file and its checked rows (in the database's
- * file store), the row written once with its outcome, its log lines. One commit for all of it;
- * nothing is left to check in the background.
+ * Stores checked files as uploads in their final state, in one transaction: each file and its
+ * checked rows (in the database's file store, in one statement), the rows written once with their
+ * outcomes, their log lines. One commit for all of them; nothing is left to check in the background.
  */
-async function storeChecked(
-  r: Receiver,
-  pipeline: PipelineView,
-  auth: AuthContext,
-  file: IncomingFile,
-  checked: CheckOutcome,
-): Promise<string> {
+async function storeChecked(r: Receiver, uploads: readonly CheckedUpload[]): Promise<string[]> {
   const keys: string[] = [];
-  const kept = (key: string) => {
-    keys.push(key);
-    return key;
-  };
   const write = async (trx: Kysely<Database>) => {
-    const stored = kept(await r.deps.files.put(file.bytes, trx));
-    const recorded = await outcomeRecord(r.deps, checked, trx);
-    if (recorded.fields.rows_key) kept(recorded.fields.rows_key);
-    const row = { ...uploadRow(pipeline, auth, file, stored, 'wizard'), ...recorded.fields };
-    const lines = recorded.lines.map(([level, message]) => ({
-      level,
-      message,
-      dataSubKind: row.data_sub_kind,
-      uploadId: row.id,
-    }));
-    await uploadsRepo(trx).insert([row]);
-    await r.deps.log([receivedLine(row), ...lines], trx);
-    return row.id;
+    const rows = uploads.map((u) => rowsToStore(u.checked));
+    const files = [...uploads.map((u) => u.file.bytes), ...rows.filter((bytes) => bytes !== null)];
+    keys.push(...(await r.deps.files.putAll(files, trx)));
+    let nextRows = uploads.length;
+    const records = uploads.map((u, i) => checkedRecord(u, keys[i] as string, rows[i] ? keys[nextRows++] : undefined));
+    await uploadsRepo(trx).insert(records.map((c) => c.row));
+    await r.deps.log(
+      records.flatMap((c) => c.lines),
+      trx,
+    );
+    return records.map((c) => c.row.id);
   };
-  // A file a local store wrote is deleted when the transaction fails (the database's go with it).
+  // The files a local store wrote are deleted when the transaction fails (the database's go with it).
   return r.ctx.db.kysely
     .transaction()
     .execute(write)
@@ -190,6 +197,8 @@ async function checkCall(
 /** Taking in the files of a pipeline's sources: uploaded ones, and what real-time sources answer. */
 export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: UploadChecks) {
   const receiver: Receiver = { ctx, deps, checks };
+  // Calls and batches checked while others are being stored share the next transaction.
+  const storeCheckedUpload = groupedWrites((uploads: readonly CheckedUpload[]) => storeChecked(receiver, uploads), GROUP_LIMITS);
   return {
     /**
      * Stores the files of a pipeline's manual data sources and queues their checks; answers the
@@ -226,7 +235,7 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
         const problems = outcome?.problems.map((p) => ({ path: p.row === null ? 'body' : `rows.${p.row}`, message: p.message }));
         throw invalid(outcome?.summary ?? checked.lines.map(([, m]) => m).join(' '), problems ?? []);
       }
-      return storeChecked(receiver, pipeline, auth, { ...call, dataSubKind: source.dataSubKind }, checked);
+      return storeCheckedUpload({ pipeline, auth, file: { ...call, dataSubKind: source.dataSubKind }, checked });
     },
 
     /**
@@ -247,7 +256,7 @@ export function uploadReceiving(ctx: AppContext, deps: UploadsDeps, checks: Uplo
       const rows = checked.outcome?.problems.map((p) => p.row) ?? [null];
       const problemRows = valid || rows.includes(null) ? null : (rows as number[]);
       if (!valid && !batch.keepInvalid) return { uploadId: undefined, valid, problemRows };
-      const uploadId = await storeChecked(receiver, pipeline, auth, { ...call, dataSubKind: source.dataSubKind }, checked);
+      const uploadId = await storeCheckedUpload({ pipeline, auth, file: { ...call, dataSubKind: source.dataSubKind }, checked });
       return { uploadId, valid, problemRows };
     },
 
