@@ -44,7 +44,7 @@ describe('parse pool', () => {
       await new Promise((r) => setTimeout(r, 200));
       expect(pool.counts().workers).toBe(after + (i === 0 ? 1 : 0));
     }
-    expect(pool.counts()).toEqual({ files: 3, sliced: 0, workers: 2, compiles: 0 });
+    expect(pool.counts()).toMatchObject({ files: 3, sliced: 0, workers: 2, compiles: 0 });
   });
 
   it('hands a file it read itself to the worker without a copy, but never memory other Buffers share', async () => {
@@ -133,7 +133,24 @@ describe('parse pool', () => {
     for (let i = 0; i < 51; i++) {
       expect((await pool.parse({ bytes: enc('a\n1\n'), group: 'csv', dataModel: null })).status).toBe('valid');
     }
-    expect(pool.counts()).toEqual({ files: 51, sliced: 0, workers: 2, compiles: 0 });
+    expect(pool.counts()).toMatchObject({ files: 51, sliced: 0, workers: 2, compiles: 0 });
+  });
+
+  it('boots the successor of a worker past its share while it goes on serving: no file waits for a boot', async () => {
+    const pool = createParsePool({ concurrency: 1, csvSlices: 1, spareDelayMs: 50, workerShare: { files: 5, bytes: 1e9 } });
+    const file = () => pool.parse({ bytes: enc('a\n1\n'), group: 'csv', dataModel: null });
+    expect((await file()).status).toBe('valid');
+    // Idle, the pool boots its spare; from then on every file finds a booted worker.
+    await new Promise((r) => setTimeout(r, 500));
+    const waited = pool.counts().bootWaits;
+    for (let i = 0; i < 40; i++) {
+      expect((await file()).status).toBe('valid');
+      // A file after the other: a worker past its share serves until its successor has booted.
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const counts = pool.counts();
+    expect(counts.workers).toBeGreaterThanOrEqual(5);
+    expect(counts.bootWaits).toBe(waited);
   });
 
   it('ends a worker after it has read its share of bytes, and not before for small files', async () => {
@@ -150,7 +167,7 @@ describe('parse pool', () => {
     const row = enc(`a\n${'1'.repeat(998)}\n`);
     expect((await pool.parse({ bytes: row, group: 'csv', dataModel: null })).status).toBe('valid');
     expect((await pool.parse({ bytes: small, group: 'csv', dataModel: null })).status).toBe('valid');
-    expect(pool.counts()).toEqual({ files: 102, sliced: 0, workers: 2, compiles: 0 });
+    expect(pool.counts()).toMatchObject({ files: 102, sliced: 0, workers: 2, compiles: 0 });
   });
 
   it('ends a worker that read a large file once it answers, and gives small files to the same worker', async () => {

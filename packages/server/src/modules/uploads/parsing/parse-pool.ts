@@ -64,8 +64,11 @@ export function createParsePool(options: PoolOptions = {}) {
   const sliceFromBytes = options.sliceFromBytes ?? SLICE_FROM_BYTES;
   let running = 0;
   const waiting: Array<{ small: boolean; go: () => void }> = [];
-  /** Files parsed, how many of them in slices, workers started, and data model checks the workers compiled. */
-  const counts = { files: 0, sliced: 0, workers: 0, compiles: 0 };
+  /**
+   * Files parsed, how many of them in slices, workers started, data model checks the workers
+   * compiled, and files (or slices) given to a worker still booting.
+   */
+  const counts = { files: 0, sliced: 0, workers: 0, compiles: 0, bootWaits: 0 };
   const workers = parseWorkers(
     {
       maxMemoryMb: options.maxMemoryMb ?? 1024,

@@ -36,6 +36,10 @@ interface Started {
   bytes: number;
   /** It read a large file (LARGE_FILE_BYTES): ended once it answers. */
   large?: boolean;
+  /** Booted: it takes a file at once. */
+  online?: boolean;
+  /** Past its share, a successor booted for it: it serves until a worker within its share is ready. */
+  retiring?: boolean;
 }
 
 function failure(ended: Ended): PooledOutcome {
@@ -64,6 +68,9 @@ function start(maxMemoryMb: number, code: string): Started {
     started.ended = ended;
     started.onEnd?.(ended);
   };
+  worker.once('online', () => {
+    started.online = true;
+  });
   worker.once('error', (error: Error & { code?: string }) => end({ error }));
   worker.once('exit', (code) => end({ code }));
   return started;
@@ -87,9 +94,10 @@ export interface WorkerOptions {
 /**
  * The workers of a parse pool: a worker that answered goes back to the pool for the next file, up
  * to its share of files and bytes; one that failed, hit a limit or ran out of time is ended.
- * `counts.workers` counts the workers started, `counts.compiles` the data model checks they compiled.
+ * `counts.workers` counts the workers started, `counts.compiles` the data model checks they compiled,
+ * `counts.bootWaits` the files given to a worker still booting.
  */
-export function parseWorkers(options: WorkerOptions, counts: { workers: number; compiles: number }) {
+export function parseWorkers(options: WorkerOptions, counts: { workers: number; compiles: number; bootWaits: number }) {
   const share = options.share ?? { files: FILES_PER_WORKER, bytes: BYTES_PER_WORKER };
   const spares: Started[] = [];
   let spareTimer: NodeJS.Timeout | undefined;
@@ -113,26 +121,64 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number; 
     }
   }
 
+  const worn = (w: Started) => w.files >= share.files || w.bytes >= share.bytes;
+  /** An idle worker within its share that takes a file at once. */
+  const readySpare = () => spares.find((w) => w.online && !w.retiring && !w.ended);
+
+  /** Ends a worker and forgets it. */
+  function end(w: Started): void {
+    const at = spares.indexOf(w);
+    if (at >= 0) spares.splice(at, 1);
+    void w.worker.terminate();
+  }
+
+  /** Keeps a worker idle for the next file (an idle worker does not keep the process alive). */
+  function keep(w: Started): void {
+    w.worker.unref();
+    spares.push(w);
+  }
+
+  /**
+   * A worker past its share: the first time, its successor boots (booting takes about a fifth of a
+   * second, which no file should wait for) and it goes on serving meanwhile; once a worker within
+   * its share is ready, it is ended.
+   */
+  function retire(w: Started): void {
+    if (!w.retiring) {
+      w.retiring = true;
+      keep(boot());
+    }
+    if (readySpare()) end(w);
+    else keep(w);
+  }
+
   /** Gives a worker that answered back to the pool for the next file, or ends it. */
   function giveBack(started: Started): void {
     started.onEnd = undefined;
-    const worn = started.files >= share.files || started.bytes >= share.bytes;
-    if (started.ended || started.large || worn || spares.length >= options.spareCount) {
-      void started.worker.terminate();
-      return;
-    }
-    started.worker.unref();
-    spares.push(started);
+    if (started.ended || started.large) return end(started);
+    if (worn(started)) return retire(started);
+    if (spares.filter((w) => !w.retiring).length >= options.spareCount) return end(started);
+    keep(started);
   }
 
-  /** A booted spare when one is still alive, else a new worker. */
+  /** Idle workers past their share, ended once a worker within its share is ready. */
+  function endRetired(): void {
+    if (!readySpare()) return;
+    for (const w of spares.filter((spare) => spare.retiring)) end(w);
+  }
+
+  /**
+   * An idle worker: a ready one within its share, else a ready one past it (its successor still
+   * booting), else one booting; a new one when there is none.
+   */
   function take(): Started {
-    for (let taken = spares.shift(); taken; taken = spares.shift()) {
-      if (taken.ended) continue;
-      taken.worker.ref();
-      return taken;
-    }
-    return boot();
+    for (const w of spares.filter((spare) => spare.ended)) end(w);
+    const taken = readySpare() ?? spares.find((w) => w.online) ?? spares[0];
+    if (!taken) return boot();
+    spares.splice(spares.indexOf(taken), 1);
+    endRetired();
+    taken.worker.ref();
+    return taken;
   }
 
   async function prepareSpares(): Promise<void> {
@@ -159,6 +205,7 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number; 
     if (unbuilt) return failure(unbuilt);
     return new Promise((resolve) => {
       const started = take();
+      if (!started.online) counts.bootWaits++;
       const { worker } = started;
       started.files++;
       started.bytes += request.bytes.length;
