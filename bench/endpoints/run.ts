@@ -2,15 +2,18 @@
 // call by a number of callers, each sending its next call once the last answered, at most `rate`
 // calls a second between them, for a while (callers.mjs, in a thread of its own); the server in this process, its import workers running. Reports the calls accepted
 // (202, an upload stored and a run to take it started or queued) per second, the answers by status,
-// the latency of the answers, accepted and all, and how long the runs took to import every
-// accepted call's upload after the last call (each once), in how many imports.
+// the latency of the answers, accepted and all, the process's CPU a call and its event loop's
+// utilisation and delay while the calls came, and how long the runs took to import every accepted
+// call's upload after the last call (each once), in how many imports.
 //   npm run bench:endpoint
-//   BENCH_RATE (calls/s at most, 200), BENCH_CLIENTS (32), BENCH_SECONDS (20), BENCH_ENDPOINTS (1: the calls spread
+//   BENCH_RATE (calls/s at most, 200), BENCH_CLIENTS (32), BENCH_SECONDS (20), BENCH_WARMUP_SECONDS (3, at the same
+//   rate, reported apart), BENCH_ENDPOINTS (1: the calls spread
 //   over that many pipelines, each published), IMPORT_CONCURRENCY (4),
 //   BENCH_DATABASE_URL (an empty PostgreSQL database; PGlite otherwise)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { buildApp } from '../../packages/server/src/app.ts';
 import type { AuthContext } from '../../packages/server/src/platform/auth/access-control.ts';
@@ -18,6 +21,7 @@ import { loadConfig } from '../../packages/server/src/platform/config.ts';
 
 const rate = Number(process.env.BENCH_RATE ?? 200);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
+const warmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const endpointCount = Number(process.env.BENCH_ENDPOINTS ?? 1);
 const concurrency = Number(process.env.IMPORT_CONCURRENCY ?? 4);
 const clients = Number(process.env.BENCH_CLIENTS ?? 32);
@@ -78,16 +82,31 @@ await services.imports.startWorking({ concurrency });
 // The callers in a thread of their own (callers.mjs), while the load is sampled here.
 const loadSamples: number[] = [os.loadavg()[0] ?? 0];
 const loadTimer = setInterval(() => loadSamples.push(os.loadavg()[0] ?? 0), 1000);
-const job = { base, endpoints, rate, clients, seconds };
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+// The process's CPU and event loop are measured from the measured calls on (the callers say when).
+let cpuAtStart = process.cpuUsage();
+let eluAtStart = performance.eventLoopUtilization();
+const job = { base, endpoints, rate, clients, seconds, warmUpSeconds };
 const callers = new Worker(new URL('./callers.mjs', import.meta.url), { workerData: job });
-const { answers, elapsedMs, failures } = await new Promise<{
+
+type CallersResult = {
   answers: { status: number; ms: number }[];
   elapsedMs: number;
+  warmUp: { status: number; ms: number }[];
   failures: string[];
-}>((resolve, reject) => {
-  callers.once('message', resolve);
+};
+const { answers, elapsedMs, warmUp, failures } = await new Promise<CallersResult>((resolve, reject) => {
+  callers.on('message', (message: CallersResult | { measuring: true }) => {
+    if (!('measuring' in message)) return resolve(message);
+    cpuAtStart = process.cpuUsage();
+    eluAtStart = performance.eventLoopUtilization();
+    loopDelay.enable();
+  });
   callers.once('error', reject);
 });
+const cpu = process.cpuUsage(cpuAtStart);
+const elu = performance.eventLoopUtilization(eluAtStart);
+loopDelay.disable();
 await callers.terminate();
 clearInterval(loadTimer);
 
@@ -98,7 +117,9 @@ const q = (list: number[], p: number) => {
   return Number((sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN).toFixed(1));
 };
 const accepted = answers.filter((a) => a.status === 202);
-const acceptedPerSecond = (accepted.length / elapsedMs) * 1000;
+// Throughput: the calls accepted of those sent in the measured seconds (a server that falls behind
+// holds its callers, who then send fewer), over those seconds; the last answers may come after them.
+const acceptedPerSecond = accepted.length / seconds;
 const all = answers.map((a) => a.ms);
 const acceptedMs = accepted.map((a) => a.ms);
 
@@ -138,8 +159,18 @@ const report = {
   cores: os.availableParallelism(),
   load1: { min: Math.min(...loadSamples), max: Math.max(...loadSamples) },
   offeredPerSecond: rate,
+  /** The calls before the measured ones, at the same rate, not counted. */
+  warmUp: {
+    seconds: warmUpSeconds,
+    calls: warmUp.length,
+    p99Ms: q(
+      warmUp.map((a) => a.ms),
+      0.99,
+    ),
+  },
   clients,
-  seconds: Number((elapsedMs / 1000).toFixed(1)),
+  seconds,
+  lastAnswerSeconds: Number((elapsedMs / 1000).toFixed(1)),
   endpoints: endpointCount,
   importConcurrency: concurrency,
   calls: answers.length,
@@ -147,6 +178,10 @@ const report = {
   acceptedPerSecond: Number(acceptedPerSecond.toFixed(1)),
   latencyMs: { p50: q(all, 0.5), p99: q(all, 0.99), max: q(all, 1) },
   acceptedLatencyMs: { p50: q(acceptedMs, 0.5), p99: q(acceptedMs, 0.99) },
+  /** The server's process (callers' thread included): CPU milliseconds a call, and its event loop's delay. */
+  processCpuMsPerCall: Number(((cpu.user + cpu.system) / 1000 / Math.max(1, answers.length)).toFixed(2)),
+  eventLoopUtilization: Number(elu.utilization.toFixed(2)),
+  eventLoopDelayMs: { p99: Number((loopDelay.percentile(99) / 1e6).toFixed(1)), max: Number((loopDelay.max / 1e6).toFixed(1)) },
   importsCreated: Number(imports.n),
   importsThatTookUploads: Number(takenBy.n),
   uploadsNotImported: notImported,
