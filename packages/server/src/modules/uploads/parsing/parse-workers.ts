@@ -155,10 +155,10 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number; 
   /** Gives a worker that answered back to the pool for the next file, or ends it. */
   function giveBack(started: Started): void {
     started.onEnd = undefined;
-    if (started.ended || started.large) return end(started);
-    if (worn(started)) return retire(started);
-    if (spares.filter((w) => !w.retiring).length >= options.spareCount) return end(started);
-    keep(started);
+    if (started.ended || started.large) end(started);
+    else if (worn(started)) retire(started);
+    else if (spares.filter((w) => !w.retiring).length >= options.spareCount) end(started);
+    else keep(started);
   }
 
   /** Idle workers past their share, ended once a worker within its share is ready. */
