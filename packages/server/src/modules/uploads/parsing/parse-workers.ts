@@ -92,35 +92,12 @@ export interface WorkerOptions {
 }
 
 /**
- * The workers of a parse pool: a worker that answered goes back to the pool for the next file, up
- * to its share of files and bytes; one that failed, hit a limit or ran out of time is ended.
- * `counts.workers` counts the workers started, `counts.compiles` the data model checks they compiled,
- * `counts.bootWaits` the files given to a worker still booting.
+ * The idle workers of a pool, booted or booting: a worker that answered is kept for the next file
+ * up to `spareCount` of them and its share of files and bytes; one that failed or read a large file
+ * is ended.
  */
-export function parseWorkers(options: WorkerOptions, counts: { workers: number; compiles: number; bootWaits: number }) {
-  const share = options.share ?? { files: FILES_PER_WORKER, bytes: BYTES_PER_WORKER };
+function idleWorkers(share: { files: number; bytes: number }, spareCount: number, boot: () => Started) {
   const spares: Started[] = [];
-  let spareTimer: NodeJS.Timeout | undefined;
-  /** The workers' code, once built (at the first file or the first spares). */
-  let code: string | undefined;
-
-  function boot(): Started {
-    if (code === undefined) throw new Error('The parse worker is not built yet.');
-    counts.workers++;
-    return start(options.maxMemoryMb, code);
-  }
-
-  /** Builds the workers' code when it is not yet: undefined once ready, else why it could not be built. */
-  async function built(): Promise<Ended | undefined> {
-    if (code !== undefined) return undefined;
-    try {
-      code = await parseWorkerCode();
-      return undefined;
-    } catch (error) {
-      return { error: error instanceof Error ? error : new Error(String(error)) };
-    }
-  }
-
   const worn = (w: Started) => w.files >= share.files || w.bytes >= share.bytes;
   /** An idle worker within its share that takes a file at once. */
   const readySpare = () => spares.find((w) => w.online && !w.retiring && !w.ended);
@@ -157,7 +134,7 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number; 
     started.onEnd = undefined;
     if (started.ended || started.large) end(started);
     else if (worn(started)) retire(started);
-    else if (spares.filter((w) => !w.retiring).length >= options.spareCount) end(started);
+    else if (spares.filter((w) => !w.retiring).length >= spareCount) end(started);
     else keep(started);
   }
 
@@ -181,13 +158,43 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number; 
     return taken;
   }
 
+  return { take, giveBack, keep, count: () => spares.length };
+}
+
+/**
+ * The workers of a parse pool: a worker that answered goes back to the pool for the next file, up
+ * to its share of files and bytes; one that failed, hit a limit or ran out of time is ended.
+ * `counts.workers` counts the workers started, `counts.compiles` the data model checks they compiled,
+ * `counts.bootWaits` the files given to a worker still booting.
+ */
+export function parseWorkers(options: WorkerOptions, counts: { workers: number; compiles: number; bootWaits: number }) {
+  const share = options.share ?? { files: FILES_PER_WORKER, bytes: BYTES_PER_WORKER };
+  let spareTimer: NodeJS.Timeout | undefined;
+  /** The workers' code, once built (at the first file or the first spares). */
+  let code: string | undefined;
+
+  function boot(): Started {
+    if (code === undefined) throw new Error('The parse worker is not built yet.');
+    counts.workers++;
+    return start(options.maxMemoryMb, code);
+  }
+
+  /** Builds the workers' code when it is not yet: undefined once ready, else why it could not be built. */
+  async function built(): Promise<Ended | undefined> {
+    if (code !== undefined) return undefined;
+    try {
+      code = await parseWorkerCode();
+      return undefined;
+    } catch (error) {
+      return { error: error instanceof Error ? error : new Error(String(error)) };
+    }
+  }
+
+  const idle = idleWorkers(share, options.spareCount, boot);
+
   async function prepareSpares(): Promise<void> {
     if (!options.idle() || (await built()) || !options.idle()) return;
-    while (spares.length < options.spareCount) {
-      const spare = boot();
-      spare.worker.unref();
-      spares.push(spare);
-    }
+    while (idle.count() < options.spareCount) idle.keep(boot());
   }
 
   /**
@@ -204,7 +211,7 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number; 
     const unbuilt = await built();
     if (unbuilt) return failure(unbuilt);
     return new Promise((resolve) => {
-      const started = take();
+      const started = idle.take();
       if (!started.online) counts.bootWaits++;
       const { worker } = started;
       started.files++;
@@ -216,7 +223,7 @@ export function parseWorkers(options: WorkerOptions, counts: { workers: number; 
         settled = true;
         clearTimeout(timer);
         worker.off('message', answered);
-        if (reusable) giveBack(started);
+        if (reusable) idle.giveBack(started);
         else void worker.terminate();
         resolve(outcome);
       };
