@@ -105,13 +105,13 @@ export function fakeLiveClient(token = 'tok-1') {
   return { client, sockets, socket };
 }
 
-/** The sockets the app's live client opens in a test file, each a ServedSocket, pushed as opened (set up before each test). */
-export function servedSockets(): ServedSocket[] {
-  const sockets: ServedSocket[] = [];
+/** The sockets the app's live client opens in a test file, each made by `make`, pushed as opened (set up before each test). */
+export function openedSockets<S extends LiveSocket>(make: (auth: ConstructorParameters<typeof FakeSocket>[0]) => S): S[] {
+  const sockets: S[] = [];
   beforeEach(() => {
     configureLive({
       createSocket: (auth) => {
-        const socket = new ServedSocket(auth);
+        const socket = make(auth);
         sockets.push(socket);
         return socket;
       },
@@ -119,3 +119,6 @@ export function servedSockets(): ServedSocket[] {
   });
   return sockets;
 }
+
+/** The sockets the app's live client opens in a test file, each a ServedSocket, pushed as opened (set up before each test). */
+export const servedSockets = (): ServedSocket[] => openedSockets((auth) => new ServedSocket(auth));

@@ -1,11 +1,10 @@
 import '../../../test/dom.ts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ok, type Recorded, signedInAs } from '../../../test/fake-api.ts';
-import { FakeSocket, hex } from '../../../test/live.ts';
+import { FakeSocket, hex, openedSockets } from '../../../test/live.ts';
 import { button, confirmation, queryButton } from '../../../test/queries.ts';
 import { renderApp } from '../../../test/render-app.tsx';
-import { configureLive } from '../../ground/live/configure.ts';
 
 const record = (id: string, name: string, fields: Record<string, unknown> = {}) => ({
   _id: id,
@@ -35,17 +34,7 @@ const RECORDS = [
 const FILTERS = { brands: [], locales: [], productLines: [], datakinds: [], users: [{ _id: 'u1', firstName: 'Ada' }] };
 
 /** Every socket the pages opened, newest last (the tab's client may keep one across tests). */
-const sockets: FakeSocket[] = [];
-
-beforeEach(() => {
-  configureLive({
-    createSocket: (auth) => {
-      const socket = new FakeSocket(auth);
-      sockets.push(socket);
-      return socket;
-    },
-  });
-});
+const sockets = openedSockets((auth) => new FakeSocket(auth));
 
 async function open(roles: string[], extra: Record<string, (call: Recorded) => Response> = {}) {
   const server = signedInAs(roles, {

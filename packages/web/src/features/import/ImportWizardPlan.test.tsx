@@ -1,12 +1,11 @@
 import '../../../test/dom.ts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type Handler, ok, signedInAs } from '../../../test/fake-api.ts';
 import { pipeline, staticTypes, uploadView } from '../../../test/fixtures.ts';
-import { FakeSocket, hex } from '../../../test/live.ts';
+import { FakeSocket, hex, openedSockets } from '../../../test/live.ts';
 import { button, confirmation } from '../../../test/queries.ts';
 import { renderApp } from '../../../test/render-app.tsx';
-import { configureLive } from '../../ground/live/configure.ts';
 
 // The wizard as a user meets it: someone else's repeat job, the uploads a run
 // takes, why Next is closed, the banner that follows the import, and where the focus goes.
@@ -37,17 +36,7 @@ const job = (id: string, kind: 'repeat' | 'scheduled', by: string) => ({
   createdAt: '2026-11-22T08:00:00.000Z',
 });
 
-const sockets: FakeSocket[] = [];
-
-beforeEach(() => {
-  configureLive({
-    createSocket: (auth) => {
-      const socket = new FakeSocket(auth);
-      sockets.push(socket);
-      return socket;
-    },
-  });
-});
+const sockets = openedSockets((auth) => new FakeSocket(auth));
 
 const stepShown = () => document.querySelector('.gdb-wizard-step')?.getAttribute('data-step');
 
