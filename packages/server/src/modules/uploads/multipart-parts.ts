@@ -4,8 +4,9 @@ import { FILE_SIZE_TIP } from '@gdb/shared/uploads/upload.schemas';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import type { BudgetShare } from './upload-budget.ts';
 
-// What the readers of multipart requests (uploads, file heads) and of calls share: the size
-// limit's answer, the answer to a body that cannot be read, and file parts counted as they come.
+// What the readers of multipart requests (uploads, file heads), of calls and of real-time sources
+// share: the size limit's answer, the answer to a body that cannot be read, and file parts counted
+// as they come.
 
 /** A file over the size limit (413, the spec's words). */
 export const tooLarge = () => new AppError(413, CODES.tooLarge, FILE_SIZE_TIP);

@@ -11,6 +11,7 @@ import { MAX_FILE_BYTES } from '@gdb/shared/uploads/upload.schemas';
 import { addressCheck } from '../../platform/cidr.ts';
 import { errorMessage } from '../../platform/error-message.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
+import { tooLarge } from './multipart-parts.ts';
 
 /** Where real-time sources may be fetched from (the settings). */
 export interface RealtimeSourcePolicy {
@@ -72,7 +73,6 @@ function get(target: URL, lookup: ReturnType<typeof checkedLookup>, signal: Abor
 
 async function bodyOf(res: IncomingMessage): Promise<Buffer> {
   const declared = Number(res.headers['content-length'] ?? '0');
-  const tooLarge = () => new AppError(413, CODES.tooLarge, 'Files must be less than 20 MiB');
   if (declared > MAX_FILE_BYTES) {
     res.destroy();
     throw tooLarge();
