@@ -73,9 +73,10 @@ export function rowsToStore(checked: CheckOutcome): Uint8Array | null {
 }
 
 /**
- * What a finished check records, its rows (see rowsToStore) stored under `rowsKey`: invalid when the
- * data source could not check the file, else valid with its rows' key, or invalid with the
- * problems; the check's lines, notes and problems, then its summary.
+ * What a finished check records, its rows (see rowsToStore) stored under `rowsKey` (given exactly
+ * when it has rows to store): invalid when the data source could not check the file, else valid
+ * with its rows' key, or invalid with the problems; the check's lines, notes and problems, then its
+ * summary.
  */
 export function recordOf(checked: CheckOutcome, rowsKey: string | undefined): OutcomeRecord {
   const lines: CheckLine[] = [...checked.lines];
@@ -83,7 +84,7 @@ export function recordOf(checked: CheckOutcome, rowsKey: string | undefined): Ou
   if (outcome === null) return { fields: { status: 'invalid' }, lines };
   for (const note of outcome.notes) lines.push([note.level, note.message]);
   for (const p of outcome.problems) lines.push(['error', p.message]);
-  if (rowsKey !== undefined && rowsToStore(checked) !== null) {
+  if (rowsKey !== undefined) {
     lines.push(['success', outcome.summary]);
     return { fields: { status: 'valid', row_count: outcome.rowCount, rows_key: rowsKey }, lines };
   }
