@@ -127,6 +127,8 @@ describe('a hostile data model compiled while other users work', () => {
       sources: [csvSource('codes', { dataModel: model })],
       sinks: [sink('out')],
     });
+    // The other pipeline's first upload compiles its data model: not what is measured here.
+    expect((await othersUpload(others)).status).toBe('valid');
     const started = performance.now();
     const [hostileId, upload] = await Promise.all([
       kit.upload(attacker, pipelineId, 'codes', `code\n${'a'.repeat(40)}!\n${'a'.repeat(40)}b\n`),
@@ -135,7 +137,9 @@ describe('a hostile data model compiled while other users work', () => {
     // Linear against backtracking (minutes): the bound is not a measure of the machine's load.
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(upload.status).toBe('valid');
-    expect(upload.ms).toBeLessThan(2000);
+    // Held behind the backtracking it would take minutes; a new parse worker may still compile its
+    // model, on a machine whose two cores the browser tests share (2.3 s was seen there).
+    expect(upload.ms).toBeLessThan(5000);
     const hostileRow = await t.ctx.db.kysely
       .selectFrom('uploads')
       .select('status')
