@@ -35,10 +35,23 @@ afterAll(async () => {
 
 /**
  * An uploads service whose file store records the files of each `putAll` (as the text of their
- * bytes), holds the first one until `release`, and refuses a group holding a file with 'refused'.
+ * bytes), holds the first one until `release`, and refuses a group holding a file with 'refused';
+ * `checked(n)` waits until n calls have been checked.
  */
 function recordingStore() {
   const groups: string[][] = [];
+  let parsed = 0;
+  const parser: typeof pool = {
+    ...pool,
+    async parse(request) {
+      const outcome = await pool.parse(request);
+      parsed += 1;
+      return outcome;
+    },
+  };
+  const checked = async (n: number) => {
+    while (parsed < n) await new Promise((r) => setTimeout(r, 5));
+  };
   let release!: () => void;
   const held = new Promise<void>((resolve) => {
     release = resolve;
@@ -56,11 +69,11 @@ function recordingStore() {
   const service = uploadsService(t.ctx, {
     pipelines: t.services.pipelines,
     files,
-    parser: pool,
+    parser,
     log: (lines, within) => t.services.logs.append(lines, within),
     loadDataModel: async (id) => uploadDataModel((await t.services.schemas.byIds([id]))[0]),
   });
-  return { service, groups, release };
+  return { service, groups, release, checked };
 }
 
 const body = (code: string) => ({
@@ -79,12 +92,13 @@ async function storedUpload(id: string) {
 
 describe('checked calls stored as they come', () => {
   it('stores the calls checked while one is being written together, each its own upload, rows and log lines', async () => {
-    const { service, groups, release } = recordingStore();
+    const { service, groups, release, checked } = recordingStore();
     const first = service.receiveCall(auth, pipeline, body('A'));
     while (groups.length === 0) await new Promise((r) => setTimeout(r, 5));
     const others = ['B', 'C', 'D', 'E'].map((code) => service.receiveCall(auth, pipeline, body(code)));
     // The four are checked (in the parse pool) while the first is held: they wait for its write.
-    await new Promise((r) => setTimeout(r, 300));
+    await checked(5);
+    await new Promise((r) => setTimeout(r, 50));
     expect(groups).toHaveLength(1);
     release();
     const ids = await Promise.all([first, ...others]);
@@ -106,11 +120,12 @@ describe('checked calls stored as they come', () => {
   });
 
   it('writes each call of a failed shared write alone: only the one at fault fails, the others are stored', async () => {
-    const { service, groups, release } = recordingStore();
+    const { service, groups, release, checked } = recordingStore();
     const first = service.receiveCall(auth, pipeline, body('F'));
     while (groups.length === 0) await new Promise((r) => setTimeout(r, 5));
     const others = ['G', 'refused', 'H'].map((code) => service.receiveCall(auth, pipeline, body(code)).catch((e: Error) => e));
-    await new Promise((r) => setTimeout(r, 300));
+    await checked(4);
+    await new Promise((r) => setTimeout(r, 50));
     release();
     const [id, g, refused, h] = await Promise.all([first, ...others]);
     expect(refused).toBeInstanceOf(Error);
