@@ -1,5 +1,6 @@
 import type { PipelineView } from '@gdb/shared/pipelines/pipeline.schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../../test/elsewhere.ts';
 import { csvSource, importKit, sink } from '../../../test/imports-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import type { AuthContext } from '../../platform/auth/access-control.ts';
@@ -49,9 +50,7 @@ function recordingStore() {
       return outcome;
     },
   };
-  const checked = async (n: number) => {
-    while (parsed < n) await new Promise((r) => setTimeout(r, 5));
-  };
+  const checked = (n: number) => until(() => parsed >= n);
   let release!: () => void;
   const held = new Promise<void>((resolve) => {
     release = resolve;
@@ -94,7 +93,7 @@ describe('checked calls stored as they come', () => {
   it('stores the calls checked while one is being written together, each its own upload, rows and log lines', async () => {
     const { service, groups, release, checked } = recordingStore();
     const first = service.receiveCall(auth, pipeline, body('A'));
-    while (groups.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await until(() => groups.length > 0);
     const others = ['B', 'C', 'D', 'E'].map((code) => service.receiveCall(auth, pipeline, body(code)));
     // The four are checked (in the parse pool) while the first is held: they wait for its write.
     await checked(5);
@@ -122,7 +121,7 @@ describe('checked calls stored as they come', () => {
   it('writes each call of a failed shared write alone: only the one at fault fails, the others are stored', async () => {
     const { service, groups, release, checked } = recordingStore();
     const first = service.receiveCall(auth, pipeline, body('F'));
-    while (groups.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await until(() => groups.length > 0);
     const others = ['G', 'refused', 'H'].map((code) => service.receiveCall(auth, pipeline, body(code)).catch((e: Error) => e));
     await checked(4);
     await new Promise((r) => setTimeout(r, 50));
