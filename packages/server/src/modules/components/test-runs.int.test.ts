@@ -4,6 +4,7 @@
 // dropped stop holding anything.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../../test/elsewhere.ts';
 import { BASE, createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { loadConfig } from '../../platform/config.ts';
 
@@ -59,17 +60,12 @@ const settled = <T>(p: Promise<T>) =>
     (v) => v,
     (e: unknown) => e,
   );
-const until = async (ok: () => boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-  return ok();
-};
 
 describe("a manager's endless test runs", () => {
   it("hold at most one of the two test isolates: another user's run is answered at once", async () => {
     const controller = new AbortController();
     const flood = Array.from({ length: 4 }, () => settled(testRun(manager, spin, 1, controller.signal)));
-    expect(await until(() => t.services.runtime.testRuns(manager.id).waiting === 2, 2_000)).toBe(true);
+    await until(() => t.services.runtime.testRuns(manager.id).waiting === 2, 2_000);
     expect(t.services.runtime.testRuns(manager.id)).toEqual({ running: 1, waiting: 2 });
     // The fourth is refused at once; the three others hold their places until stopped. Its answer is
     // waited for: on a busy machine it may still be on its way when the places are already taken.
@@ -84,13 +80,13 @@ describe("a manager's endless test runs", () => {
     controller.abort();
     const ended = await Promise.all(flood);
     expect(ended.filter((e) => !(e instanceof Error)).map((e) => (e as { status: number }).status)).toEqual([429]);
-    expect(await until(() => t.services.runtime.testRuns(manager.id).running === 0, 2_000)).toBe(true);
+    await until(() => t.services.runtime.testRuns(manager.id).running === 0, 2_000);
   });
 
   it('take no run id for a run refused because every place of the caller is taken', async () => {
     const controller = new AbortController();
     const flood = Array.from({ length: 3 }, () => settled(testRun(manager, spin, 1, controller.signal)));
-    expect(await until(() => t.services.runtime.testRuns(manager.id).waiting === 2, 2_000)).toBe(true);
+    await until(() => t.services.runtime.testRuns(manager.id).waiting === 2, 2_000);
     const runId = crypto.randomUUID();
     const refused = await testRun(manager, echo, 3, undefined, runId);
     expect(refused.status).toBe(429);
@@ -98,7 +94,7 @@ describe("a manager's endless test runs", () => {
     expect(taken).toEqual([]);
     controller.abort();
     await Promise.all(flood);
-    expect(await until(() => t.services.runtime.testRuns(manager.id).running === 0, 2_000)).toBe(true);
+    await until(() => t.services.runtime.testRuns(manager.id).running === 0, 2_000);
     // Once a place is free, the same id is taken by the run that gets it.
     const answered = await testRun(manager, echo, 4, undefined, runId);
     expect(answered.status).toBe(200);
@@ -108,7 +104,7 @@ describe("a manager's endless test runs", () => {
 
   it('answer every run, a waiting one too, though each took longer than the connection may stay idle', async () => {
     const first = testRun(manager, spin, 1);
-    expect(await until(() => t.services.runtime.testRuns(manager.id).running === 1, 2_000)).toBe(true);
+    await until(() => t.services.runtime.testRuns(manager.id).running === 1, 2_000);
     const queued = testRun(manager, echo, 42);
     const [timedOut, answered] = await Promise.all([first, queued]);
     expect(timedOut.body.message).toBe('Execute error : The run took longer than its limit of 2500 ms and was stopped.');
@@ -122,10 +118,10 @@ describe("a manager's endless test runs", () => {
       settled(testRun(manager, spin, 1, controller.signal)),
       settled(testRun(manager, spin, 2, controller.signal)),
     ];
-    expect(await until(() => t.services.runtime.testRuns(manager.id).waiting === 1, 2_000)).toBe(true);
+    await until(() => t.services.runtime.testRuns(manager.id).waiting === 1, 2_000);
     controller.abort();
     await Promise.all(dropped);
-    expect(await until(() => t.services.runtime.testRuns(manager.id).running === 0, 1_000)).toBe(true);
+    await until(() => t.services.runtime.testRuns(manager.id).running === 0, 1_000);
     expect(t.services.runtime.testRuns(manager.id)).toEqual({ running: 0, waiting: 0 });
     const started = Date.now();
     expect((await testRun(manager, echo, 3)).body.data.output).toEqual({ n: 3 });
