@@ -137,7 +137,9 @@ describe('forgotten password', () => {
   });
 
   it('answers before the mail is sent, so a known address takes no longer than an unknown one', async () => {
-    const slow = await startTestSmtp({ delayMs: 400 });
+    // A mail server that takes a second: an answer that waited for it would stand out from a busy
+    // machine's noise (a few hundred ms on two cores shared with the browser tests).
+    const slow = await startTestSmtp({ delayMs: 1000 });
     const other = await createTestApp({ smtpUrl: slow.url });
     try {
       const user = await other.createUser(['user']);
@@ -149,11 +151,15 @@ describe('forgotten password', () => {
         expect(res.status).toBe(200);
         return ms;
       };
-      const known = [await time(user.email), await time(user.email)];
-      const unknown = [await time('ghost1@example.test'), await time('ghost2@example.test')];
-      expect(Math.min(...known)).toBeLessThan(200);
-      expect(Math.abs(Math.min(...known) - Math.min(...unknown))).toBeLessThan(100);
-      expect(slow.received.filter((m) => m.to.includes(user.email))).toHaveLength(2);
+      const known: number[] = [];
+      const unknown: number[] = [];
+      for (const i of [1, 2, 3]) {
+        known.push(await time(user.email));
+        unknown.push(await time(`ghost${i}@example.test`));
+      }
+      expect(Math.min(...known)).toBeLessThan(500);
+      expect(Math.abs(Math.min(...known) - Math.min(...unknown))).toBeLessThan(500);
+      expect(slow.received.filter((m) => m.to.includes(user.email))).toHaveLength(3);
     } finally {
       await other.close();
       await slow.close();
